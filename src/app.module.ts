@@ -1,0 +1,32 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { AppConfig } from './config/app-config.js';
+import { ConfigModule } from './config/config.module.js';
+import { RedisModule } from './common/redis/redis.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { SqlModule } from './database/sql.module.js';
+import { QueueModule } from './queue/queue.module.js';
+import { AuthModule } from './modules/auth/auth.module.js';
+import { HealthModule } from './modules/health/health.module.js';
+import { OrganizationsModule } from './modules/organizations/organizations.module.js';
+import { ProjectsModule } from './modules/projects/projects.module.js';
+
+/** Infrastructure first, then the feature modules in the order the spec introduces them. */
+@Module({})
+export class AppModule {
+  static register(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule,
+        SqlModule,
+        RedisModule,
+        QueueModule,
+        AuthModule,
+        HealthModule,
+        OrganizationsModule,
+        ProjectsModule,
+      ],
+    };
+  }
+}

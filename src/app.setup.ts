@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import fastifyCors from '@fastify/cors';
+import fastifyHelmet from '@fastify/helmet';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { AppModule } from './app.module.js';
+import type { AppConfig } from './config/app-config.js';
+import { ErrorCode } from './common/errors/error-code.js';
+import { ErrorFilter } from './common/errors/error.filter.js';
+import { ValidationError } from './common/errors/app-error.js';
+import { RouteIndex } from './common/http/route-index.js';
+import { createLogger, PinoNestLogger } from './common/logging/logger.js';
+import { createValidationPipe } from './common/validation/validation-pipe.js';
+import { SECURITY_AGENT_API_KEY, SECURITY_BEARER, SECURITY_ORG_API_KEY } from './modules/auth/decorators/auth.decorator.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const LEGACY = Symbol('legacyBasePath');
+const EVENTS_PATH = /\/messaging\/v1\/events(\/|\?|$)/;
+
+/** Builds the whole service (not yet listening): the same wiring for `main`, the worker, e2e tests and the OpenAPI script. */
+export async function createApp(config: AppConfig, logger: Logger = createLogger(config)): Promise<NestFastifyApplication> {
+  const routes = new RouteIndex();
+  const basePath = config.http.basePath;
+  const legacyBase = basePath ? `${basePath}-v2` : undefined;
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    disableRequestLogging: true,
+    bodyLimit: config.http.bodyLimitBytes,
+    trustProxy: config.http.trustProxy,
+    requestIdHeader: false,
+    genReqId: (req: IncomingMessage) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    // Spec "Versioning" 2: the earlier base path (BASE_PATH + "-v2") serves the same routes for a while.
+    rewriteUrl: (req: IncomingMessage) => {
+      const url = req.url ?? '/';
+      if (legacyBase && (url === legacyBase || url.startsWith(`${legacyBase}/`) || url.startsWith(`${legacyBase}?`))) {
+        (req as IncomingMessage & { [LEGACY]?: boolean })[LEGACY] = true;
+        return basePath + url.slice(legacyBase.length);
+      }
+      return url;
+    },
+    forceCloseConnections: 'idle',
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  await configureApp(app, config, routes);
+  return app;
+}
+
+async function configureApp(app: NestFastifyApplication, config: AppConfig, routes: RouteIndex): Promise<void> {
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  const sunset = new Date(`${config.http.legacySunset}T00:00:00Z`).toUTCString();
+
+  fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    if ((request.raw as IncomingMessage & { [LEGACY]?: boolean })[LEGACY]) {
+      void reply.headers({ deprecation: 'true', sunset, link: `<${config.http.basePath}>; rel="successor-version"` });
+    }
+    done();
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    request.log.info({ method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    done();
+  });
+
+  // JSON only: no text/plain; an empty JSON body is "no body" (clients often send the header on bodyless POSTs);
+  // malformed JSON is a 422 validation_error naming the body.
+  fastify.removeContentTypeParser('text/plain');
+  const defaultJson = fastify.getDefaultJsonParser('error', 'error');
+  app.useBodyParser('application/json', { bodyLimit: config.http.bodyLimitBytes }, (request, body, done) => {
+    if (body.length === 0) return done(null, undefined);
+    defaultJson(request as FastifyRequest, body.toString('utf8'), (error, parsed) => done(error ? ValidationError.field('body', 'The request body is not valid JSON') : null, parsed));
+  });
+
+  await app.register(fastifyHelmet, {
+    // Swagger UI at /docs needs inline styles and scripts; the API itself serves only JSON.
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: [`'self'`],
+        styleSrc: [`'self'`, `'unsafe-inline'`],
+        imgSrc: [`'self'`, 'data:', 'validator.swagger.io'],
+        scriptSrc: [`'self'`, `https: 'unsafe-inline'`],
+      },
+    },
+  });
+  await app.register(fastifyCors, {
+    hook: 'onRequest',
+    delegator: (request: FastifyRequest, callback) => {
+      const path = request.url;
+      const browserFacing = path.includes('/messaging/v1/') || path.includes('/management/v1/auth/token');
+      if (browserFacing) {
+        // Any origin may ask; a publishable key's allowed origins are enforced on the exchange and on each request.
+        return callback(null, { origin: true, maxAge: 600, exposedHeaders: ['x-request-id', 'retry-after'], allowedHeaders: ['authorization', 'content-type', 'last-event-id', 'x-request-id'] });
+      }
+      const origins = config.http.managementCorsOrigins;
+      return callback(null, origins.length > 0 ? { origin: origins, maxAge: 600, exposedHeaders: ['x-request-id'] } : { origin: false });
+    },
+  });
+
+  if (config.http.basePath) app.setGlobalPrefix(config.http.basePath);
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new ErrorFilter(routes, (url) => (EVENTS_PATH.test(url) ? 'webhooks.payload_too_large' : ErrorCode.PayloadTooLarge)));
+
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
+    jsonDocumentUrl: '/openapi.json',
+    useGlobalPrefix: true,
+    raw: ['json'],
+  });
+}
+
+export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
+  const options = new DocumentBuilder()
+    .setTitle('Conversational Agent Service')
+    .setDescription('Management and Messaging APIs. Errors use the envelope `{ error: { code, message, request_id, details? } }`.')
+    .setVersion('0.1.0')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /management/v1/auth/token' }, SECURITY_BEARER)
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-organization-api-key', description: 'Organization API key: management only' }, SECURITY_ORG_API_KEY)
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-agent-api-key', description: 'Agent API key: events webhook only' }, SECURITY_AGENT_API_KEY)
+    .build();
+  return SwaggerModule.createDocument(app, options, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+}

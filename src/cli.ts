@@ -1,0 +1,53 @@
+/**
+ * `npm run -s cli -- <command>`; prints JSON on stdout.
+ *   org:create --name NAME                                   → {"organization_id", "api_key"}
+ *   user:create --org ID --email EMAIL --password PASSWORD   → {"user_id"}
+ */
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppError } from './common/errors/app-error.js';
+import { loadConfig } from './config/app-config.js';
+import { ConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { OrganizationsModule } from './modules/organizations/organizations.module.js';
+import { OrganizationsService } from './modules/organizations/organizations.service.js';
+
+const USAGE = `usage:
+  cli org:create --name NAME
+  cli user:create --org ORGANIZATION_ID --email EMAIL --password PASSWORD`;
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { name: { type: 'string' }, org: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' } },
+});
+
+const fail = (message: string, code = 2): never => {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+};
+
+const command = positionals[0];
+if (command !== 'org:create' && command !== 'user:create') fail(USAGE);
+if (command === 'org:create' && !values.name) fail(`org:create needs --name\n${USAGE}`);
+if (command === 'user:create' && (!values.org || !values.email || !values.password)) fail(`user:create needs --org, --email and --password\n${USAGE}`);
+
+const config = loadConfig();
+
+@Module({ imports: [ConfigModule.forRoot(config), DatabaseModule, OrganizationsModule] })
+class CliModule {}
+
+const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error'] });
+try {
+  const organizations = app.get(OrganizationsService);
+  const result = command === 'org:create'
+    ? await organizations.createOrganization(values.name!)
+    : await organizations.createUser(values.org!, values.email!, values.password!);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} catch (error) {
+  if (error instanceof AppError) fail(JSON.stringify({ error: { code: error.code, message: error.message, details: error.details } }), 1);
+  throw error;
+} finally {
+  await app.close();
+}

@@ -1,0 +1,59 @@
+import { type LoggerService } from '@nestjs/common';
+import { pino, type Logger } from 'pino';
+import type { AppConfig } from '../../config/app-config.js';
+
+/** Paths never written to a log line, wherever they appear. */
+const REDACTED = [
+  'req.headers.authorization',
+  'req.headers["x-organization-api-key"]',
+  'req.headers["x-agent-api-key"]',
+  'headers.authorization',
+  'headers["x-organization-api-key"]',
+  'headers["x-agent-api-key"]',
+  '*.password',
+  '*.publishable_key',
+  '*.api_key',
+  '*.access_token',
+];
+
+/** Structured JSON logs (pino) to stdout. */
+export function createLogger(config: AppConfig): Logger {
+  return pino({
+    level: config.logLevel,
+    base: { service: 'agent-service' },
+    redact: { paths: REDACTED, censor: '[redacted]' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  });
+}
+
+/**
+ * Nest's own log calls (bootstrap, module errors, `new Logger(ctx)` in our code) go to the same pino logger.
+ * Nest passes `(message, ...params, context)`: an object message keeps its fields, a string param is the text.
+ */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+
+  log(message: unknown, ...params: unknown[]): void {
+    this.write('info', message, params);
+  }
+  error(message: unknown, ...params: unknown[]): void {
+    this.write('error', message, params);
+  }
+  warn(message: unknown, ...params: unknown[]): void {
+    this.write('warn', message, params);
+  }
+  debug(message: unknown, ...params: unknown[]): void {
+    this.write('debug', message, params);
+  }
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.write('trace', message, params);
+  }
+
+  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace', message: unknown, params: unknown[]): void {
+    const strings = params.filter((p): p is string => typeof p === 'string');
+    const context = strings.length > 0 ? strings[strings.length - 1] : undefined;
+    const text = strings.length > 1 ? strings.slice(0, -1).join(' ') : undefined;
+    if (message !== null && typeof message === 'object') this.logger[level]({ context, ...(message as object) }, text);
+    else this.logger[level]({ context }, String(message));
+  }
+}

@@ -1,0 +1,37 @@
+import { applyDecorators, Type } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+
+export class PageMetaDto {
+  @ApiProperty({ description: 'More items exist in the direction of travel' }) has_more: boolean;
+  @ApiProperty({ type: String, nullable: true, description: 'Cursor of the last item; pass as page[after]' }) after_cursor: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Cursor of the first item; pass as page[before]' }) before_cursor: string | null;
+}
+
+export class PageLinksDto {
+  @ApiProperty({ type: String, nullable: true, description: 'Path and query of the next page, repeating the filters' }) next: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Path and query of the previous page, repeating the filters' }) prev: string | null;
+}
+
+export interface Page<T> {
+  results: T[];
+  meta: PageMetaDto;
+  links: PageLinksDto;
+}
+
+/** Documents a `Page<Item>` response with the item schema inlined. */
+export const ApiPageResponse = (item: Type<unknown>, description?: string) =>
+  applyDecorators(
+    ApiExtraModels(item, PageMetaDto, PageLinksDto),
+    ApiOkResponse({
+      description,
+      schema: {
+        type: 'object',
+        required: ['results', 'meta', 'links'],
+        properties: {
+          results: { type: 'array', items: { $ref: getSchemaPath(item) } },
+          meta: { $ref: getSchemaPath(PageMetaDto) },
+          links: { $ref: getSchemaPath(PageLinksDto) },
+        },
+      },
+    }),
+  );

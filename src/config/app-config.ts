@@ -1,0 +1,61 @@
+import { EnvironmentVariables, validateEnv } from './env.schema.js';
+
+const DEV_JWT_SECRET = 'development-only-secret-change-me-0123456789';
+
+/** Typed, validated configuration grouped by area. Inject it; never read `process.env` elsewhere. */
+export class AppConfig {
+  readonly env: EnvironmentVariables['NODE_ENV'];
+  readonly http: { host: string; port: number; basePath: string; legacySunset: string; trustProxy: boolean; bodyLimitBytes: number; managementCorsOrigins: string[] };
+  readonly db: { url: string; poolSize: number; migrateOnStart: boolean };
+  readonly redis: { url: string; keyPrefix: string };
+  readonly auth: { jwtSecret: string; tokenTtlSeconds: number; credentialCacheTtlMs: number };
+  readonly bootstrap: { orgApiKey?: string; orgName: string };
+  readonly rateLimit: { max: number; windowSeconds: number };
+  readonly logLevel: string;
+  readonly workersEnabled: boolean;
+  readonly bundleCacheTtlSeconds: number;
+  readonly providers: {
+    openai: { apiKey?: string; baseUrl?: string };
+    anthropic: { apiKey?: string; baseUrl?: string };
+    timeoutMs: number;
+  };
+
+  constructor(vars: EnvironmentVariables) {
+    this.env = vars.NODE_ENV;
+    this.http = {
+      host: vars.HOST,
+      port: vars.PORT,
+      basePath: vars.BASE_PATH,
+      legacySunset: vars.LEGACY_PATH_SUNSET,
+      trustProxy: vars.TRUST_PROXY,
+      bodyLimitBytes: 1024 * 1024,
+      managementCorsOrigins: vars.CORS_MANAGEMENT_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+    };
+    this.db = { url: vars.DATABASE_URL, poolSize: vars.DATABASE_POOL_SIZE, migrateOnStart: vars.MIGRATE_ON_START };
+    this.redis = { url: vars.REDIS_URL, keyPrefix: vars.REDIS_KEY_PREFIX };
+    this.auth = {
+      jwtSecret: vars.JWT_SECRET ?? DEV_JWT_SECRET,
+      tokenTtlSeconds: vars.TOKEN_TTL_SECONDS,
+      credentialCacheTtlMs: vars.CREDENTIAL_CACHE_TTL_MS,
+    };
+    this.bootstrap = { orgApiKey: vars.BOOTSTRAP_ORG_API_KEY, orgName: vars.BOOTSTRAP_ORG_NAME };
+    this.rateLimit = { max: vars.RATE_LIMIT_MAX, windowSeconds: vars.RATE_LIMIT_WINDOW_SECONDS };
+    this.logLevel = vars.LOG_LEVEL;
+    this.workersEnabled = vars.WORKERS === 'on';
+    this.bundleCacheTtlSeconds = vars.BUNDLE_CACHE_TTL_SECONDS;
+    this.providers = {
+      openai: { apiKey: vars.OPENAI_API_KEY, baseUrl: vars.OPENAI_BASE_URL },
+      anthropic: { apiKey: vars.ANTHROPIC_API_KEY, baseUrl: vars.ANTHROPIC_BASE_URL },
+      timeoutMs: vars.PROVIDER_TIMEOUT_MS,
+    };
+  }
+
+  get usesDevelopmentJwtSecret(): boolean {
+    return this.auth.jwtSecret === DEV_JWT_SECRET;
+  }
+}
+
+/** Reads and validates the process environment (with overrides, for tests and tools). */
+export function loadConfig(overrides: Record<string, string | undefined> = {}): AppConfig {
+  return new AppConfig(validateEnv({ ...process.env, ...overrides }));
+}

@@ -1,0 +1,120 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf, validateSync } from 'class-validator';
+
+const toBool = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? ['1', 'true', 'on', 'yes'].includes(value.toLowerCase()) : value;
+
+/**
+ * Every environment variable the service reads. Defaults are the initialisers; `.env.example` lists them all.
+ * This class is the only place that knows the raw names.
+ */
+export class EnvironmentVariables {
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL: string = 'postgres://agent_service:agent_service@127.0.0.1:5432/agent_service';
+
+  @IsInt() @Min(1) @Max(200)
+  DATABASE_POOL_SIZE: number = 20;
+
+  @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
+  REDIS_URL: string = 'redis://127.0.0.1:6379/0';
+
+  /** Prefix for every Redis key (rate limits, replay buffers, Bull queues). */
+  @Matches(/^[a-zA-Z0-9:_-]{1,64}$/)
+  REDIS_KEY_PREFIX: string = 'agents';
+
+  @IsInt() @Min(0) @Max(65535)
+  PORT: number = 3000;
+
+  @IsString() @MinLength(1)
+  HOST: string = '127.0.0.1';
+
+  /** Trust X-Forwarded-* from a proxy in front of the service (client IP for publishable-key ranges). */
+  @Transform(toBool) @IsBoolean()
+  TRUST_PROXY: boolean = false;
+
+  @ValidateIf((env: EnvironmentVariables) => env.NODE_ENV === 'production' || env.JWT_SECRET !== undefined)
+  @IsString() @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters' })
+  JWT_SECRET?: string = undefined;
+
+  @IsInt() @Min(60) @Max(86400)
+  TOKEN_TTL_SECONDS: number = 3600;
+
+  /** How long a cached credential may be trusted before it is re-read (revocation takes effect within this). */
+  @IsInt() @Min(0) @Max(5000)
+  CREDENTIAL_CACHE_TTL_MS: number = 4000;
+
+  @IsOptional() @IsString() @MinLength(16, { message: 'BOOTSTRAP_ORG_API_KEY must be at least 16 characters' })
+  BOOTSTRAP_ORG_API_KEY?: string = undefined;
+
+  @IsString() @MinLength(1)
+  BOOTSTRAP_ORG_NAME: string = 'default';
+
+  @Matches(/^$|^(\/[a-zA-Z0-9._~-]+)+$/, { message: 'BASE_PATH must be empty or like /api (no trailing slash)' })
+  BASE_PATH: string = '';
+
+  /** HTTP-date announced in the Sunset header of the legacy base path. */
+  @Matches(/^\d{4}-\d{2}-\d{2}$/)
+  LEGACY_PATH_SUNSET: string = '2027-06-30';
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: string = 'info';
+
+  @Transform(toBool) @IsBoolean()
+  MIGRATE_ON_START: boolean = true;
+
+  /** `off` on API replicas when queue processors run in separate `npm run worker` processes. */
+  @IsIn(['on', 'off'])
+  WORKERS: 'on' | 'off' = 'on';
+
+  /** Requests per credential per window; 0 disables rate limiting. */
+  @IsInt() @Min(0)
+  RATE_LIMIT_MAX: number = 6000;
+
+  @IsInt() @Min(1) @Max(3600)
+  RATE_LIMIT_WINDOW_SECONDS: number = 60;
+
+  /** Comma-separated origins allowed to call the management surface from a browser; empty = none. */
+  @IsString()
+  CORS_MANAGEMENT_ORIGINS: string = '';
+
+  @IsInt() @Min(1) @Max(86400)
+  BUNDLE_CACHE_TTL_SECONDS: number = 300;
+
+  @IsOptional() @IsString()
+  OPENAI_API_KEY?: string = undefined;
+
+  @IsOptional() @Matches(/^https?:\/\//)
+  OPENAI_BASE_URL?: string = undefined;
+
+  @IsOptional() @IsString()
+  ANTHROPIC_API_KEY?: string = undefined;
+
+  @IsOptional() @Matches(/^https?:\/\//)
+  ANTHROPIC_BASE_URL?: string = undefined;
+
+  @IsInt() @Min(100) @Max(600000)
+  PROVIDER_TIMEOUT_MS: number = 30000;
+}
+
+export class InvalidEnvironmentError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Parses and validates raw variables; throws one error listing every bad key. */
+export function validateEnv(raw: Record<string, string | undefined>): EnvironmentVariables {
+  const known = new Set(Object.keys(new EnvironmentVariables()));
+  const present = Object.fromEntries(
+    Object.entries(raw).filter(([key, value]) => known.has(key) && value !== undefined && value !== ''),
+  );
+  const env = plainToInstance(EnvironmentVariables, present, { enableImplicitConversion: true, exposeDefaultValues: true });
+  const errors = validateSync(env, { skipMissingProperties: false, forbidUnknownValues: false });
+  if (errors.length > 0) {
+    throw new InvalidEnvironmentError(errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`));
+  }
+  return env;
+}

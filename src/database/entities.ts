@@ -1,0 +1,18 @@
+import { AgentEntity } from '../modules/agents/agent.entity.js';
+import { AgentApiKeyEntity } from '../modules/auth/entities/agent-api-key.entity.js';
+import { OrganizationApiKeyEntity } from '../modules/auth/entities/organization-api-key.entity.js';
+import { PublishableKeyEntity } from '../modules/auth/entities/publishable-key.entity.js';
+import { UserEntity } from '../modules/auth/entities/user.entity.js';
+import { OrganizationEntity } from '../modules/organizations/organization.entity.js';
+import { ProjectEntity } from '../modules/projects/project.entity.js';
+
+/** Every entity, as classes. A module that adds a table adds its entity here and a migration. */
+export const entities = [
+  OrganizationEntity,
+  OrganizationApiKeyEntity,
+  UserEntity,
+  ProjectEntity,
+  AgentEntity,
+  PublishableKeyEntity,
+  AgentApiKeyEntity,
+];

@@ -1,0 +1,7 @@
+/** `npm run migration:run`: applies pending migrations and exits. */
+import 'reflect-metadata';
+import { loadConfig } from '../config/app-config.js';
+import { migrate } from './data-source.js';
+
+const applied = await migrate(loadConfig());
+process.stdout.write(`${JSON.stringify({ applied })}\n`);

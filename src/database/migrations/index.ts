@@ -1,0 +1,4 @@
+import { Foundation1732240000000 } from './1732240000000-foundation.js';
+
+/** Every migration, in order. Passed as classes, not globs (ESM; see STACK.md P5). */
+export const migrations = [Foundation1732240000000];

@@ -1,0 +1,36 @@
+import { Column, Entity } from 'typeorm';
+import { TimestampedEntity } from '../../database/timestamped.entity.js';
+
+export type AgentRuntime = 'v1' | 'v2';
+
+@Entity({ name: 'agents' })
+export class AgentEntity extends TimestampedEntity {
+  /** Denormalised from the project so tenant checks need no join. */
+  @Column({ name: 'organization_id', type: 'char', length: 24 })
+  organizationId: string;
+
+  @Column({ name: 'project_id', type: 'char', length: 24 })
+  projectId: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  name: string;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ type: 'varchar', length: 2, default: 'v1' })
+  runtime: AgentRuntime;
+
+  @Column({ name: 'live_version_id', type: 'char', length: 24, nullable: true })
+  liveVersionId: string | null;
+
+  @Column({ name: 'live_revision_id', type: 'char', length: 24, nullable: true })
+  liveRevisionId: string | null;
+
+  @Column({ name: 'live_version_tag', type: 'varchar', length: 32, nullable: true })
+  liveVersionTag: string | null;
+
+  /** Set by delete: versions and keys are removed; threads and usage history stay readable and counted. */
+  @Column({ name: 'deleted_at', type: 'timestamptz', precision: 3, nullable: true })
+  deletedAt: Date | null;
+}

@@ -1,0 +1,33 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { RateLimitGuard } from '../../common/http/rate-limit.guard.js';
+import { AuthService } from './auth.service.js';
+import { CredentialsRepository } from './credentials.repository.js';
+import { CredentialGuard } from './guards/credential.guard.js';
+import { RouteAccessGuard } from './guards/route-access.guard.js';
+import { AgentApiKeyStrategy } from './strategies/agent-api-key.strategy.js';
+import { BearerTokenStrategy } from './strategies/bearer-token.strategy.js';
+import { OrgApiKeyStrategy } from './strategies/org-api-key.strategy.js';
+import { TokenController } from './token.controller.js';
+import { TokenService } from './token.service.js';
+
+/** Global so every feature module can use `@Auth(...)` without importing it. */
+@Global()
+@Module({
+  imports: [PassportModule],
+  controllers: [TokenController],
+  providers: [
+    AuthService,
+    TokenService,
+    CredentialsRepository,
+    BearerTokenStrategy,
+    OrgApiKeyStrategy,
+    AgentApiKeyStrategy,
+    CredentialGuard,
+    RateLimitGuard,
+    { provide: APP_GUARD, useClass: RouteAccessGuard },
+  ],
+  exports: [AuthService, TokenService, CredentialGuard, RateLimitGuard],
+})
+export class AuthModule {}

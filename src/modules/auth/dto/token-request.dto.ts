@@ -1,0 +1,34 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IsId } from '../../../common/ids/is-id.decorator.js';
+
+export const GRANT_TYPES = ['publishable_key', 'password'] as const;
+
+/** Body of `POST /management/v1/auth/token`, as JSON or application/x-www-form-urlencoded. */
+export class TokenRequestDto {
+  @ApiProperty({ enum: GRANT_TYPES, example: 'publishable_key' })
+  @IsString()
+  grant_type: string;
+
+  @ApiPropertyOptional({ description: 'With grant_type=publishable_key', example: 'pk_Zm9vYmFy…' })
+  @ValidateIf((o: TokenRequestDto) => o.grant_type === 'publishable_key')
+  @IsString() @MaxLength(200)
+  publishable_key?: string;
+
+  @ApiPropertyOptional({ description: 'With grant_type=password: the user email' })
+  @ValidateIf((o: TokenRequestDto) => o.grant_type === 'password')
+  @IsString() @MaxLength(320)
+  username?: string;
+
+  @ApiPropertyOptional({ description: 'With grant_type=password' })
+  @ValidateIf((o: TokenRequestDto) => o.grant_type === 'password')
+  @IsString() @MaxLength(1024)
+  password?: string;
+
+  @ApiPropertyOptional({ description: 'With grant_type=password: scope the session to this agent so it serves messaging too' })
+  @IsOptional() @IsId()
+  agent_id?: string;
+}
+
+export const isGrantType = (value: string): value is (typeof GRANT_TYPES)[number] => (GRANT_TYPES as readonly string[]).includes(value);
+

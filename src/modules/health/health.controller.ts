@@ -1,0 +1,65 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { AppError } from '../../common/errors/app-error.js';
+import { ErrorCode } from '../../common/errors/error-code.js';
+import { RedisService } from '../../common/redis/redis.service.js';
+import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { SqlService } from '../../database/sql.service.js';
+import { Public } from '../auth/decorators/auth.decorator.js';
+
+class HealthDto {
+  @ApiProperty({ example: 'ok' }) status: 'ok';
+}
+
+class ReadinessDto extends HealthDto {
+  @ApiProperty({ example: { database: 'ok', redis: 'ok' } }) checks: Record<string, 'ok'>;
+}
+
+const HEALTHY: HealthDto = { status: 'ok' };
+const CHECK_TIMEOUT_MS = 2000;
+
+@ApiTags('Health')
+@Controller('health')
+@Public()
+export class HealthController {
+  constructor(
+    private readonly sql: SqlService,
+    private readonly redis: RedisService,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Liveness: the process is up' })
+  @ApiOkResponse({ type: HealthDto })
+  live(): HealthDto {
+    return HEALTHY;
+  }
+
+  @Get('ready')
+  @ApiOperation({ summary: 'Readiness: PostgreSQL and Redis are reachable' })
+  @ApiOkResponse({ type: ReadinessDto })
+  @ApiErrors(503)
+  async ready(): Promise<ReadinessDto> {
+    const [database, redis] = await Promise.all([
+      check(() => this.sql.rows('SELECT 1')),
+      check(() => this.redis.client.ping()),
+    ]);
+    const failed = Object.entries({ database, redis }).filter(([, ok]) => !ok).map(([name]) => name);
+    if (failed.length > 0) {
+      throw new AppError(503, ErrorCode.NotReady, `Not ready: ${failed.join(', ')} unreachable`,
+        failed.map((name) => ({ field: name, message: `${name} is unreachable` })), { 'retry-after': '5' });
+    }
+    return { status: 'ok', checks: { database: 'ok', redis: 'ok' } };
+  }
+}
+
+async function check(probe: () => Promise<unknown>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS); });
+  try {
+    return await Promise.race([probe().then(() => true), timeout]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}

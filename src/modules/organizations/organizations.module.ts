@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { OrganizationsService } from './organizations.service.js';
+
+@Module({ providers: [OrganizationsService], exports: [OrganizationsService] })
+export class OrganizationsModule {}

@@ -1,0 +1,74 @@
+import argon2 from 'argon2';
+import { DataSource } from 'typeorm';
+import { newId } from '../../src/common/ids/new-id.js';
+import { AgentEntity, type AgentRuntime } from '../../src/modules/agents/agent.entity.js';
+import { AgentApiKeyEntity } from '../../src/modules/auth/entities/agent-api-key.entity.js';
+import { OrganizationApiKeyEntity } from '../../src/modules/auth/entities/organization-api-key.entity.js';
+import { PublishableKeyEntity } from '../../src/modules/auth/entities/publishable-key.entity.js';
+import { UserEntity } from '../../src/modules/auth/entities/user.entity.js';
+import { generateSecret, hashSecret, secretPrefix } from '../../src/modules/auth/secrets.js';
+import { OrganizationEntity } from '../../src/modules/organizations/organization.entity.js';
+import { ProjectEntity } from '../../src/modules/projects/project.entity.js';
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${++counter}-${newId().slice(-6)}`;
+
+export interface TestOrg {
+  id: string;
+  apiKey: string;
+  /** Headers that authenticate as this organization on the management surface. */
+  headers: Record<string, string>;
+}
+
+/** Persists test data through the real entities; every helper creates what it needs, nothing is seeded. */
+export class Factory {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async org(name = unique('org')): Promise<TestOrg> {
+    const id = newId();
+    const apiKey = generateSecret('oak');
+    await this.dataSource.getRepository(OrganizationEntity).insert({ id, name });
+    await this.dataSource.getRepository(OrganizationApiKeyEntity).insert({ id: newId(), organizationId: id, keyHash: hashSecret(apiKey), keyPrefix: secretPrefix(apiKey) });
+    return { id, apiKey, headers: { 'x-organization-api-key': apiKey } };
+  }
+
+  async project(org: TestOrg, name = unique('project')): Promise<ProjectEntity> {
+    return this.dataSource.getRepository(ProjectEntity).save({ id: newId(), organizationId: org.id, name, deletedAt: null });
+  }
+
+  async agent(org: TestOrg, options: { project?: ProjectEntity; name?: string; runtime?: AgentRuntime } = {}): Promise<AgentEntity> {
+    const project = options.project ?? (await this.project(org));
+    return this.dataSource.getRepository(AgentEntity).save({
+      id: newId(), organizationId: org.id, projectId: project.id, name: options.name ?? unique('agent'),
+      description: null, runtime: options.runtime ?? 'v1', liveVersionId: null, liveRevisionId: null, liveVersionTag: null, deletedAt: null,
+    });
+  }
+
+  async publishableKey(agent: AgentEntity, restrictions: { origins?: string[]; ipRanges?: string[] } = {}): Promise<{ id: string; key: string }> {
+    const key = generateSecret('pk');
+    const id = newId();
+    await this.dataSource.getRepository(PublishableKeyEntity).insert({
+      id, organizationId: agent.organizationId, agentId: agent.id, keyHash: hashSecret(key), keyPrefix: secretPrefix(key),
+      allowedOrigins: restrictions.origins ?? [], allowedIpRanges: restrictions.ipRanges ?? [],
+    });
+    return { id, key };
+  }
+
+  async revokePublishableKey(id: string): Promise<void> {
+    await this.dataSource.getRepository(PublishableKeyEntity).update({ id }, { revokedAt: new Date() });
+  }
+
+  async agentApiKey(agent: AgentEntity): Promise<{ id: string; key: string }> {
+    const key = generateSecret('agk');
+    const id = newId();
+    await this.dataSource.getRepository(AgentApiKeyEntity).insert({ id, organizationId: agent.organizationId, agentId: agent.id, keyHash: hashSecret(key), keyPrefix: secretPrefix(key) });
+    return { id, key };
+  }
+
+  async user(org: TestOrg, password = 'correct horse battery'): Promise<{ id: string; email: string; password: string }> {
+    const email = `${unique('user')}@example.test`;
+    const id = newId();
+    await this.dataSource.getRepository(UserEntity).insert({ id, organizationId: org.id, email, passwordHash: await argon2.hash(password) });
+    return { id, email, password };
+  }
+}
