@@ -1,0 +1,100 @@
+/**
+ * The configuration bundle an agent version carries (DESIGN.md "Bundles and the agent engines").
+ * The JSON Schema in bundle.schema.ts enforces this shape on push; engines read it through these types.
+ */
+
+/** Bundle format version; the engines of this build run these. Older/newer ones need a republish (webhooks.no_runtime_version). */
+export const SUPPORTED_SCHEMA_VERSIONS = [1] as const;
+export type BundleSchemaVersion = (typeof SUPPORTED_SCHEMA_VERSIONS)[number];
+
+export type Scalar = string | number | boolean | null;
+
+export interface ModelSettings {
+  provider: 'builtin' | 'openai' | 'anthropic';
+  /** Provider model name, e.g. `gpt-4o-mini` or `claude-sonnet-4-5`; ignored by builtin. */
+  name?: string;
+  temperature?: number;
+  max_output_tokens?: number;
+}
+
+export interface Followups {
+  default?: string[];
+  /** Intent name → suggestions offered after a reply to that intent. */
+  intents?: Record<string, string[]>;
+}
+
+export interface Guardrail {
+  code: string;
+  /** Case-insensitive regular expressions; a match blocks the message. */
+  patterns: string[];
+  message: string;
+}
+
+export interface Intent {
+  name: string;
+  examples: string[];
+}
+
+/** v1: extracts a value from the message; the value is the first capture group, else the whole match. */
+export interface ParameterExtractor {
+  code: string;
+  title: string;
+  pattern: string;
+  type: 'number' | 'string' | 'boolean';
+}
+
+/** v1: searches a collection; runs on every unblocked message, or only for the listed intents. */
+export interface CatalogSearchTool {
+  code: string;
+  type: 'catalog_search';
+  collection: string;
+  title_field: string;
+  /** Record fields that are indexed for search and shown on cards. */
+  fields: string[];
+  max_results: number;
+  intents?: string[];
+}
+
+export interface CatalogRecord {
+  id: string;
+  variants?: Array<Record<string, Scalar>>;
+  [field: string]: Scalar | Array<Record<string, Scalar>> | undefined;
+}
+
+export type RuleOperator = '<' | '<=' | '>' | '>=' | '=' | 'exists';
+
+/** v1: evaluated over computed parameters. */
+export interface Rule {
+  code: string;
+  when: { param: string; op: RuleOperator; value?: Scalar };
+  action: 'block' | 'ask' | 'respond';
+  message: string;
+  asking_for?: string[];
+}
+
+/** v2: a document the grounded engine may cite. */
+export interface KnowledgeDocument {
+  id: string;
+  title: string;
+  url?: string;
+  text: string;
+}
+
+export interface Bundle {
+  schema_version?: BundleSchemaVersion;
+  name?: string;
+  welcome_message?: string;
+  welcome_suggestions?: string[];
+  persona?: string;
+  model?: ModelSettings;
+  followups?: Followups;
+  guardrails?: Guardrail[];
+  intents?: Intent[];
+  // Runtime v1 (decisioning engine)
+  parameters?: ParameterExtractor[];
+  tools?: CatalogSearchTool[];
+  collections?: Record<string, CatalogRecord[]>;
+  rules?: Rule[];
+  // Runtime v2 (grounded engine)
+  knowledge?: KnowledgeDocument[];
+}
