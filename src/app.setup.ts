@@ -77,8 +77,11 @@ async function configureApp(app: NestFastifyApplication, config: AppConfig, rout
   fastify.removeContentTypeParser('text/plain');
   const defaultJson = fastify.getDefaultJsonParser('error', 'error');
   app.useBodyParser('application/json', { bodyLimit: config.http.bodyLimitBytes }, (request, body, done) => {
-    if (body.length === 0) return done(null, undefined);
-    defaultJson(request as FastifyRequest, body.toString('utf8'), (error, parsed) => done(error ? ValidationError.field('body', 'The request body is not valid JSON') : null, parsed));
+    if (body.length === 0) {
+      done(null, undefined);
+      return;
+    }
+    void defaultJson(request as FastifyRequest, body.toString('utf8'), (error, parsed) => done(error ? ValidationError.field('body', 'The request body is not valid JSON') : null, parsed));
   });
 
   await app.register(fastifyHelmet, {

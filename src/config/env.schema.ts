@@ -1,8 +1,15 @@
+import 'reflect-metadata';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf, validateSync } from 'class-validator';
 
-const toBool = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? ['1', 'true', 'on', 'yes'].includes(value.toLowerCase()) : value;
+// Reads the raw string: implicit conversion would already have turned "false" into true.
+const toBool = ({ obj, key }: { obj: Record<string, unknown>; key: string }) => {
+  const raw = obj[key];
+  if (typeof raw !== 'string') return raw;
+  if (['1', 'true', 'on', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'off', 'no'].includes(raw.toLowerCase())) return false;
+  return raw;
+};
 
 /**
  * Every environment variable the service reads. Defaults are the initialisers; `.env.example` lists them all.

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post, Req, UseFilters, UseGuards, UsePipes, ValidationPipe } from '@nestjs/common';
+import { Body, Controller, Header, HttpCode, Post, Req, UseFilters, UseGuards, UsePipes, ValidationPipe } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { RateLimitGuard } from '../../common/http/rate-limit.guard.js';
@@ -18,6 +18,7 @@ export class TokenController {
 
   @Post('token')
   @HttpCode(200)
+  @Header('cache-control', 'no-store')
   @Public()
   @UseGuards(RateLimitGuard)
   @UseFilters(OAuthErrorFilter)

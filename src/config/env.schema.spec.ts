@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { InvalidEnvironmentError, validateEnv } from './env.schema.js';
+
+describe('environment validation', () => {
+  it('accepts .env.example, which lists every variable', () => {
+    const example = Object.fromEntries(
+      readFileSync('.env.example', 'utf8').split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]),
+    );
+    const env = validateEnv(example);
+    expect(Object.keys(example).sort()).toEqual(Object.keys(env).sort());
+  });
+
+  it('lists every bad key at once', () => {
+    try {
+      validateEnv({ PORT: '-1', WORKERS: 'maybe', BASE_PATH: 'api/', NODE_ENV: 'production' });
+      throw new Error('expected a failure');
+    } catch (error) {
+      expect(error).toBeInstanceOf(InvalidEnvironmentError);
+      const problems = (error as InvalidEnvironmentError).problems.map((p) => p.split(':')[0]);
+      expect(problems.sort()).toEqual(['BASE_PATH', 'JWT_SECRET', 'PORT', 'WORKERS']);
+    }
+  });
+
+  it('converts numbers and booleans', () => {
+    const env = validateEnv({ PORT: '8080', TRUST_PROXY: 'true', MIGRATE_ON_START: 'false' });
+    expect(env.PORT).toBe(8080);
+    expect(env.TRUST_PROXY).toBe(true);
+    expect(env.MIGRATE_ON_START).toBe(false);
+  });
+});

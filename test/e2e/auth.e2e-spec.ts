@@ -1,0 +1,172 @@
+import { ModulesContainer, Reflector } from '@nestjs/core';
+import { SignJWT } from 'jose';
+import { AUTH_CREDENTIALS, IS_PUBLIC } from '../../src/modules/auth/decorators/auth.metadata.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+const TOKEN = '/management/v1/auth/token';
+
+describe('authentication', () => {
+  let t: TestApp;
+  beforeAll(async () => { t = await createTestApp(); });
+  beforeEach(() => t.reset());
+  afterAll(() => t.close());
+
+  describe('POST /management/v1/auth/token with grant_type=publishable_key', () => {
+    it('exchanges a publishable key for an agent-scoped Bearer token', async () => {
+      const org = await t.factory.org();
+      const agent = await t.factory.agent(org);
+      const { key } = await t.factory.publishableKey(agent);
+      const res = await t.http.post(TOKEN, { grant_type: 'publishable_key', publishable_key: key });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, agent_id: agent.id, organization_id: org.id });
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    });
+
+    it('accepts an application/x-www-form-urlencoded body', async () => {
+      const org = await t.factory.org();
+      const { key } = await t.factory.publishableKey(await t.factory.agent(org));
+      const res = await t.http.request('POST', TOKEN, {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        raw: new URLSearchParams({ grant_type: 'publishable_key', publishable_key: key }).toString(),
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.token_type).toBe('Bearer');
+    });
+
+    it('answers an unknown or revoked key 400 invalid_grant / invalid_publishable_key (OAuth body)', async () => {
+      const org = await t.factory.org();
+      const pk = await t.factory.publishableKey(await t.factory.agent(org));
+      const unknown = await t.http.post(TOKEN, { grant_type: 'publishable_key', publishable_key: 'pk_unknown' });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body).toEqual({ error: 'invalid_grant', error_description: 'invalid_publishable_key' });
+      await t.factory.revokePublishableKey(pk.id);
+      const revoked = await t.http.post(TOKEN, { grant_type: 'publishable_key', publishable_key: pk.key });
+      expect(revoked.body).toEqual({ error: 'invalid_grant', error_description: 'invalid_publishable_key' });
+    });
+
+    it('answers a missing field invalid_request and an unknown grant unsupported_grant_type', async () => {
+      const missing = await t.http.post(TOKEN, { grant_type: 'publishable_key' });
+      expect(missing.status).toBe(400);
+      expect(missing.body.error).toBe('invalid_request');
+      expect(missing.body.error_description).toContain('publishable_key');
+      const unsupported = await t.http.post(TOKEN, { grant_type: 'client_credentials' });
+      expect(unsupported.status).toBe(400);
+      expect(unsupported.body.error).toBe('unsupported_grant_type');
+    });
+
+    it('enforces the allowed origins of the key', async () => {
+      const org = await t.factory.org();
+      const { key } = await t.factory.publishableKey(await t.factory.agent(org), { origins: ['https://shop.example'] });
+      const allowed = await t.http.post(TOKEN, { grant_type: 'publishable_key', publishable_key: key }, { origin: 'https://shop.example' });
+      expect(allowed.status).toBe(200);
+      const denied = await t.http.post(TOKEN, { grant_type: 'publishable_key', publishable_key: key }, { origin: 'https://evil.example' });
+      expect(denied.body).toEqual({ error: 'invalid_grant', error_description: 'origin_not_allowed' });
+      const noOrigin = await t.http.post(TOKEN, { grant_type: 'publishable_key', publishable_key: key });
+      expect(noOrigin.status).toBe(400);
+    });
+
+    it('enforces the allowed IP ranges of the key (v4 and v6)', async () => {
+      const org = await t.factory.org();
+      const agent = await t.factory.agent(org);
+      const inside = await t.factory.publishableKey(agent, { ipRanges: ['127.0.0.0/8', '::1/128'] });
+      const outside = await t.factory.publishableKey(agent, { ipRanges: ['10.0.0.0/8', '2001:db8::/32'] });
+      expect((await t.http.post(TOKEN, { grant_type: 'publishable_key', publishable_key: inside.key })).status).toBe(200);
+      const denied = await t.http.post(TOKEN, { grant_type: 'publishable_key', publishable_key: outside.key });
+      expect(denied.body).toEqual({ error: 'invalid_grant', error_description: 'ip_not_allowed' });
+    });
+  });
+
+  describe('POST /management/v1/auth/token with grant_type=password', () => {
+    it('issues a login-session token that serves management', async () => {
+      const org = await t.factory.org();
+      const user = await t.factory.user(org);
+      const res = await t.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ token_type: 'Bearer', agent_id: null, organization_id: org.id });
+      const projects = await t.http.get('/management/v1/projects', { authorization: `Bearer ${res.body.access_token}` });
+      expect(projects.status).toBe(200);
+    });
+
+    it('scopes a session to an agent of the organization only', async () => {
+      const org = await t.factory.org();
+      const other = await t.factory.org();
+      const user = await t.factory.user(org);
+      const own = await t.factory.agent(org);
+      const foreign = await t.factory.agent(other);
+      const scoped = await t.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password, agent_id: own.id });
+      expect(scoped.body.agent_id).toBe(own.id);
+      const denied = await t.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password, agent_id: foreign.id });
+      expect(denied.body).toEqual({ error: 'invalid_grant', error_description: 'unknown_agent' });
+    });
+
+    it('rejects a wrong password or unknown user with invalid_grant', async () => {
+      const org = await t.factory.org();
+      const user = await t.factory.user(org);
+      const wrong = await t.http.post(TOKEN, { grant_type: 'password', username: user.email, password: 'nope-nope' });
+      expect(wrong.body).toEqual({ error: 'invalid_grant', error_description: 'invalid_credentials' });
+      const unknown = await t.http.post(TOKEN, { grant_type: 'password', username: 'ghost@example.test', password: 'nope-nope' });
+      expect(unknown.body).toEqual({ error: 'invalid_grant', error_description: 'invalid_credentials' });
+    });
+  });
+
+  describe('surface rules', () => {
+    it('rejects a publishable-key token on management with 401 unauthorized', async () => {
+      const org = await t.factory.org();
+      const { key } = await t.factory.publishableKey(await t.factory.agent(org));
+      const token = (await t.http.post(TOKEN, { grant_type: 'publishable_key', publishable_key: key })).body.access_token;
+      const res = await t.http.get('/management/v1/projects', { authorization: `Bearer ${token}` });
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('unauthorized');
+    });
+
+    it('rejects an agent API key on management with 401', async () => {
+      const org = await t.factory.org();
+      const { key } = await t.factory.agentApiKey(await t.factory.agent(org));
+      const res = await t.http.get('/management/v1/projects', { 'x-agent-api-key': key });
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('unauthorized');
+    });
+
+    it('rejects a wrong organization key, a malformed and an expired token with 401', async () => {
+      expect((await t.http.get('/management/v1/projects', { 'x-organization-api-key': 'oak_wrong' })).status).toBe(401);
+      expect((await t.http.get('/management/v1/projects', { authorization: 'Bearer not.a.jwt' })).status).toBe(401);
+      expect((await t.http.get('/management/v1/projects', { authorization: 'Basic abc' })).status).toBe(401);
+      const org = await t.factory.org();
+      const user = await t.factory.user(org);
+      const expired = await new SignJWT({ typ: 'session', org: org.id, uid: user.id, agt: null })
+        .setProtectedHeader({ alg: 'HS256' }).setIssuer('agent-service').setIssuedAt(1_700_000_000).setExpirationTime(1_700_000_060)
+        .sign(new TextEncoder().encode(t.config.auth.jwtSecret));
+      const res = await t.http.get('/management/v1/projects', { authorization: `Bearer ${expired}` });
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('unauthorized');
+    });
+
+    it('rejects a token signed with another secret', async () => {
+      const org = await t.factory.org();
+      const user = await t.factory.user(org);
+      const forged = await new SignJWT({ typ: 'session', org: org.id, uid: user.id, agt: null })
+        .setProtectedHeader({ alg: 'HS256' }).setIssuer('agent-service').setIssuedAt().setExpirationTime('1h')
+        .sign(new TextEncoder().encode('another-secret-another-secret-another-secret'));
+      expect((await t.http.get('/management/v1/projects', { authorization: `Bearer ${forged}` })).status).toBe(401);
+    });
+  });
+
+  it('declares credentials (@Auth) or @Public on every route', () => {
+    const reflector = t.app.get(Reflector);
+    const undeclared: string[] = [];
+    const controllers = [...t.app.get(ModulesContainer).values()].flatMap((module) => [...module.controllers.values()]);
+    expect(controllers.length).toBeGreaterThan(2);
+    for (const wrapper of controllers) {
+      const controller = wrapper.metatype as (new (...args: never[]) => unknown) | undefined;
+      if (!controller) continue;
+      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+        const handler = (controller.prototype as Record<string, unknown>)[name];
+        if (name === 'constructor' || typeof handler !== 'function' || !Reflect.getMetadata('path', handler)) continue;
+        const targets = [handler, controller];
+        const declared = reflector.getAllAndOverride(IS_PUBLIC, targets) || reflector.getAllAndOverride(AUTH_CREDENTIALS, targets);
+        if (!declared) undeclared.push(`${controller.name}.${name}`);
+      }
+    }
+    expect(undeclared).toEqual([]);
+  });
+});
