@@ -1,0 +1,188 @@
+/**
+ * The JSON Schema (draft-07) of a configuration bundle: the shape of bundle.types.ts, enforced on push,
+ * served at GET /management/v1/bundle-schema and documented in docs/bundle.md.
+ *
+ * Objects are closed (`additionalProperties: false`) so typos are reported instead of silently ignored;
+ * top-level fields starting with `x_` are free extension fields that every engine ignores.
+ * Catalog records are open: their fields are the caller's own.
+ */
+
+const CODE = { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_.-]{0,63}$', description: 'Identifier: a letter, then letters, digits, _ . - (max 64)' };
+const SHORT_TEXT = (max: number) => ({ type: 'string', minLength: 1, maxLength: max });
+const STRING_LIST = (maxItems: number, maxLength: number) => ({ type: 'array', maxItems, items: SHORT_TEXT(maxLength) });
+const SCALAR = { type: ['string', 'number', 'boolean', 'null'] };
+
+export const BUNDLE_SCHEMA_ID = 'https://agent-service.local/schemas/bundle.json';
+
+export const BUNDLE_SCHEMA = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: BUNDLE_SCHEMA_ID,
+  title: 'Agent configuration bundle',
+  description: 'Configuration of one agent revision. Fields under "Runtime v1" drive the decisioning engine, "knowledge" the grounded (v2) engine.',
+  type: 'object',
+  additionalProperties: false,
+  patternProperties: { '^x_': { description: 'Extension field, ignored by the engines' } },
+  properties: {
+    schema_version: { type: 'integer', enum: [1], description: 'Bundle format version (default 1)' },
+    name: { ...SHORT_TEXT(100), description: "Display name; kept equal to the agent's name by rename" },
+    welcome_message: { type: 'string', maxLength: 2000 },
+    welcome_suggestions: { ...STRING_LIST(10, 200), description: 'Prompts offered before the first message' },
+    persona: { type: 'string', maxLength: 8000, description: 'Voice and instructions for the wording' },
+    model: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['provider'],
+      properties: {
+        provider: { enum: ['builtin', 'openai', 'anthropic'], default: 'builtin' },
+        name: { ...SHORT_TEXT(200), description: 'Provider model name; ignored by builtin' },
+        temperature: { type: 'number', minimum: 0, maximum: 2 },
+        max_output_tokens: { type: 'integer', minimum: 1, maximum: 65536 },
+      },
+    },
+    followups: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        default: STRING_LIST(10, 200),
+        intents: {
+          type: 'object',
+          description: 'Intent name → follow-up suggestions after a reply to that intent',
+          propertyNames: { maxLength: 100 },
+          additionalProperties: STRING_LIST(10, 200),
+        },
+      },
+    },
+    guardrails: {
+      type: 'array',
+      maxItems: 100,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['code', 'patterns', 'message'],
+        properties: {
+          code: CODE,
+          patterns: { type: 'array', minItems: 1, maxItems: 100, items: { ...SHORT_TEXT(500), description: 'Case-insensitive regular expression' } },
+          message: SHORT_TEXT(2000),
+        },
+      },
+    },
+    intents: {
+      type: 'array',
+      maxItems: 200,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'examples'],
+        properties: {
+          name: CODE,
+          examples: { type: 'array', minItems: 1, maxItems: 200, items: SHORT_TEXT(500) },
+        },
+      },
+    },
+    parameters: {
+      type: 'array',
+      maxItems: 100,
+      description: 'Runtime v1: extractors; the value is the first capture group, else the whole match',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['code', 'title', 'pattern', 'type'],
+        properties: {
+          code: CODE,
+          title: SHORT_TEXT(200),
+          pattern: { ...SHORT_TEXT(500), description: 'Case-insensitive regular expression' },
+          type: { enum: ['number', 'string', 'boolean'] },
+        },
+      },
+    },
+    tools: {
+      type: 'array',
+      maxItems: 50,
+      description: 'Runtime v1: tools; a tool runs on every unblocked message, or only for its intents',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['code', 'type', 'collection', 'title_field', 'fields', 'max_results'],
+        properties: {
+          code: CODE,
+          type: { enum: ['catalog_search'] },
+          collection: { ...SHORT_TEXT(100), description: 'A key of "collections"' },
+          title_field: SHORT_TEXT(100),
+          fields: { type: 'array', minItems: 1, maxItems: 50, items: SHORT_TEXT(100) },
+          max_results: { type: 'integer', minimum: 1, maximum: 50 },
+          intents: { type: 'array', minItems: 1, maxItems: 50, items: CODE },
+        },
+      },
+    },
+    collections: {
+      type: 'object',
+      description: 'Runtime v1: collection name → records',
+      propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_.-]{0,99}$' },
+      additionalProperties: {
+        type: 'array',
+        maxItems: 10000,
+        items: {
+          type: 'object',
+          required: ['id'],
+          properties: {
+            id: SHORT_TEXT(200),
+            variants: { type: 'array', maxItems: 200, items: { type: 'object', additionalProperties: SCALAR } },
+          },
+          additionalProperties: SCALAR,
+        },
+      },
+    },
+    rules: {
+      type: 'array',
+      maxItems: 200,
+      description: 'Runtime v1: rules over computed parameters',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['code', 'when', 'action', 'message'],
+        properties: {
+          code: CODE,
+          when: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['param', 'op'],
+            properties: {
+              param: CODE,
+              op: { enum: ['<', '<=', '>', '>=', '=', 'exists'] },
+              value: SCALAR,
+            },
+            allOf: [
+              {
+                if: { properties: { op: { enum: ['<', '<=', '>', '>='] } }, required: ['op'] },
+                then: { required: ['value'], properties: { value: { type: 'number' } } },
+              },
+              {
+                if: { properties: { op: { const: '=' } }, required: ['op'] },
+                then: { required: ['value'] },
+              },
+            ],
+          },
+          action: { enum: ['block', 'ask', 'respond'] },
+          message: SHORT_TEXT(2000),
+          asking_for: { type: 'array', maxItems: 20, items: CODE },
+        },
+      },
+    },
+    knowledge: {
+      type: 'array',
+      maxItems: 2000,
+      description: 'Runtime v2: documents the grounded engine retrieves and cites',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'title', 'text'],
+        properties: {
+          id: SHORT_TEXT(200),
+          title: SHORT_TEXT(300),
+          url: { type: 'string', maxLength: 2000, pattern: '^https?://[^\\s]+$' },
+          text: { type: 'string', minLength: 1, maxLength: 200000 },
+        },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { ValidationError, type ErrorDetail } from '../../common/errors/app-error.js';
+import { BUNDLE_SCHEMA } from './bundle.schema.js';
+import type { Bundle } from './bundle.types.js';
+
+const MAX_DETAILS = 50;
+
+/** `/rules/1/when/op` → `bundle.rules[1].when.op` (the wire path of the push body). */
+export function pointerToField(pointer: string, root = 'bundle'): string {
+  let field = root;
+  for (const raw of pointer.split('/').slice(1)) {
+    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    field += /^\d+$/.test(segment) ? `[${segment}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`;
+  }
+  return field;
+}
+
+function detailOf(error: ErrorObject, root: string): ErrorDetail | undefined {
+  const at = pointerToField(error.instancePath, root);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'if':
+    case 'allOf':
+      return undefined; // the failing branch reports the real problem
+    case 'required':
+      return { field: `${at}${pointerToField(`/${String(params.missingProperty)}`, '')}`, message: 'is required' };
+    case 'additionalProperties':
+      return { field: `${at}${pointerToField(`/${String(params.additionalProperty)}`, '')}`, message: 'is not a known field' };
+    case 'enum':
+      return { field: at, message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+    case 'propertyNames':
+      return { field: at, message: `has an invalid key ${JSON.stringify(params.propertyName)}` };
+    default:
+      return { field: at, message: error.message ?? 'is not valid' };
+  }
+}
+
+/**
+ * Validates bundles against the published JSON Schema (compiled once) and then checks what a schema cannot say:
+ * regular expressions compile, codes are unique, tools name existing collections and declared intents.
+ * Failures are 422 `validation_error` with `details[].field` pointing into the bundle (`bundle.rules[1].when.op`).
+ */
+@Injectable()
+export class BundleValidator {
+  private readonly validateSchema: ValidateFunction;
+
+  constructor() {
+    const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, allowUnionTypes: true });
+    this.validateSchema = ajv.compile(BUNDLE_SCHEMA);
+  }
+
+  /** Every problem found; empty when the bundle is valid. */
+  check(bundle: unknown, root = 'bundle'): ErrorDetail[] {
+    if (!this.validateSchema(bundle)) {
+      const seen = new Set<string>();
+      const details: ErrorDetail[] = [];
+      for (const error of this.validateSchema.errors ?? []) {
+        const detail = detailOf(error, root);
+        if (!detail) continue;
+        const key = `${detail.field}\u0000${detail.message}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        details.push(detail);
+      }
+      return details.slice(0, MAX_DETAILS);
+    }
+    return semanticProblems(bundle as Bundle, root).slice(0, MAX_DETAILS);
+  }
+
+  /** Throws 422 unless the bundle is valid; returns it typed. */
+  assertValid(bundle: unknown, root = 'bundle'): Bundle {
+    const details = this.check(bundle, root);
+    if (details.length > 0) throw new ValidationError(details, 'The bundle does not match the bundle schema (GET /management/v1/bundle-schema)');
+    return bundle as Bundle;
+  }
+}
+
+function semanticProblems(bundle: Bundle, root: string): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const regex = (pattern: string, field: string) => {
+    try {
+      new RegExp(pattern, 'i');
+    } catch (error) {
+      problems.push({ field, message: `is not a valid regular expression: ${(error as Error).message}` });
+    }
+  };
+  const unique = <T>(items: T[] | undefined, key: (item: T) => string, path: string, name: string) => {
+    const seen = new Set<string>();
+    items?.forEach((item, i) => {
+      const value = key(item);
+      if (seen.has(value)) problems.push({ field: `${root}.${path}[${i}].${name}`, message: `duplicates ${JSON.stringify(value)}` });
+      seen.add(value);
+    });
+  };
+
+  bundle.guardrails?.forEach((g, i) => g.patterns.forEach((p, j) => regex(p, `${root}.guardrails[${i}].patterns[${j}]`)));
+  bundle.parameters?.forEach((p, i) => regex(p.pattern, `${root}.parameters[${i}].pattern`));
+  unique(bundle.guardrails, (g) => g.code, 'guardrails', 'code');
+  unique(bundle.intents, (x) => x.name, 'intents', 'name');
+  unique(bundle.parameters, (p) => p.code, 'parameters', 'code');
+  unique(bundle.tools, (t) => t.code, 'tools', 'code');
+  unique(bundle.rules, (r) => r.code, 'rules', 'code');
+  unique(bundle.knowledge, (k) => k.id, 'knowledge', 'id');
+  for (const [name, records] of Object.entries(bundle.collections ?? {})) {
+    unique(records, (r) => r.id, `collections${pointerToField(`/${name}`, '')}`, 'id');
+  }
+
+  const collections = bundle.collections ?? {};
+  const intents = new Set((bundle.intents ?? []).map((x) => x.name));
+  bundle.tools?.forEach((tool, i) => {
+    if (!Object.hasOwn(collections, tool.collection)) {
+      problems.push({ field: `${root}.tools[${i}].collection`, message: `names no collection of this bundle (${JSON.stringify(tool.collection)})` });
+    }
+    tool.intents?.forEach((intent, j) => {
+      if (!intents.has(intent)) problems.push({ field: `${root}.tools[${i}].intents[${j}]`, message: `names no intent of this bundle (${JSON.stringify(intent)})` });
+    });
+  });
+  return problems;
+}

@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { BundleValidator } from './bundle.validator.js';
+import { BundlesController } from './bundles.controller.js';
+import { BundlesService } from './bundles.service.js';
+
+@Module({
+  controllers: [BundlesController],
+  providers: [BundlesService, BundleValidator],
+  exports: [BundlesService, BundleValidator],
+})
+export class BundlesModule {}
