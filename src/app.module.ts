@@ -9,6 +9,7 @@ import { AuthModule } from './modules/auth/auth.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { OrganizationsModule } from './modules/organizations/organizations.module.js';
 import { ProjectsModule } from './modules/projects/projects.module.js';
+import { RuntimeModule } from './modules/runtime/runtime.module.js';
 
 /** Infrastructure first, then the feature modules in the order the spec introduces them. */
 @Module({})
@@ -26,6 +27,7 @@ export class AppModule {
         HealthModule,
         OrganizationsModule,
         ProjectsModule,
+        RuntimeModule,
       ],
     };
   }

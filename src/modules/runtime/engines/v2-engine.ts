@@ -1,0 +1,327 @@
+import MiniSearch from 'minisearch';
+import type { Bundle, KnowledgeDocument } from '../../bundles/bundle.types.js';
+import type { TurnFacets, TurnInput } from '../runtime.types.js';
+import { keywords, processTerm, sentences, tokenize, words } from '../text/terms.js';
+import { checkGuardrails, compileGuardrails, type CompiledGuardrail } from './guardrails.js';
+import { IntentClassifier } from './intent-classifier.js';
+import type { MaterialSource, TurnPlan } from './plan.js';
+import { flattenVariables, type ParamValue } from './variables.js';
+import { followupsFor } from './v1-engine.js';
+
+/**
+ * Builds of the grounded engine a send may pin with `runtime_version`. A pin names a major, a minor or an
+ * exact build; the newest build matching it answers. Unknown pins are 422 `runtime_version`.
+ *  - 2.0.0: single-passage answers (the best passage only, one citation).
+ *  - 2.1.0: multi-passage synthesis (up to 3 passages from the best sources) and short follow-up
+ *    questions completed with the previous question's keywords.
+ */
+export const V2_BUILDS = ['2.0.0', '2.1.0'] as const;
+export type V2Build = (typeof V2_BUILDS)[number];
+export const V2_LATEST: V2Build = '2.1.0';
+
+export function resolveV2Build(pin: string | undefined): V2Build | null {
+  if (pin === undefined || pin === '') return V2_LATEST;
+  if (!/^\d+(\.\d+){0,2}$/.test(pin)) return null;
+  const want = pin.split('.').map(Number);
+  const matching = V2_BUILDS.filter((b) => {
+    const parts = b.split('.').map(Number);
+    return want.every((n, i) => parts[i] === n);
+  });
+  return matching.length ? matching[matching.length - 1]! : null;
+}
+
+export interface Passage {
+  id: string;
+  documentId: string;
+  title: string;
+  url?: string;
+  text: string;
+  sentences: Array<{ text: string; terms: Set<string> }>;
+}
+
+export interface V2Index {
+  guardrails: CompiledGuardrail[];
+  intents: IntentClassifier;
+  passages: Passage[];
+  byId: Map<string, Passage>;
+  index: MiniSearch<Passage>;
+  documents: Map<string, KnowledgeDocument>;
+  /** Inverse document frequency of each term over passages (sentence scoring). */
+  idf: Map<string, number>;
+}
+
+const MIN_WORDS = 60;
+const MAX_WORDS = 120;
+
+/** Splits a document into passages of about 60–120 words on sentence boundaries, preferring paragraph ends. */
+export function chunkDocument(doc: KnowledgeDocument): Passage[] {
+  const out: Passage[] = [];
+  let current: string[] = [];
+  let count = 0;
+  const flush = () => {
+    if (!current.length) return;
+    const text = current.join(' ');
+    const prev = out[out.length - 1];
+    if (count < 20 && prev) {
+      prev.text = `${prev.text} ${text}`;
+      prev.sentences.push(...current.map(toSentence));
+    } else {
+      out.push({ id: `${doc.id}#p${out.length + 1}`, documentId: doc.id, title: doc.title, url: doc.url, text, sentences: current.map(toSentence) });
+    }
+    current = [];
+    count = 0;
+  };
+  const paragraphs = (doc.text ?? '').split(/\n\s*\n/);
+  for (const paragraph of paragraphs) {
+    const list = sentences(paragraph.replace(/\s+/g, ' '));
+    for (const s of list) {
+      const n = words(s).length;
+      if (count >= MIN_WORDS && count + n > MAX_WORDS) flush();
+      current.push(s);
+      count += n;
+      if (count >= MAX_WORDS) flush();
+    }
+    if (count >= MIN_WORDS) flush();
+  }
+  flush();
+  return out;
+}
+
+function toSentence(text: string): { text: string; terms: Set<string> } {
+  return { text, terms: new Set(keywords(text)) };
+}
+
+export function prepareV2(bundle: Bundle): V2Index {
+  const documents = new Map<string, KnowledgeDocument>();
+  for (const d of bundle.knowledge ?? []) if (d && typeof d.id === 'string' && !documents.has(d.id)) documents.set(d.id, d);
+  const passages = [...documents.values()].flatMap(chunkDocument);
+  const index = new MiniSearch<Passage>({
+    idField: 'id',
+    fields: ['title', 'text'],
+    tokenize,
+    processTerm: (t) => processTerm(t),
+    extractField: (doc, field) => (field === 'id' ? doc.id : field === 'title' ? doc.title : field === 'text' ? doc.text : ''),
+    searchOptions: {
+      boost: { title: 1.5 },
+      prefix: (term) => term.length >= 5,
+      fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
+      combineWith: 'OR',
+    },
+  });
+  index.addAll(passages);
+  const df = new Map<string, number>();
+  for (const p of passages) {
+    const seen = new Set<string>();
+    for (const s of p.sentences) for (const t of s.terms) seen.add(t);
+    for (const t of seen) df.set(t, (df.get(t) ?? 0) + 1);
+  }
+  const idf = new Map<string, number>();
+  for (const [t, n] of df) idf.set(t, Math.log(1 + passages.length / n));
+  return {
+    guardrails: compileGuardrails(bundle.guardrails),
+    intents: new IntentClassifier(bundle.intents),
+    passages,
+    byId: new Map(passages.map((p) => [p.id, p])),
+    index,
+    documents,
+    idf,
+  };
+}
+
+interface Ranked {
+  passage: Passage;
+  score: number;
+  coverage: number;
+}
+
+const NOT_FOUND = 'I could not find this in the knowledge base.';
+
+export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2Build): TurnPlan {
+  const question = (input.text ?? '').trim();
+  const guard = checkGuardrails(ix.guardrails, question);
+  const intents = guard.passed ? ix.intents.classify(question) : [];
+  const intent = intents[0]?.name ?? null;
+  const vars = flattenVariables(input.agentVariables);
+  const learned: Array<{ source: string; key: string; value: ParamValue | string }> = [];
+  const params: Record<string, ParamValue> = {};
+  for (const [scope, map] of [['static', vars.static], ['dynamic', vars.dynamic]] as const) {
+    for (const [key, value] of map) {
+      params[key] = value;
+      learned.push({ source: `agent_variables.${scope}`, key, value });
+    }
+  }
+  const multi = build !== '2.0.0';
+  const ownKeywords = [...new Set(keywords(question))];
+  let contextKeywords: string[] = [];
+  if (multi && guard.passed && ownKeywords.length > 0 && ownKeywords.length < 2) {
+    const lastUser = [...input.history].reverse().find((h) => h.role === 'user' && h.text.trim() && h.text.trim() !== question);
+    if (lastUser) {
+      contextKeywords = [...new Set(keywords(lastUser.text))].filter((k) => !ownKeywords.includes(k)).slice(0, 4);
+      if (contextKeywords.length) learned.push({ source: 'history', key: 'previous_question', value: lastUser.text });
+    }
+  }
+  const queryTerms = [...ownKeywords, ...contextKeywords];
+
+  // Retrieval: BM25+ over passages; a passage is relevant when it covers at least half of the question's
+  // own keywords (two when the question has four or more).
+  const ranked: Ranked[] = [];
+  const considered = new Map<string, number>();
+  if (guard.passed && queryTerms.length) {
+    const results = ix.index.search(queryTerms.join(' '));
+    const needed = Math.max(1, Math.min(2, Math.ceil(ownKeywords.length / 2)));
+    for (const r of results.slice(0, 20)) {
+      const passage = ix.byId.get(String(r.id));
+      if (!passage) continue;
+      considered.set(passage.documentId, (considered.get(passage.documentId) ?? 0) + 1);
+      const own = new Set(r.queryTerms.filter((t) => ownKeywords.includes(t) || !contextKeywords.includes(t)));
+      const coverage = ownKeywords.length ? own.size / ownKeywords.length : 0;
+      if (own.size >= needed || coverage >= 0.5) ranked.push({ passage, score: r.score, coverage });
+    }
+  }
+  const topScore = ranked[0]?.score ?? 0;
+  const used = ranked.filter((r) => r.score >= topScore * 0.45).slice(0, multi ? 3 : 1);
+
+  // Extractive answer: the best sentences of the passages used, each followed by its citation marker.
+  const sources: MaterialSource[] = used.map((r, i) => ({ marker: i + 1, label: r.passage.title, text: r.passage.text }));
+  const qset = new Set(queryTerms);
+  const pieces: string[] = [];
+  used.forEach((r, i) => {
+    const scored = r.passage.sentences
+      .map((s, pos) => {
+        let score = 0;
+        for (const t of s.terms) if (qset.has(t)) score += 1 + (ix.idf.get(t) ?? 0);
+        return { s, pos, score };
+      })
+      .filter((x) => x.score > 0)
+      .sort((a, b) => b.score - a.score || a.pos - b.pos);
+    const take = scored.slice(0, i === 0 ? 2 : 1).sort((a, b) => a.pos - b.pos);
+    if (!take.length && r.passage.sentences[0]) take.push({ s: r.passage.sentences[0], pos: 0, score: 0 });
+    for (const t of take) pieces.push(withMarker(t.s.text, i + 1));
+  });
+
+  let draft: string;
+  let fixed = false;
+  if (!guard.passed) {
+    draft = guard.message ?? 'I can not help with that.';
+    fixed = true;
+  } else if (!pieces.length) {
+    const titles = [...ix.documents.values()].slice(0, 3).map((d) => d.title);
+    draft = question
+      ? `${NOT_FOUND}${titles.length ? ` I can answer questions about ${listPhrase(titles)}.` : ''}`
+      : `Please ask me a question${titles.length ? ` about ${listPhrase(titles)}` : ''}.`;
+    fixed = true;
+  } else {
+    draft = pieces.join(' ');
+  }
+
+  const followups = followupsFor(bundle, intent);
+  const facets: TurnFacets = { tools: [], rules: [], params };
+  const facts = learned.filter((l) => l.source !== 'history').map((l) => `${l.key} = ${String(l.value)}`);
+
+  return {
+    runtime: 'v2',
+    build,
+    draft,
+    fixed,
+    instructions:
+      'Answer only from the numbered sources below. After every statement put the marker of the source it comes from, ' +
+      'like [1] or [2]. Do not use outside knowledge. If the sources do not answer the question, say "' + NOT_FOUND + '".',
+    sources,
+    facts,
+    cards: [],
+    intent,
+    followups,
+    facets,
+    finish: (text, provider) => {
+      const cited: number[] = [];
+      const unknown: number[] = [];
+      for (const m of text.matchAll(/\[(\d{1,3})\]/g)) {
+        const n = Number(m[1]);
+        if (n >= 1 && n <= used.length) {
+          if (!cited.includes(n)) cited.push(n);
+        } else if (!unknown.includes(n)) unknown.push(n);
+      }
+      const citations = cited.map((n) => {
+        const r = used[n - 1]!;
+        return { marker: n, document_id: r.passage.documentId, title: r.passage.title, url: r.passage.url ?? '', passage_id: r.passage.id, text: r.passage.text };
+      });
+      const passagesUsed = cited.map((n) => {
+        const r = used[n - 1]!;
+        return { passage_id: r.passage.id, document_id: r.passage.documentId, score: round(r.score), text: r.passage.text };
+      });
+      const answered = guard.passed && used.length > 0;
+      const checks = [
+        { name: 'guardrails', passed: guard.passed, detail: guard.reason },
+        {
+          name: 'citations_map_to_passages',
+          passed: unknown.length === 0,
+          detail: unknown.length ? `markers ${unknown.map((n) => `[${n}]`).join(', ')} match no passage used` : `${citations.length} citation(s), each maps to a passage used`,
+        },
+        {
+          name: 'answer_is_grounded',
+          passed: !answered || cited.length > 0,
+          detail: !answered ? 'no answer given without sources' : cited.length ? `the reply cites ${cited.length} of ${used.length} passage(s) offered` : 'the reply cites none of the passages offered',
+        },
+      ];
+      const policies = [
+        { code: 'guardrails', decision: guard.passed ? 'allow' : 'block', detail: guard.reason },
+        { code: 'grounded_only', decision: 'applied', detail: 'replies use only retrieved knowledge passages' },
+        { code: 'no_answer_without_sources', decision: guard.passed && !used.length ? 'triggered' : 'not_needed', detail: guard.passed && !used.length ? 'no passage was relevant enough' : '' },
+        { code: 'multi_passage', decision: multi ? 'enabled' : 'disabled', detail: `build ${build}` },
+        { code: 'history_context', decision: contextKeywords.length ? 'used' : 'not_needed', detail: contextKeywords.length ? `added ${contextKeywords.join(', ')}` : '' },
+      ];
+      return {
+        runtime: 'v2',
+        build,
+        understanding: { question, keywords: ownKeywords, context_keywords: contextKeywords, intent, intents: intents.map((i) => ({ name: i.name, score: round(i.score) })) },
+        learned,
+        sources_read: [...considered.entries()].map(([documentId, n]) => ({ document_id: documentId, title: ix.documents.get(documentId)?.title ?? '', passages_considered: n })),
+        passages_used: passagesUsed,
+        citations_used: citations,
+        policies,
+        checks,
+        narrative: narrative({ question, guard: guard.passed, guardReason: guard.reason, considered, ranked, used, cited, provider, build, contextKeywords }),
+      };
+    },
+  };
+}
+
+function withMarker(sentence: string, marker: number): string {
+  const m = /^(.*?)([.!?]+)$/.exec(sentence);
+  return m ? `${m[1]} [${marker}]${m[2]}` : `${sentence} [${marker}]`;
+}
+
+function listPhrase(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+function round(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+function narrative(x: {
+  question: string;
+  guard: boolean;
+  guardReason: string;
+  considered: Map<string, number>;
+  ranked: Ranked[];
+  used: Ranked[];
+  cited: number[];
+  provider: string;
+  build: string;
+  contextKeywords: string[];
+}): string {
+  if (!x.guard) return `The question was stopped by a guardrail (${x.guardReason}), so no knowledge was searched and the guardrail's message was returned.`;
+  if (!x.question) return 'There was no question to answer, so the engine asked for one.';
+  const parts = [`I searched the knowledge base for "${x.question}"${x.contextKeywords.length ? `, adding ${x.contextKeywords.join(', ')} from the previous question` : ''}.`];
+  const docs = x.considered.size;
+  parts.push(docs ? `${docs} document(s) had matching passages; ${x.ranked.length} passage(s) were relevant enough.` : 'No document matched.');
+  if (!x.used.length) parts.push('Because nothing relevant was found, I said so instead of guessing.');
+  else {
+    const titles = [...new Set(x.used.map((u) => u.passage.title))];
+    parts.push(`I used ${x.used.length} passage(s) from ${listPhrase(titles.map((t) => `"${t}"`))}, wrote the reply ${x.provider === 'builtin' ? 'from their best-matching sentences' : `with the ${x.provider} model`}, and cited ${x.cited.length} of them.`);
+  }
+  parts.push(`Engine build ${x.build}.`);
+  return parts.join(' ');
+}

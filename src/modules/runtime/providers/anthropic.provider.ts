@@ -1,0 +1,100 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { TokenUsage } from '../runtime.types.js';
+import type { CompletionChunk, CompletionRequest, CompletionResult, LlmProvider } from './llm-provider.js';
+import { ZERO_USAGE } from './llm-provider.js';
+import { Deadline, toProviderError } from './provider-errors.js';
+
+export const ANTHROPIC_DEFAULT_MODEL = 'claude-sonnet-4-5';
+const DEFAULT_MAX_TOKENS = 1024;
+
+interface AnthropicUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+}
+
+/** Anthropic reports input without cache reads already; it has no separate reasoning counter. */
+export function anthropicUsage(u: AnthropicUsage | null | undefined): TokenUsage {
+  return {
+    input_tokens: u?.input_tokens ?? 0,
+    output_tokens: u?.output_tokens ?? 0,
+    cache_read_tokens: u?.cache_read_input_tokens ?? 0,
+    reasoning_tokens: 0,
+  };
+}
+
+/** The Messages API through the official SDK (`ANTHROPIC_BASE_URL` for a gateway or a local fake). */
+export class AnthropicProvider implements LlmProvider {
+  readonly name = 'anthropic' as const;
+  private readonly client: Anthropic;
+
+  constructor(
+    options: { apiKey?: string; baseUrl?: string },
+    private readonly timeoutMs: number,
+  ) {
+    this.client = new Anthropic({
+      apiKey: options.apiKey ?? 'not-configured',
+      baseURL: options.baseUrl ?? 'https://api.anthropic.com',
+      timeout: timeoutMs,
+      maxRetries: 1,
+    });
+  }
+
+  private body(request: CompletionRequest) {
+    const messages: MessageParam[] = [];
+    request.messages.forEach((m, i) => {
+      const last = i === request.messages.length - 1;
+      if (last && m.role === 'user' && request.imageUrl) {
+        const content: ContentBlockParam[] = [{ type: 'image', source: { type: 'url', url: request.imageUrl } }];
+        if (m.content) content.push({ type: 'text', text: m.content });
+        messages.push({ role: 'user', content });
+      } else messages.push({ role: m.role, content: m.content || '(no text)' });
+    });
+    return {
+      model: request.model ?? ANTHROPIC_DEFAULT_MODEL,
+      system: request.system,
+      messages,
+      max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    };
+  }
+
+  async complete(request: CompletionRequest): Promise<CompletionResult> {
+    const deadline = new Deadline(this.timeoutMs);
+    try {
+      const res = await this.client.messages.create({ ...this.body(request), stream: false }, { signal: deadline.signal });
+      const text = res.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+      return { text, usage: anthropicUsage(res.usage) };
+    } catch (error) {
+      throw toProviderError('anthropic', error, deadline.timedOut);
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  async *stream(request: CompletionRequest): AsyncIterable<CompletionChunk> {
+    const deadline = new Deadline(this.timeoutMs);
+    const usage: TokenUsage = { ...ZERO_USAGE };
+    try {
+      const stream = await this.client.messages.create({ ...this.body(request), stream: true }, { signal: deadline.signal });
+      for await (const event of stream) {
+        if (event.type === 'message_start') Object.assign(usage, anthropicUsage(event.message.usage));
+        else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
+          if (event.delta.text) yield { type: 'delta', text: event.delta.text };
+        } else if (event.type === 'message_delta') {
+          // message_delta carries cumulative counts; input counts appear when the server sends them.
+          const u = event.usage;
+          if (u.output_tokens !== null && u.output_tokens !== undefined) usage.output_tokens = u.output_tokens;
+          if (u.input_tokens) usage.input_tokens = u.input_tokens;
+          if (u.cache_read_input_tokens) usage.cache_read_tokens = u.cache_read_input_tokens;
+        }
+      }
+    } catch (error) {
+      throw toProviderError('anthropic', error, deadline.timedOut);
+    } finally {
+      deadline.clear();
+    }
+    yield { type: 'usage', usage };
+  }
+}

@@ -1,0 +1,102 @@
+import OpenAI from 'openai';
+import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { TokenUsage } from '../runtime.types.js';
+import type { CompletionChunk, CompletionRequest, CompletionResult, LlmProvider } from './llm-provider.js';
+import { ZERO_USAGE } from './llm-provider.js';
+import { Deadline, toProviderError } from './provider-errors.js';
+
+export const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
+
+interface OpenAIUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  completion_tokens_details?: { reasoning_tokens?: number | null } | null;
+}
+
+/**
+ * Our four counters from OpenAI's: cached prompt tokens and reasoning tokens are reported apart from
+ * (not inside) input and output, so the four add up to OpenAI's total_tokens and match Anthropic's
+ * accounting, where input_tokens already excludes cache reads.
+ */
+export function openAIUsage(u: OpenAIUsage | null | undefined): TokenUsage {
+  if (!u) return { ...ZERO_USAGE };
+  const cached = u.prompt_tokens_details?.cached_tokens ?? 0;
+  const reasoning = u.completion_tokens_details?.reasoning_tokens ?? 0;
+  return {
+    input_tokens: Math.max(0, (u.prompt_tokens ?? 0) - cached),
+    output_tokens: Math.max(0, (u.completion_tokens ?? 0) - reasoning),
+    cache_read_tokens: cached,
+    reasoning_tokens: reasoning,
+  };
+}
+
+/** Chat Completions through the official SDK: OpenAI or any OpenAI-compatible server (`OPENAI_BASE_URL`). */
+export class OpenAIProvider implements LlmProvider {
+  readonly name = 'openai' as const;
+  private readonly client: OpenAI;
+
+  constructor(
+    options: { apiKey?: string; baseUrl?: string },
+    private readonly timeoutMs: number,
+  ) {
+    this.client = new OpenAI({
+      apiKey: options.apiKey ?? 'not-configured',
+      baseURL: options.baseUrl ?? 'https://api.openai.com/v1',
+      timeout: timeoutMs,
+      maxRetries: 1,
+    });
+  }
+
+  private body(request: CompletionRequest) {
+    const messages: ChatCompletionMessageParam[] = [{ role: 'system', content: request.system }];
+    request.messages.forEach((m, i) => {
+      const last = i === request.messages.length - 1;
+      if (last && m.role === 'user' && request.imageUrl) {
+        const parts: ChatCompletionContentPart[] = [];
+        if (m.content) parts.push({ type: 'text', text: m.content });
+        parts.push({ type: 'image_url', image_url: { url: request.imageUrl } });
+        messages.push({ role: 'user', content: parts });
+      } else messages.push({ role: m.role, content: m.content });
+    });
+    return {
+      model: request.model ?? OPENAI_DEFAULT_MODEL,
+      messages,
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...(request.maxOutputTokens !== undefined ? { max_tokens: request.maxOutputTokens } : {}),
+    };
+  }
+
+  async complete(request: CompletionRequest): Promise<CompletionResult> {
+    const deadline = new Deadline(this.timeoutMs);
+    try {
+      const res = await this.client.chat.completions.create({ ...this.body(request), stream: false }, { signal: deadline.signal });
+      return { text: res.choices[0]?.message?.content ?? '', usage: openAIUsage(res.usage) };
+    } catch (error) {
+      throw toProviderError('openai', error, deadline.timedOut);
+    } finally {
+      deadline.clear();
+    }
+  }
+
+  async *stream(request: CompletionRequest): AsyncIterable<CompletionChunk> {
+    const deadline = new Deadline(this.timeoutMs);
+    let usage: TokenUsage | null = null;
+    try {
+      const stream = await this.client.chat.completions.create(
+        { ...this.body(request), stream: true, stream_options: { include_usage: true } },
+        { signal: deadline.signal },
+      );
+      for await (const chunk of stream) {
+        const text = chunk.choices[0]?.delta?.content;
+        if (text) yield { type: 'delta', text };
+        if (chunk.usage) usage = openAIUsage(chunk.usage);
+      }
+    } catch (error) {
+      throw toProviderError('openai', error, deadline.timedOut);
+    } finally {
+      deadline.clear();
+    }
+    yield { type: 'usage', usage: usage ?? { ...ZERO_USAGE } };
+  }
+}

@@ -1,0 +1,233 @@
+import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { AppConfig } from '../../config/app-config.js';
+import { ValidationError } from '../../common/errors/app-error.js';
+import type { TurnPlan } from './engines/plan.js';
+import { planV1, prepareV1, V1_BUILD } from './engines/v1-engine.js';
+import { planV2, prepareV2, resolveV2Build, V2_BUILDS } from './engines/v2-engine.js';
+import { AnthropicProvider } from './providers/anthropic.provider.js';
+import type { ChatMessage, CompletionRequest, LlmProvider } from './providers/llm-provider.js';
+import { OpenAIProvider } from './providers/openai.provider.js';
+import type { PreparedAgent, Revision, TokenUsage, TurnEvent, TurnInput, TurnResult } from './runtime.types.js';
+import { keywords, tokenPieces } from './text/terms.js';
+import { countTextTokens } from './text/token-counter.js';
+
+/** Turns of history sent to a model provider (the newest ones). */
+const HISTORY_TURNS = 20;
+const PREPARED_CACHE_SIZE = 256;
+
+/**
+ * The agent runtime: prepares revisions once (cached by digest) and answers turns with the v1 decisioning
+ * engine or the v2 grounded engine; the bundle's `model.provider` writes the wording (builtin: the engine's
+ * own deterministic reply; openai/anthropic: a model writes it from the engine's material).
+ */
+@Injectable()
+export class RuntimeService {
+  private readonly prepared = new LRUCache<string, PreparedAgent>({ max: PREPARED_CACHE_SIZE });
+  private readonly providers: { openai: LlmProvider; anthropic: LlmProvider };
+
+  constructor(config: AppConfig) {
+    this.providers = {
+      openai: new OpenAIProvider(config.providers.openai, config.providers.timeoutMs),
+      anthropic: new AnthropicProvider(config.providers.anthropic, config.providers.timeoutMs),
+    };
+  }
+
+  /** Builds indexes and matchers once per revision; the same digest returns the cached agent. */
+  prepare(revision: Revision): PreparedAgent {
+    const key = `${revision.runtime}:${revision.digest}`;
+    const cached = this.prepared.get(key);
+    if (cached) return cached;
+    const bundle = revision.bundle ?? {};
+    const identity = identityOf(bundle);
+    const agent: PreparedAgent = {
+      digest: revision.digest,
+      runtime: revision.runtime,
+      bundle,
+      provider: bundle.model?.provider ?? 'builtin',
+      identity,
+      identityTokens: countTextTokens(identity),
+      ...(revision.runtime === 'v2' ? { v2: prepareV2(bundle) } : { v1: prepareV1(bundle) }),
+    };
+    this.prepared.set(key, agent);
+    return agent;
+  }
+
+  /** Whether a `runtime_version` pin names a build of this runtime (undefined = the default build). */
+  supportsRuntimeBuild(runtime: 'v1' | 'v2', build: string | undefined): boolean {
+    if (runtime === 'v1') return build === undefined || /^1(\.0){0,2}$/.test(build);
+    return resolveV2Build(build) !== null;
+  }
+
+  /** Builds this service can run, for docs and error messages. */
+  runtimeBuilds(): { v1: string[]; v2: string[] } {
+    return { v1: [V1_BUILD], v2: [...V2_BUILDS] };
+  }
+
+  async run(agent: PreparedAgent, input: TurnInput): Promise<TurnResult> {
+    const plan = this.plan(agent, input);
+    const provider = this.providerFor(agent, plan);
+    if (!provider) return this.result(agent, plan, input, plan.draft, null);
+    const request = this.request(agent, plan, input);
+    const { text, usage } = await provider.complete(request);
+    return this.result(agent, plan, input, text.trim() ? text : plan.draft, text.trim() ? usage : null, request);
+  }
+
+  async *stream(agent: PreparedAgent, input: TurnInput): AsyncIterable<TurnEvent> {
+    const plan = this.plan(agent, input);
+    const provider = this.providerFor(agent, plan);
+    let text = '';
+    let usage: TokenUsage | null = null;
+    let request: CompletionRequest | undefined;
+    if (provider) {
+      request = this.request(agent, plan, input);
+      for await (const chunk of provider.stream(request)) {
+        if (chunk.type === 'delta') {
+          text += chunk.text;
+          yield { type: 'delta', text: chunk.text };
+        } else usage = chunk.usage;
+      }
+    }
+    if (!text) {
+      // builtin (or a provider that wrote nothing): the engine's reply in token-sized pieces
+      text = plan.draft;
+      usage = null;
+      for (const piece of tokenPieces(text)) yield { type: 'delta', text: piece };
+    }
+    for (const card of plan.cards) yield { type: 'card', card };
+    yield { type: 'result', result: this.result(agent, plan, input, text, usage, request) };
+  }
+
+  welcome(agent: PreparedAgent): { welcome_message: string; followup_suggestions: string[] } {
+    const b = agent.bundle;
+    const name = b.name?.trim();
+    return {
+      welcome_message: b.welcome_message ?? `Hi! I'm ${name || 'your assistant'}. How can I help you today?`,
+      followup_suggestions: [...(b.welcome_suggestions?.length ? b.welcome_suggestions : (b.followups?.default ?? []))],
+    };
+  }
+
+  /**
+   * Suggested next prompts for a context: the recognised intent's follow-ups, then prompts about the content
+   * that matches the context (catalog items or knowledge documents), then the defaults; without duplicates
+   * and never repeating the context itself.
+   */
+  suggest(agent: PreparedAgent, context: { text?: string; history?: TurnInput['history'] }, limit: number): string[] {
+    const max = Math.max(0, Math.min(Math.floor(limit) || 0, 10));
+    const lastUser = [...(context.history ?? [])].reverse().find((h) => h.role === 'user')?.text;
+    const text = context.text?.trim() || lastUser || '';
+    const b = agent.bundle;
+    const out: string[] = [];
+    const seen = new Set<string>([text.toLowerCase()]);
+    const add = (s: string | undefined) => {
+      if (!s || out.length >= max) return;
+      const k = s.trim().toLowerCase();
+      if (!k || seen.has(k)) return;
+      seen.add(k);
+      out.push(s.trim());
+    };
+    const classifier = agent.v1?.intents ?? agent.v2?.intents;
+    const intent = text && classifier ? (classifier.classify(text)[0]?.name ?? null) : null;
+    if (intent) for (const s of b.followups?.intents?.[intent] ?? []) add(s);
+    if (text && keywords(text).length) {
+      if (agent.v2) {
+        const hits = agent.v2.index.search(keywords(text).join(' ')).slice(0, 6);
+        for (const h of hits) {
+          const p = agent.v2.byId.get(String(h.id));
+          if (p) add(`Tell me more about ${p.title}`);
+        }
+      } else if (agent.v1) {
+        for (const tool of agent.v1.tools) {
+          for (const h of tool.index.search(keywords(text).join(' ')).slice(0, 3)) {
+            const rec = tool.byId.get(String(h.id));
+            const title = rec ? rec[tool.def.title_field] : undefined;
+            if (typeof title === 'string') add(`Show me more like ${title}`);
+          }
+        }
+      }
+    }
+    for (const s of b.followups?.default ?? []) add(s);
+    if (!text) for (const s of b.welcome_suggestions ?? []) add(s);
+    return out;
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+
+  private plan(agent: PreparedAgent, input: TurnInput): TurnPlan {
+    if (agent.runtime === 'v2') {
+      const build = resolveV2Build(input.runtimeVersion);
+      if (!build) {
+        throw ValidationError.field('runtime_version', `Unknown runtime_version "${input.runtimeVersion}"; supported builds: 2, ${V2_BUILDS.map((b) => `${b.slice(0, 3)}, ${b}`).join(', ')}`);
+      }
+      return planV2(agent.bundle, agent.v2 ?? prepareV2(agent.bundle), input, build);
+    }
+    return planV1(agent.bundle, agent.v1 ?? prepareV1(agent.bundle), input);
+  }
+
+  private providerFor(agent: PreparedAgent, plan: TurnPlan): LlmProvider | null {
+    if (plan.fixed || agent.provider === 'builtin') return null;
+    return agent.provider === 'openai' ? this.providers.openai : agent.provider === 'anthropic' ? this.providers.anthropic : null;
+  }
+
+  private request(agent: PreparedAgent, plan: TurnPlan, input: TurnInput): CompletionRequest {
+    const messages: ChatMessage[] = input.history
+      .slice(-HISTORY_TURNS)
+      .filter((h) => h.text)
+      .map((h) => ({ role: h.role === 'agent' ? 'assistant' : 'user', content: h.text }));
+    messages.push({ role: 'user', content: input.text ?? '' });
+    const model = agent.bundle.model;
+    return {
+      model: model?.name,
+      system: systemPrompt(agent, plan),
+      messages,
+      imageUrl: input.imageUrl,
+      temperature: model?.temperature,
+      maxOutputTokens: model?.max_output_tokens,
+    };
+  }
+
+  private result(agent: PreparedAgent, plan: TurnPlan, input: TurnInput, text: string, providerUsage: TokenUsage | null, request?: CompletionRequest): TurnResult {
+    const providerName = providerUsage ? agent.provider : 'builtin';
+    const usage = providerUsage ?? this.countUsage(agent, plan, input, text, request);
+    return {
+      text,
+      cards: plan.cards,
+      followupSuggestions: plan.followups,
+      trace: plan.finish(text, providerName),
+      usage,
+      facets: plan.facets,
+      intent: plan.intent,
+      runtime: plan.runtime,
+      runtimeBuild: plan.build,
+    };
+  }
+
+  /** BPE counts when no provider reported usage: the material the engine read, the history, the message, the reply. */
+  private countUsage(agent: PreparedAgent, plan: TurnPlan, input: TurnInput, text: string, request?: CompletionRequest): TokenUsage {
+    let inputTokens = request ? countTextTokens(request.system) : agent.identityTokens + countTextTokens(materialSection(plan));
+    for (const h of input.history.slice(-HISTORY_TURNS)) inputTokens += countTextTokens(h.text);
+    inputTokens += countTextTokens(input.text);
+    return { input_tokens: inputTokens, output_tokens: countTextTokens(text), cache_read_tokens: 0, reasoning_tokens: 0 };
+  }
+}
+
+function identityOf(bundle: PreparedAgent['bundle']): string {
+  const name = bundle.name?.trim() || 'an assistant';
+  return `You are ${name}.${bundle.persona ? ` ${bundle.persona.trim()}` : ''}`;
+}
+
+function materialSection(plan: TurnPlan): string {
+  const parts: string[] = [plan.instructions];
+  if (plan.facts.length) parts.push(`## Facts\n${plan.facts.map((f) => `- ${f}`).join('\n')}`);
+  if (plan.sources.length) parts.push(`## Sources\n${plan.sources.map((s) => `[${s.marker}] ${s.label} — ${s.text}`).join('\n')}`);
+  parts.push(`## Draft reply\n${plan.draft}`);
+  return parts.join('\n\n');
+}
+
+/**
+ * The model's system prompt: identity and persona, the engine's instructions, the facts it computed, the
+ * numbered sources it retrieved, and its own draft (which the model may rephrase but not go beyond).
+ */
+export function systemPrompt(agent: PreparedAgent, plan: TurnPlan): string {
+  return `${agent.identity}\n\n${materialSection(plan)}\n\nRewrite the draft reply in your own words if it helps the user; keep every fact${plan.runtime === 'v2' ? ' and its [n] marker' : ''}, and add nothing that the material does not support.`;
+}

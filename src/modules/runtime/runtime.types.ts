@@ -1,0 +1,82 @@
+import type { Bundle } from '../bundles/bundle.types.js';
+
+/** One end-user turn, as the messaging, streaming and events layers hand it to the runtime. */
+export interface TurnInput {
+  /** May be absent when `image_url` or `agent_variables` alone make the turn. */
+  text?: string;
+  imageUrl?: string;
+  /** `{static, dynamic}` (messaging) or free-form key/values (events webhook: treated as dynamic). */
+  agentVariables: { static?: Record<string, unknown>; dynamic?: Record<string, unknown> } | Record<string, unknown>;
+  /** Earlier turns of the thread, oldest first (may be empty). */
+  history: Array<{ role: 'user' | 'agent'; text: string }>;
+  /** v2 build pin; unknown → 422 on `runtime_version`. v1 agents ignore it. */
+  runtimeVersion?: string;
+}
+
+export interface CardDto {
+  rendered_jsx: string;
+  is_recommended: boolean;
+  index: number;
+  json_data: {
+    entity: Record<string, unknown>;
+    sub_entities: Array<{ name: string; items: Array<Record<string, unknown>> }>;
+  };
+  capability?: string;
+  instance?: string;
+  title?: string;
+}
+
+export interface TokenUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  reasoning_tokens: number;
+}
+
+/** What the thread-listing filters query: tools activated, rules with outcome, parameters computed. */
+export interface TurnFacets {
+  tools: string[];
+  rules: Array<{ code: string; outcome: 'fired' | 'blocked' | 'passed' }>;
+  params: Record<string, string | number | boolean>;
+}
+
+export interface TurnResult {
+  text: string;
+  cards: CardDto[];
+  followupSuggestions: string[];
+  /** The v1 or v2 trace (spec "Trace"), always carrying `runtime`. */
+  trace: Record<string, unknown>;
+  usage: TokenUsage;
+  facets: TurnFacets;
+  intent: string | null;
+  runtime: 'v1' | 'v2';
+  /** The engine build that answered, e.g. `1.0.0` or `2.1.0`. */
+  runtimeBuild: string;
+}
+
+export type TurnEvent =
+  | { type: 'delta'; text: string }
+  | { type: 'card'; card: CardDto }
+  | { type: 'result'; result: TurnResult };
+
+export interface Revision {
+  digest: string;
+  runtime: 'v1' | 'v2';
+  bundle: Bundle;
+}
+
+/**
+ * A revision ready to answer: the bundle plus everything compiled from it once (guardrail and parameter
+ * regexes, the intent classifier, catalog and passage indexes). Cached by digest in RuntimeService.
+ */
+export interface PreparedAgent {
+  digest: string;
+  runtime: 'v1' | 'v2';
+  bundle: Bundle;
+  provider: 'builtin' | 'openai' | 'anthropic';
+  v1?: import('./engines/v1-engine.js').V1Index;
+  v2?: import('./engines/v2-engine.js').V2Index;
+  /** The identity part of the model's system prompt (name + persona), and its token count. */
+  identity: string;
+  identityTokens: number;
+}

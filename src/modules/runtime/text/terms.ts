@@ -1,0 +1,91 @@
+/**
+ * Text helpers shared by both engines: one tokenizer for indexing and querying, so that catalog search,
+ * passage retrieval and intent recognition agree on what a "term" is.
+ */
+
+const STOPWORDS = new Set(
+  (
+    'a an and are as at be been being but by can could did do does doing for from had has have having he her here hers ' +
+    'him his how i if in into is it its itself just me more most my no nor not of off on once only or other our ours out ' +
+    'over own same she should so some such than that the their theirs them then there these they this those through to ' +
+    'too under until up very was we were what when where which while who whom why will with would you your yours ' +
+    'yourself am any about also all again against get got give show tell please want need like looking find know ' +
+    "us let lets let's i'm im i'd id i've ive you're youre there's whats what's"
+  ).split(/\s+/),
+);
+
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+
+/** Lower-cased words and numbers, in order (punctuation dropped, accents kept). */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(word);
+}
+
+/**
+ * A light, deterministic English stemmer (plural and common verb endings). Good enough to let
+ * "shoes"/"shoe", "running"/"run" and "returned"/"return" meet, cheap enough for the hot path.
+ */
+export function stem(word: string): string {
+  let w = word.replace(/['’]s$/, '');
+  if (w.length <= 3 || /^\d/.test(w)) return w;
+  if (w.endsWith('ies') && w.length > 4) return w.slice(0, -3) + 'y';
+  if (w.endsWith('sses')) return w.slice(0, -2);
+  if (w.endsWith('ing') && w.length > 5) {
+    w = w.slice(0, -3);
+    if (/([^aeiouls])\1$/.test(w)) w = w.slice(0, -1); // running → run
+    return w;
+  }
+  if (w.endsWith('ed') && w.length > 4) {
+    w = w.slice(0, -2);
+    if (/([^aeiouls])\1$/.test(w)) w = w.slice(0, -1);
+    return w;
+  }
+  if (w.endsWith('es') && /(?:ch|sh|x|z|ss)es$/.test(w)) return w.slice(0, -2);
+  if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) return w.slice(0, -1);
+  return w;
+}
+
+/** Index/query term: stemmed, stopwords removed (returns null for a stopword, as minisearch's processTerm expects). */
+export function processTerm(term: string): string | null {
+  const w = term.toLowerCase();
+  if (STOPWORDS.has(w)) return null;
+  return stem(w);
+}
+
+/** Content terms of a text: words minus stopwords, stemmed. */
+export function keywords(text: string): string[] {
+  const out: string[] = [];
+  for (const w of words(text)) {
+    if (STOPWORDS.has(w)) continue;
+    out.push(stem(w));
+  }
+  return out;
+}
+
+/** minisearch tokenizer matching `words()`. */
+export function tokenize(text: string): string[] {
+  return text.match(WORD) ?? [];
+}
+
+/**
+ * Sentences of a paragraph (keeps the terminal punctuation). A boundary is terminal punctuation followed by
+ * whitespace and a capital, digit or opening quote, so "$6.50" and "e.g. more" stay whole.
+ */
+export function sentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?]["'”)\]]*)\s+(?=["'“(\[]?[\p{Lu}\p{N}])/u)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Splits a reply into token-sized pieces for streaming (a word with its leading space, or one punctuation
+ * mark); the pieces concatenate to exactly the input.
+ */
+export function tokenPieces(text: string): string[] {
+  return text.match(/\s*[\p{L}\p{N}]+|\s*[^\s\p{L}\p{N}]|\s+/gu) ?? [];
+}
