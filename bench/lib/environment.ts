@@ -1,0 +1,202 @@
+/**
+ * Everything a benchmark invocation stands up and tears down: services, its own database, the built service in
+ * production mode, the baseline server, an organization, and the context scenarios seed through.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import type { BenchContext, HttpMethod, JsonResponse, OrgCredentials } from '../scenario.js';
+import { type Cleanup, freePort, runCommand, spawnNode, type Spawned, stopProcess, waitForHttp } from './processes.js';
+
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const BENCH_DATABASE = 'agent_bench';
+const PG_BASE = process.env.BENCH_PG_URL ?? 'postgres://agent_service:agent_service@127.0.0.1:5432';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+
+export interface Environment {
+  ctx: BenchContext;
+  service: Spawned;
+  baseline: Spawned;
+  baselineUrl: string;
+  workDir: string;
+  /** PIDs of the PostgreSQL backends serving the service (their CPU is reported as "db CPU"). */
+  databaseBackendPids(): Promise<number[]>;
+}
+
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+export async function ensureServices(): Promise<void> {
+  log('ensuring PostgreSQL and Redis (scripts/services.sh)');
+  await runCommand('bash', [join(ROOT, 'scripts/services.sh')]);
+}
+
+async function recreateDatabase(cleanup: Cleanup): Promise<void> {
+  const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${BENCH_DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+  cleanup.add(`drop database ${BENCH_DATABASE}`, async () => {
+    const client = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
+    await client.connect();
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
+    } finally {
+      await client.end();
+    }
+  });
+}
+
+async function deleteRedisKeys(prefix: string): Promise<number> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  let deleted = 0;
+  try {
+    for (const pattern of [`${prefix}:*`, prefix]) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length > 0) deleted += await redis.unlink(...keys);
+      } while (cursor !== '0');
+    }
+  } finally {
+    redis.disconnect();
+  }
+  return deleted;
+}
+
+/** Number of jobs waiting or active in every Bull queue under `prefix`. */
+export async function pendingQueueJobs(prefix: string): Promise<number> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    let total = 0;
+    for (const suffix of ['wait', 'active', 'delayed', 'paused']) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*:${suffix}`, 'COUNT', 1000);
+        cursor = next;
+        for (const key of keys) {
+          const type = await redis.type(key);
+          total += type === 'list' ? await redis.llen(key) : type === 'zset' ? await redis.zcard(key) : 0;
+        }
+      } while (cursor !== '0');
+    }
+    return total;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+function cleanEnv(extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR']) {
+    const value = process.env[key];
+    if (value !== undefined) env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+export async function startEnvironment(cleanup: Cleanup, connections: number): Promise<Environment> {
+  const workDir = mkdtempSync(join(tmpdir(), 'agent-bench-'));
+  log(`work directory (logs): ${workDir}`);
+
+  await ensureServices();
+  await recreateDatabase(cleanup);
+  const databaseUrl = `${PG_BASE}/${BENCH_DATABASE}`;
+  const redisPrefix = `bench:${process.pid}`;
+  cleanup.add(`delete Redis keys ${redisPrefix}:*`, async () => {
+    const deleted = await deleteRedisKeys(redisPrefix);
+    log(`deleted ${deleted} Redis keys under ${redisPrefix}`);
+  });
+
+  const port = await freePort();
+  const serviceEnv = cleanEnv({
+    NODE_ENV: 'production',
+    // 48 characters of [A-Za-z0-9_-]: a fresh secret per invocation, never reused.
+    JWT_SECRET: randomBytes(36).toString('base64url'),
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    REDIS_KEY_PREFIX: redisPrefix,
+    RATE_LIMIT_MAX: '0',
+    LOG_LEVEL: 'warn',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    MIGRATE_ON_START: 'true',
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  log(`starting the service (node dist/src/main.js, production) on ${baseUrl}`);
+  const service = spawnNode(join(ROOT, 'dist/src/main.js'), [], serviceEnv, join(workDir, 'service.log'));
+  cleanup.add('stop the service', () => stopProcess(service));
+  await waitForHttp(`${baseUrl}/health/ready`, service);
+
+  const baselinePort = await freePort();
+  const baselineUrl = `http://127.0.0.1:${baselinePort}`;
+  const baseline = spawnNode(join(ROOT, 'dist/bench/baseline-server.js'), [String(baselinePort)], cleanEnv({ NODE_ENV: 'production' }), join(workDir, 'baseline.log'));
+  cleanup.add('stop the baseline server', () => stopProcess(baseline));
+  await waitForHttp(`${baselineUrl}/health`, baseline);
+
+  log('creating the benchmark organization (node dist/src/cli.js org:create)');
+  const created = JSON.parse(await runCommand(process.execPath, [join(ROOT, 'dist/src/cli.js'), 'org:create', '--name', 'bench'], serviceEnv)) as { organization_id: string; api_key: string };
+  const org: OrgCredentials = { organizationId: created.organization_id, apiKey: created.api_key, headers: { 'x-organization-api-key': created.api_key } };
+
+  const db = new pg.Pool({ connectionString: databaseUrl, max: 4, application_name: 'agent-bench-seed' });
+  cleanup.add('close the seeding pool', () => db.end());
+
+  let openApi: Promise<Set<string>> | undefined;
+  const routes = () => (openApi ??= fetch(`${baseUrl}/openapi.json`).then(async (response) => {
+    if (!response.ok) throw new Error(`GET /openapi.json answered ${response.status}`);
+    const document = (await response.json()) as { paths?: Record<string, Record<string, unknown>> };
+    const set = new Set<string>();
+    for (const [path, operations] of Object.entries(document.paths ?? {})) {
+      for (const method of Object.keys(operations)) set.add(`${method.toUpperCase()} ${path}`);
+    }
+    return set;
+  }));
+
+  const ctx: BenchContext = {
+    baseUrl,
+    db,
+    org,
+    connections,
+    serviceEnv,
+    redisPrefix,
+    log,
+    hasRoute: async (method: HttpMethod, path: string) => (await routes()).has(`${method} ${path}`),
+    request: async <T>(method: HttpMethod, path: string, options: { headers?: Record<string, string>; body?: unknown; expect?: number[] } = {}): Promise<JsonResponse<T>> => {
+      const headers: Record<string, string> = { ...(options.headers ?? {}) };
+      let body: string | undefined;
+      if (options.body !== undefined) {
+        body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await fetch(baseUrl + path, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // keep the text
+      }
+      const ok = options.expect ? options.expect.includes(response.status) : response.status >= 200 && response.status < 300;
+      if (!ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+      return { status: response.status, body: parsed as T, headers: response.headers };
+    },
+  };
+
+  const databaseBackendPids = async (): Promise<number[]> => {
+    const result = await db.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name <> 'agent-bench-seed' AND pid <> pg_backend_pid()`, [BENCH_DATABASE]);
+    return result.rows.map((r) => r.pid);
+  };
+
+  return { ctx, service, baseline, baselineUrl, workDir, databaseBackendPids };
+}

@@ -1,0 +1,129 @@
+/** Child processes the runner starts (service, baseline, load generator), and the cleanup that stops them all. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+type CleanupStep = { label: string; run: () => Promise<void> | void };
+
+/** Last-in first-out cleanup, run once on normal exit, on failure and on SIGINT/SIGTERM. */
+export class Cleanup {
+  private readonly steps: CleanupStep[] = [];
+  private running: Promise<void> | undefined;
+
+  add(label: string, run: () => Promise<void> | void): void {
+    this.steps.push({ label, run });
+  }
+
+  runAll(): Promise<void> {
+    this.running ??= (async () => {
+      for (const step of this.steps.reverse()) {
+        try {
+          await step.run();
+        } catch (error) {
+          process.stderr.write(`[bench] cleanup "${step.label}" failed: ${(error as Error).message}\n`);
+        }
+      }
+    })();
+    return this.running;
+  }
+
+  /** Runs the cleanup on SIGINT/SIGTERM, then exits 130/143. */
+  installSignalHandlers(): void {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.stderr.write(`\n[bench] ${signal}: stopping everything this run started\n`);
+      void this.runAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Spawned {
+  child: ChildProcess;
+  pid: number;
+  logFile: string;
+  exited: Promise<number | null>;
+  /** The last lines the process wrote, for error messages. */
+  tail(lines?: number): string;
+}
+
+/** Spawns `node <script>` with its stdout and stderr going to a log file. */
+export function spawnNode(script: string, args: string[], env: Record<string, string>, logFile: string): Spawned {
+  const log = createWriteStream(logFile);
+  const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(log, { end: false });
+  child.stderr?.pipe(log, { end: false });
+  if (child.pid === undefined) throw new Error(`could not start ${script}`);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
+    log.end();
+    resolve(code);
+  }));
+  return {
+    child,
+    pid: child.pid,
+    logFile,
+    exited,
+    tail: (lines = 30) => {
+      try {
+        return readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+      } catch {
+        return '';
+      }
+    },
+  };
+}
+
+/** SIGTERM, then SIGKILL after `graceMs` if it is still running. */
+export async function stopProcess(spawned: Spawned, graceMs = 8000): Promise<void> {
+  if (spawned.child.exitCode !== null || spawned.child.signalCode !== null) return;
+  spawned.child.kill('SIGTERM');
+  const timer = setTimeout(() => spawned.child.kill('SIGKILL'), graceMs);
+  await spawned.exited;
+  clearTimeout(timer);
+}
+
+/** Polls `url` until it answers 2xx; fails early if the process exits, or after `timeoutMs`. */
+export async function waitForHttp(url: string, spawned: Spawned, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  void spawned.exited.then(() => { exited = true; });
+  let last = '';
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`process exited before ${url} answered; log ${spawned.logFile}:\n${spawned.tail()}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (response.ok) return;
+      last = `HTTP ${response.status}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms (${last}); log ${spawned.logFile}:\n${spawned.tail()}`);
+}
+
+/** Runs a command to completion and returns its stdout; throws with its stderr on a non-zero exit. */
+export function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => { err += chunk.toString(); });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${err.trim()}`))));
+  });
+}

@@ -1,0 +1,95 @@
+/**
+ * The contract between the runner and a scenario. One file per scenario under `bench/scenarios/`, default-exporting
+ * a `Scenario`; the runner discovers them (see `lib/registry.ts`), so adding one never touches the runner.
+ */
+import type { Pool } from 'pg';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One request of the load, as data: it crosses into the load-generator process as JSON. */
+export interface RequestSpec {
+  method: HttpMethod;
+  /** Path and query, e.g. `/management/v1/threads?page[size]=50`. `[<id>]` is replaced per request when `idReplacement`. */
+  path: string;
+  headers?: Record<string, string>;
+  /** A JSON value (sent with content-type application/json) or a raw string. */
+  body?: unknown;
+  /**
+   * Several JSON bodies used round-robin, one per request, instead of `body` (e.g. one per seeded thread so that
+   * concurrent requests spread over threads). Use at least twice as many as connections.
+   */
+  bodies?: unknown[];
+  /** Several paths used round-robin, one per request, instead of `path` (e.g. list queries with different filters). */
+  paths?: string[];
+}
+
+/** An extra measurement the load process makes besides (or instead of) autocannon. */
+export type Probe =
+  /** `count` sequential requests over an SSE route; time from sending to the first event named `event`, and to the end. */
+  | { kind: 'sse-first-event'; request: RequestSpec; event: string; count: number }
+  /** Opens `count` WebSocket sessions on `path` (waiting for `readyType` frames), holds them while the runner reads the server's memory. */
+  | { kind: 'ws-idle'; path: string; protocols?: string[]; headers?: Record<string, string>; count: number; readyType: string };
+
+/** What a scenario's `seed()` returns: how to load the service. */
+export interface LoadPlan {
+  /** The request sequence each autocannon connection repeats. Empty: no autocannon load (probes only). */
+  requests: RequestSpec[];
+  /** Replace `[<id>]` in paths and bodies by a unique id per request (autocannon's idReplacement). */
+  idReplacement?: boolean;
+  /** What one request is, for the table: "requests" (default), "turns", "accepts". */
+  unit?: string;
+  probes?: Probe[];
+}
+
+export interface OrgCredentials {
+  organizationId: string;
+  apiKey: string;
+  /** Headers that authenticate as this organization on the management surface. */
+  headers: Record<string, string>;
+}
+
+export interface JsonResponse<T = unknown> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** What a scenario can use while probing and seeding. Everything here belongs to this benchmark invocation. */
+export interface BenchContext {
+  /** Base URL of the service under test, e.g. `http://127.0.0.1:41234`. */
+  readonly baseUrl: string;
+  /** Pool on the benchmark's own database (`agent_bench`), as the service's role. */
+  readonly db: Pool;
+  /** Organization created for this invocation (via the CLI), with its API key. */
+  readonly org: OrgCredentials;
+  readonly connections: number;
+  /** Environment the service was started with (DATABASE_URL, REDIS_KEY_PREFIX, ...). */
+  readonly serviceEnv: Readonly<Record<string, string>>;
+  /** Redis key prefix of the service under test (`bench:<pid>`). */
+  readonly redisPrefix: string;
+  /** HTTP call to the service with a JSON body; throws unless the status is in `expect` (default 2xx). */
+  request<T = unknown>(method: HttpMethod, path: string, options?: { headers?: Record<string, string>; body?: unknown; expect?: number[] }): Promise<JsonResponse<T>>;
+  /** True when the service's OpenAPI document has this operation, e.g. `hasRoute('POST', '/management/v1/projects/{projectId}/agents')`. */
+  hasRoute(method: HttpMethod, path: string): Promise<boolean>;
+  log(message: string): void;
+}
+
+/** `true`, or why the scenario cannot run against this build. */
+export type Availability = true | { reason: string };
+
+export interface Scenario {
+  name: string;
+  description: string;
+  /** Sort key in listings and in `all` (lower first); default 100. */
+  order?: number;
+  /** Part of `npm run bench -- all` (default true). Tasks such as bulk seeding set false. */
+  inAll?: boolean;
+  /** Checked after the service is up and before seeding; a scenario that is not available is reported, never run. */
+  available?(ctx: BenchContext): Promise<Availability>;
+  seed(ctx: BenchContext): Promise<LoadPlan>;
+  /** Called after each run (warm-up included), before the next CPU sample: e.g. wait for queued work to drain. */
+  settle?(ctx: BenchContext): Promise<void>;
+}
+
+/** Helper so scenario files get type checking without importing the interface by name. */
+export const defineScenario = (scenario: Scenario): Scenario => scenario;

@@ -1,0 +1,9 @@
+/** GET /health: the cheapest route; its ratio to the bare Fastify baseline is the framework's overhead. */
+import { defineScenario } from '../scenario.js';
+
+export default defineScenario({
+  name: 'health',
+  description: 'GET /health (liveness): framework overhead against the bare Fastify baseline',
+  order: 10,
+  seed: async () => ({ requests: [{ method: 'GET', path: '/health' }] }),
+});

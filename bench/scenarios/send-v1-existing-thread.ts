@@ -1,0 +1,32 @@
+/**
+ * POST /messaging/v1/messages into existing threads (the issue's main goal: ≥ 1,500 turns/s, p99 < 60 ms).
+ * Seeds twice as many threads as connections and spreads requests over them round-robin, so that two turns on the
+ * same thread (which the service answers one after the other) rarely meet.
+ */
+import { defineScenario } from '../scenario.js';
+import { inParallel, LIVE_AGENT_ROUTES, messagingAgent, pick, requireRoutes, SHOPPING_QUESTIONS } from '../lib/seed.js';
+
+export default defineScenario({
+  name: 'send-v1-existing-thread',
+  description: 'POST /messaging/v1/messages with thread_id, v1 engine (shopping-assistant); goal ≥ 1,500 turns/s, p99 < 60 ms',
+  order: 41,
+  available: (ctx) => requireRoutes(ctx, ['POST /messaging/v1/messages', ...LIVE_AGENT_ROUTES]),
+  async seed(ctx) {
+    const { headers } = await messagingAgent(ctx, 'v1', 'shopping-assistant');
+    const count = Math.max(2 * ctx.connections, 100);
+    const threads: Array<{ thread_id: string; user_id: string }> = [];
+    await inParallel(count, 8, async (i) => {
+      const user_id = `bench-user-${i}`;
+      const { body } = await ctx.request<{ thread_id: string }>('POST', '/messaging/v1/messages', { headers, body: { text: pick(SHOPPING_QUESTIONS, i), user_id } });
+      threads.push({ thread_id: body.thread_id, user_id });
+    });
+    ctx.log(`seeded ${threads.length} threads`);
+    return {
+      unit: 'turns',
+      requests: [{
+        method: 'POST', path: '/messaging/v1/messages', headers,
+        bodies: threads.map((t, i) => ({ text: pick(SHOPPING_QUESTIONS, i + 3), user_id: t.user_id, thread_id: t.thread_id })),
+      }],
+    };
+  },
+});

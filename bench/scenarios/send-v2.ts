@@ -1,0 +1,21 @@
+/** POST /messaging/v1/messages to a v2 (grounded, knowledge-assistant) agent, new thread per turn. */
+import { defineScenario } from '../scenario.js';
+import { KNOWLEDGE_QUESTIONS, LIVE_AGENT_ROUTES, messagingAgent, requireRoutes } from '../lib/seed.js';
+
+export default defineScenario({
+  name: 'send-v2',
+  description: 'POST /messaging/v1/messages, new thread per turn, v2 engine (knowledge-assistant)',
+  order: 42,
+  available: (ctx) => requireRoutes(ctx, ['POST /messaging/v1/messages', ...LIVE_AGENT_ROUTES]),
+  async seed(ctx) {
+    const { headers } = await messagingAgent(ctx, 'v2', 'knowledge-assistant');
+    return {
+      unit: 'turns',
+      idReplacement: true,
+      requests: [{
+        method: 'POST', path: '/messaging/v1/messages', headers,
+        bodies: KNOWLEDGE_QUESTIONS.map((text) => ({ text, user_id: 'bench-user-[<id>]' })),
+      }],
+    };
+  },
+});
