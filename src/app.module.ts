@@ -9,6 +9,10 @@ import { AuthModule } from './modules/auth/auth.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { OrganizationsModule } from './modules/organizations/organizations.module.js';
 import { ProjectsModule } from './modules/projects/projects.module.js';
+import { BundlesModule } from './modules/bundles/bundles.module.js';
+import { VersionsModule } from './modules/versions/versions.module.js';
+import { AgentsModule } from './modules/agents/agents.module.js';
+import { KeysModule } from './modules/keys/keys.module.js';
 import { RuntimeModule } from './modules/runtime/runtime.module.js';
 
 /** Infrastructure first, then the feature modules in the order the spec introduces them. */
@@ -27,6 +31,10 @@ export class AppModule {
         HealthModule,
         OrganizationsModule,
         ProjectsModule,
+        BundlesModule,
+        VersionsModule,
+        AgentsModule,
+        KeysModule,
         RuntimeModule,
       ],
     };

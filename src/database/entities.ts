@@ -5,6 +5,8 @@ import { PublishableKeyEntity } from '../modules/auth/entities/publishable-key.e
 import { UserEntity } from '../modules/auth/entities/user.entity.js';
 import { OrganizationEntity } from '../modules/organizations/organization.entity.js';
 import { ProjectEntity } from '../modules/projects/project.entity.js';
+import { AgentVersionEntity } from '../modules/versions/entities/agent-version.entity.js';
+import { AgentRevisionEntity } from '../modules/versions/entities/agent-revision.entity.js';
 
 /** Every entity, as classes. A module that adds a table adds its entity here and a migration. */
 export const entities = [
@@ -15,4 +17,6 @@ export const entities = [
   AgentEntity,
   PublishableKeyEntity,
   AgentApiKeyEntity,
+  AgentVersionEntity,
+  AgentRevisionEntity,
 ];

@@ -1,0 +1,17 @@
+import type { EntityManager } from 'typeorm';
+import { AgentEntity } from './agent.entity.js';
+
+/**
+ * The caller's agent if it is visible: same organization, not deleted, in a project that is not deleted.
+ * With `lock`, the row is locked FOR UPDATE for the rest of the transaction: every change to an agent's
+ * versions that moves its live pointer (publish, archive, rename, delete, version numbering) takes this lock first.
+ */
+export function findVisibleAgent(em: EntityManager, organizationId: string, agentId: string, lock = false): Promise<AgentEntity | null> {
+  const qb = em
+    .getRepository(AgentEntity)
+    .createQueryBuilder('a')
+    .where('a.id = :agentId AND a.organization_id = :organizationId AND a.deleted_at IS NULL', { agentId: agentId.toLowerCase(), organizationId })
+    .andWhere('EXISTS (SELECT 1 FROM projects p WHERE p.id = a.project_id AND p.deleted_at IS NULL)');
+  if (lock) qb.setLock('pessimistic_write');
+  return qb.getOne();
+}

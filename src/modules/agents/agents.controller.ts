@@ -1,0 +1,62 @@
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ManagementController } from '../../common/http/surface.decorators.js';
+import type { Page } from '../../common/pagination/page.dto.js';
+import { ApiPageResponse } from '../../common/pagination/page.dto.js';
+import { CurrentPageRequest } from '../../common/pagination/page-request.decorator.js';
+import type { PageRequest } from '../../common/pagination/paginate.js';
+import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
+import type { Principal } from '../auth/principal.js';
+import { ProjectIdParams } from '../projects/dto/project.dto.js';
+import { AgentsService } from './agents.service.js';
+import { AgentIdParams, AgentResponseDto, CreateAgentDto, ListAgentsQueryDto, UpdateAgentDto } from './dto/agent.dto.js';
+
+@ManagementController('Agents')
+export class AgentsController {
+  constructor(private readonly agents: AgentsService) {}
+
+  @Post('projects/:projectId/agents')
+  @ApiOperation({ summary: 'Create an agent (no live version until a publish)' })
+  @ApiCreatedResponse({ type: AgentResponseDto })
+  @ApiErrors(404, 413, 415, 422)
+  create(@CurrentPrincipal() who: Principal, @Param() { projectId }: ProjectIdParams, @Body() dto: CreateAgentDto): Promise<AgentResponseDto> {
+    return this.agents.create(who, projectId, dto);
+  }
+
+  @Get('projects/:projectId/agents')
+  @ApiOperation({ summary: "List the project's agents, optionally filtered by name" })
+  @ApiPageResponse(AgentResponseDto)
+  @ApiErrors(404, 422)
+  list(@CurrentPrincipal() who: Principal, @Param() { projectId }: ProjectIdParams, @Query() query: ListAgentsQueryDto, @CurrentPageRequest() page: PageRequest): Promise<Page<AgentResponseDto>> {
+    return this.agents.list(who, projectId, query, page);
+  }
+
+  @Get('agents/:agentId')
+  @ApiOperation({ summary: 'Get an agent, including which version is live' })
+  @ApiOkResponse({ type: AgentResponseDto })
+  @ApiErrors(404, 422)
+  get(@CurrentPrincipal() who: Principal, @Param() { agentId }: AgentIdParams): Promise<AgentResponseDto> {
+    return this.agents.get(who, agentId);
+  }
+
+  @Patch('agents/:agentId')
+  @ApiOperation({
+    summary: 'Rename an agent (or change its description)',
+    description: 'A rename re-publishes the live revision with the new name as a new revision that becomes live; the live version stays the same.',
+  })
+  @ApiOkResponse({ type: AgentResponseDto })
+  @ApiErrors(404, 413, 415, 422)
+  update(@CurrentPrincipal() who: Principal, @Param() { agentId }: AgentIdParams, @Body() dto: UpdateAgentDto): Promise<AgentResponseDto> {
+    return this.agents.update(who, agentId, dto);
+  }
+
+  @Delete('agents/:agentId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete an agent with all its versions and keys; its threads and usage history stay' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors(404, 422)
+  delete(@CurrentPrincipal() who: Principal, @Param() { agentId }: AgentIdParams): Promise<void> {
+    return this.agents.delete(who, agentId);
+  }
+}

@@ -1,0 +1,72 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsOptional, IsString, Length, MaxLength, ValidateIf } from 'class-validator';
+import { ApiId, IsId } from '../../../common/ids/is-id.decorator.js';
+import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
+import type { AgentEntity, AgentRuntime } from '../agent.entity.js';
+
+export const AGENT_RUNTIMES = ['v1', 'v2'] as const;
+
+export class AgentIdParams {
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @IsId()
+  agentId: string;
+}
+
+export class CreateAgentDto {
+  @ApiProperty({ minLength: 1, maxLength: 100, example: 'Store assistant' })
+  @IsString() @Length(1, 100)
+  name: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000 })
+  @IsOptional() @IsString() @MaxLength(2000)
+  description?: string | null;
+
+  @ApiPropertyOptional({ enum: AGENT_RUNTIMES, default: 'v1', description: 'v1: decisioning engine; v2: grounded engine' })
+  @IsOptional() @IsIn(AGENT_RUNTIMES as unknown as string[])
+  runtime?: AgentRuntime;
+}
+
+/** Rename (re-publishes the live revision with the new name) and description. */
+export class UpdateAgentDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
+  @ValidateIf((o: UpdateAgentDto) => o.name !== undefined)
+  @IsString() @Length(1, 100)
+  name?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000, description: 'null clears it' })
+  @IsOptional() @IsString() @MaxLength(2000)
+  description?: string | null;
+}
+
+export const AGENT_SORT_FIELDS = ['created_at', 'updated_at', 'name'] as const;
+
+export class ListAgentsQueryDto extends PageQueryDto(AGENT_SORT_FIELDS, 'created_at', 'desc') {
+  @ApiPropertyOptional({ name: 'filters[name]', type: String, description: 'Case-insensitive substring of the name' })
+  @IsOptional() @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value)) @IsString() @MaxLength(100)
+  'filters[name]'?: string;
+}
+
+export class AgentResponseDto {
+  @ApiId() id: string;
+  @ApiId() project_id: string;
+  @ApiProperty({ example: 'Store assistant' }) name: string;
+  @ApiProperty({ type: String, nullable: true }) description: string | null;
+  @ApiProperty({ enum: AGENT_RUNTIMES }) runtime: AgentRuntime;
+  @ApiProperty({ type: String, nullable: true, description: 'The live version; null until a publish' }) live_version_id: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'v3.2', description: 'The live revision tag; null until a publish' }) live_version_tag: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+}
+
+export const toAgentResponse = (a: AgentEntity): AgentResponseDto => ({
+  id: a.id,
+  project_id: a.projectId,
+  name: a.name,
+  description: a.description,
+  runtime: a.runtime,
+  live_version_id: a.liveVersionId,
+  live_version_tag: a.liveVersionTag,
+  created_at: a.createdAt.toISOString(),
+  updated_at: a.updatedAt.toISOString(),
+});

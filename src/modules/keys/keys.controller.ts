@@ -1,0 +1,76 @@
+import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOperation } from '@nestjs/swagger';
+import { ManagementController } from '../../common/http/surface.decorators.js';
+import type { Page } from '../../common/pagination/page.dto.js';
+import { ApiPageResponse } from '../../common/pagination/page.dto.js';
+import { CurrentPageRequest } from '../../common/pagination/page-request.decorator.js';
+import type { PageRequest } from '../../common/pagination/paginate.js';
+import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { AgentIdParams } from '../agents/dto/agent.dto.js';
+import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
+import type { Principal } from '../auth/principal.js';
+import {
+  AgentApiKeyResponseDto,
+  AgentKeyParams,
+  CreatedAgentApiKeyResponseDto,
+  CreatedPublishableKeyResponseDto,
+  CreatePublishableKeyDto,
+  ListKeysQueryDto,
+  PublishableKeyResponseDto,
+} from './dto/key.dto.js';
+import { KeysService } from './keys.service.js';
+
+@ManagementController('Agent keys')
+export class KeysController {
+  constructor(private readonly keys: KeysService) {}
+
+  @Post('agents/:agentId/publishable-keys')
+  @ApiOperation({ summary: 'Create a publishable key (for client code); the key is shown only in this response' })
+  @ApiCreatedResponse({ type: CreatedPublishableKeyResponseDto })
+  @ApiErrors(404, 413, 415, 422)
+  createPublishableKey(@CurrentPrincipal() who: Principal, @Param() { agentId }: AgentIdParams, @Body() dto: CreatePublishableKeyDto): Promise<CreatedPublishableKeyResponseDto> {
+    return this.keys.createPublishableKey(who, agentId, dto ?? {});
+  }
+
+  @Get('agents/:agentId/publishable-keys')
+  @ApiOperation({ summary: "List the agent's active publishable keys (never the key itself)" })
+  @ApiPageResponse(PublishableKeyResponseDto)
+  @ApiErrors(404, 422)
+  listPublishableKeys(@CurrentPrincipal() who: Principal, @Param() { agentId }: AgentIdParams, @Query() query: ListKeysQueryDto, @CurrentPageRequest() page: PageRequest): Promise<Page<PublishableKeyResponseDto>> {
+    return this.keys.listPublishableKeys(who, agentId, query, page);
+  }
+
+  @Delete('agents/:agentId/publishable-keys/:keyId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Revoke a publishable key: no more exchanges; its tokens stop working within 5 seconds' })
+  @ApiNoContentResponse({ description: 'Revoked' })
+  @ApiErrors(404, 422)
+  revokePublishableKey(@CurrentPrincipal() who: Principal, @Param() { agentId, keyId }: AgentKeyParams): Promise<void> {
+    return this.keys.revokePublishableKey(who, agentId, keyId);
+  }
+
+  @Post('agents/:agentId/api-keys')
+  @ApiOperation({ summary: 'Create an agent API key (events webhook); the key is shown only in this response' })
+  @ApiCreatedResponse({ type: CreatedAgentApiKeyResponseDto })
+  @ApiErrors(404, 422)
+  createApiKey(@CurrentPrincipal() who: Principal, @Param() { agentId }: AgentIdParams): Promise<CreatedAgentApiKeyResponseDto> {
+    return this.keys.createApiKey(who, agentId);
+  }
+
+  @Get('agents/:agentId/api-keys')
+  @ApiOperation({ summary: "List the agent's active API keys (never the key itself)" })
+  @ApiPageResponse(AgentApiKeyResponseDto)
+  @ApiErrors(404, 422)
+  listApiKeys(@CurrentPrincipal() who: Principal, @Param() { agentId }: AgentIdParams, @Query() query: ListKeysQueryDto, @CurrentPageRequest() page: PageRequest): Promise<Page<AgentApiKeyResponseDto>> {
+    return this.keys.listApiKeys(who, agentId, query, page);
+  }
+
+  @Delete('agents/:agentId/api-keys/:keyId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Revoke an agent API key (rejected within 5 seconds)' })
+  @ApiNoContentResponse({ description: 'Revoked' })
+  @ApiErrors(404, 422)
+  revokeApiKey(@CurrentPrincipal() who: Principal, @Param() { agentId, keyId }: AgentKeyParams): Promise<void> {
+    return this.keys.revokeApiKey(who, agentId, keyId);
+  }
+}

@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, Repository, type ObjectLiteral } from 'typeorm';
+import { NotFoundError } from '../../common/errors/app-error.js';
+import { newId } from '../../common/ids/new-id.js';
+import type { Page } from '../../common/pagination/page.dto.js';
+import { paginate, type PageRequest } from '../../common/pagination/paginate.js';
+import { AgentsService } from '../agents/agents.service.js';
+import { AgentApiKeyEntity } from '../auth/entities/agent-api-key.entity.js';
+import { PublishableKeyEntity } from '../auth/entities/publishable-key.entity.js';
+import type { Principal } from '../auth/principal.js';
+import { generateSecret, hashSecret, secretPrefix } from '../auth/secrets.js';
+import {
+  ListKeysQueryDto,
+  toAgentApiKeyResponse,
+  toPublishableKeyResponse,
+  type AgentApiKeyResponseDto,
+  type CreatedAgentApiKeyResponseDto,
+  type CreatedPublishableKeyResponseDto,
+  type CreatePublishableKeyDto,
+  type PublishableKeyResponseDto,
+} from './dto/key.dto.js';
+import { normalizeIpRanges, normalizeOrigins } from './key-restrictions.js';
+
+/**
+ * Publishable keys (client code; exchanged for messaging tokens) and agent API keys (events webhook), per agent.
+ * Secrets are shown once and stored as SHA-256 hashes. Revoking sets `revoked_at`: the key stops being exchangeable
+ * at once, and tokens or cached lookups die within the credential cache TTL (< 5 s; see AuthService).
+ * Revoked keys no longer appear in listings.
+ */
+@Injectable()
+export class KeysService {
+  constructor(
+    private readonly agents: AgentsService,
+    @InjectRepository(PublishableKeyEntity) private readonly publishableKeys: Repository<PublishableKeyEntity>,
+    @InjectRepository(AgentApiKeyEntity) private readonly apiKeys: Repository<AgentApiKeyEntity>,
+  ) {}
+
+  async createPublishableKey(who: Principal, agentId: string, dto: CreatePublishableKeyDto): Promise<CreatedPublishableKeyResponseDto> {
+    const allowedOrigins = normalizeOrigins(dto.allowed_origins);
+    const allowedIpRanges = normalizeIpRanges(dto.allowed_ip_ranges);
+    const agent = await this.agents.getVisible(who.organizationId, agentId);
+    const secret = generateSecret('pk');
+    const key = await this.publishableKeys.save({
+      id: newId(),
+      organizationId: agent.organizationId,
+      agentId: agent.id,
+      keyHash: hashSecret(secret),
+      keyPrefix: secretPrefix(secret),
+      allowedOrigins,
+      allowedIpRanges,
+      revokedAt: null,
+      createdAt: new Date(),
+    });
+    return { ...toPublishableKeyResponse(key), publishable_key: secret };
+  }
+
+  async listPublishableKeys(who: Principal, agentId: string, query: ListKeysQueryDto, request: PageRequest): Promise<Page<PublishableKeyResponseDto>> {
+    const agent = await this.agents.getVisible(who.organizationId, agentId);
+    return this.page(this.publishableKeys, agent.id, query, request, toPublishableKeyResponse);
+  }
+
+  async revokePublishableKey(who: Principal, agentId: string, keyId: string): Promise<void> {
+    const agent = await this.agents.getVisible(who.organizationId, agentId);
+    const result = await this.publishableKeys.update({ id: keyId.toLowerCase(), agentId: agent.id, revokedAt: IsNull() }, { revokedAt: new Date() });
+    if (!result.affected) throw new NotFoundError('Publishable key');
+  }
+
+  async createApiKey(who: Principal, agentId: string): Promise<CreatedAgentApiKeyResponseDto> {
+    const agent = await this.agents.getVisible(who.organizationId, agentId);
+    const secret = generateSecret('agk');
+    const key = await this.apiKeys.save({
+      id: newId(),
+      organizationId: agent.organizationId,
+      agentId: agent.id,
+      keyHash: hashSecret(secret),
+      keyPrefix: secretPrefix(secret),
+      revokedAt: null,
+      createdAt: new Date(),
+    });
+    return { ...toAgentApiKeyResponse(key), api_key: secret };
+  }
+
+  async listApiKeys(who: Principal, agentId: string, query: ListKeysQueryDto, request: PageRequest): Promise<Page<AgentApiKeyResponseDto>> {
+    const agent = await this.agents.getVisible(who.organizationId, agentId);
+    return this.page(this.apiKeys, agent.id, query, request, toAgentApiKeyResponse);
+  }
+
+  async revokeApiKey(who: Principal, agentId: string, keyId: string): Promise<void> {
+    const agent = await this.agents.getVisible(who.organizationId, agentId);
+    const result = await this.apiKeys.update({ id: keyId.toLowerCase(), agentId: agent.id, revokedAt: IsNull() }, { revokedAt: new Date() });
+    if (!result.affected) throw new NotFoundError('Agent API key');
+  }
+
+  private page<E extends ObjectLiteral & { id: string; createdAt: Date }, R>(
+    repository: Repository<E>,
+    agentId: string,
+    query: ListKeysQueryDto,
+    request: PageRequest,
+    toItem: (key: E) => R,
+  ): Promise<Page<R>> {
+    const qb = repository.createQueryBuilder('k').where('k.agent_id = :agentId AND k.revoked_at IS NULL', { agentId });
+    return paginate(
+      qb,
+      query,
+      {
+        sortColumns: { created_at: 'k.created_at' },
+        idColumn: 'k.id',
+        sortValue: (k) => k.createdAt.toISOString(),
+        rowId: (k) => k.id,
+        defaultSort: ListKeysQueryDto.defaultSort,
+        defaultOrder: ListKeysQueryDto.defaultOrder,
+      },
+      request,
+      toItem,
+    );
+  }
+}
