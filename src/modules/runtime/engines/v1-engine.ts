@@ -316,16 +316,43 @@ function filtersFor(tool: CompiledTool, params: Map<string, ParamValue>): Filter
   return filters;
 }
 
-function matches(record: CatalogRecord, f: Filter): boolean {
-  const candidates: unknown[] = [record[f.field]];
-  for (const v of record.variants ?? []) candidates.push(v[f.field]);
-  return candidates.some((c) => {
-    if (c === undefined || c === null) return false;
-    if (f.kind === 'eq') return String(c).toLowerCase() === String(f.value).toLowerCase();
-    const n = typeof c === 'number' ? c : Number.parseFloat(String(c));
-    if (!Number.isFinite(n) || typeof f.value !== 'number') return false;
-    return f.kind === 'max' ? n <= f.value : n >= f.value;
-  });
+function sameValue(actual: unknown, wanted: ParamValue): boolean {
+  if (actual === undefined || actual === null) return false;
+  if (typeof wanted === 'string' && typeof actual === 'string') {
+    const a = actual.toLowerCase();
+    const w = wanted.toLowerCase();
+    if (a === w) return true;
+    return /[^\p{L}\p{N}]/u.test(w) ? a.includes(w) : a.split(/[^\p{L}\p{N}]+/u).includes(w);
+  }
+  return String(actual).toLowerCase() === String(wanted).toLowerCase();
+}
+
+function numericOk(actual: unknown, f: Filter): boolean {
+  const n = typeof actual === 'number' ? actual : Number.parseFloat(String(actual));
+  if (!Number.isFinite(n) || typeof f.value !== 'number') return false;
+  return f.kind === 'max' ? n <= f.value : n >= f.value;
+}
+
+/**
+ * A record passes when each record-level filter holds on the record, and one variant satisfies all the
+ * filters on fields the record itself lacks (so "black, size 10" needs a black size-10 variant).
+ */
+function matches(record: CatalogRecord, filters: Filter[]): boolean {
+  const onVariants: Filter[] = [];
+  for (const f of filters) {
+    const v = record[f.field];
+    if (v === undefined || v === null || typeof v === 'object') {
+      onVariants.push(f);
+      continue;
+    }
+    if (f.kind === 'eq' ? !sameValue(v, f.value) : !numericOk(v, f)) return false;
+  }
+  if (!onVariants.length) return true;
+  return matchingVariant(record, onVariants) !== undefined;
+}
+
+function matchingVariant(record: CatalogRecord, filters: Filter[]): Record<string, Scalar> | undefined {
+  return (record.variants ?? []).find((variant) => filters.every((f) => (f.kind === 'eq' ? sameValue(variant[f.field], f.value) : numericOk(variant[f.field], f))));
 }
 
 function runTool(tool: CompiledTool, intent: string | null, queryText: string, params: Map<string, ParamValue>): ToolRun {
@@ -335,7 +362,7 @@ function runTool(tool: CompiledTool, intent: string | null, queryText: string, p
     return { ...base, filters: [], hits: [], ran: false, reason: `runs only for intents ${[...tool.intents].join(', ')}; recognised ${intent ?? 'none'}` };
   }
   const filters = filtersFor(tool, params);
-  const query = words(queryText).filter((w) => !isStopword(w)).join(' ');
+  const query = words(queryText).filter((w) => !isStopword(w) && (w.length > 1 || /\d/.test(w))).join(' ');
   const limit = Math.max(1, Math.min(tool.def.max_results || 5, 50));
   let hits: ToolRun['hits'] = [];
   if (query) {
@@ -344,19 +371,22 @@ function runTool(tool: CompiledTool, intent: string | null, queryText: string, p
     const candidates: Array<{ record: CatalogRecord; score: number; covered: number }> = [];
     for (const r of results) {
       const record = tool.byId.get(String(r.id));
-      if (record && filters.every((f) => matches(record, f))) candidates.push({ record, score: r.score, covered: new Set(r.queryTerms).size });
+      if (record && matches(record, filters)) candidates.push({ record, score: r.score, covered: new Set(r.queryTerms).size });
     }
     const terms = new Set(query.split(' ').map((w) => processTerm(w)).filter((t): t is string => Boolean(t))).size;
     const bestCovered = candidates.reduce((m, c) => Math.max(m, c.covered), 0);
     const needed = terms >= 3 ? Math.max(1, bestCovered - 1) : bestCovered;
+    const topScore = candidates.reduce((m, c) => Math.max(m, c.covered >= needed ? c.score : 0), 0);
     hits = candidates
-      .filter((c) => c.covered >= needed)
+      .filter((c) => c.covered >= needed && c.score >= topScore * 0.3)
       .sort((a, b) => b.covered - a.covered || b.score - a.score)
       .slice(0, limit)
       .map(({ record, score }) => ({ record, score }));
-  } else if (filters.length) {
-    hits = tool.records.filter((rec) => filters.every((f) => matches(rec, f))).slice(0, limit).map((record) => ({ record, score: 0 }));
-  } else {
+  }
+  if (!hits.length && filters.length && (!query || tool.index.search(query).length === 0)) {
+    // Nothing in the catalog matches the words (e.g. "gift ideas"): browse by the filters alone.
+    hits = tool.records.filter((rec) => matches(rec, filters)).slice(0, limit).map((record) => ({ record, score: 0 }));
+  } else if (!query) {
     return { ...base, filters, hits: [], ran: false, reason: 'nothing to search for (no words and no filters)' };
   }
   const reason = tool.intents ? `intent ${intent} is listed for this tool` : 'runs on every unblocked message';
@@ -373,6 +403,10 @@ function evaluateRule(rule: Rule, params: Map<string, ParamValue>): RuleEval {
     return { rule, present, value: actual, triggered: present === wanted, method, computation: `${param} ${wanted ? 'exists' : 'is missing'} → ${present === wanted}` };
   }
   if (!present) return { rule, present, value: actual, triggered: false, method, computation: `${param} is not computed → false` };
+  // An "ask" is pointless when everything it asks for is already known.
+  if (rule.action === 'ask' && rule.asking_for?.length && rule.asking_for.every((p) => params.has(p))) {
+    return { rule, present, value: actual, triggered: false, method, computation: `${param} (${String(actual)}) ${op} ${String(value)}, but ${rule.asking_for.join(', ')} already known → false` };
+  }
   let triggered = false;
   const a = typeof actual === 'number' ? actual : typeof actual === 'string' && /^-?\d+(\.\d+)?$/.test(actual) ? Number(actual) : actual;
   const b = value;
@@ -452,15 +486,25 @@ function composeReply(bundle: Bundle, intent: string | null, runs: ToolRun[], ru
         const v = record[f];
         if (typeof v === 'number') details.push(money(v, record.currency));
       }
-      const variants = record.variants?.length ?? 0;
-      if (variants) details.push(`${variants} variant${variants === 1 ? '' : 's'}`);
+      const variantFilters = run.filters.filter((f) => f.kind === 'eq' && (record[f.field] === undefined || record[f.field] === null));
+      const variant = variantFilters.length ? matchingVariant(record, variantFilters) : undefined;
+      if (variant) {
+        const what = variantFilters.map((f) => String(variant[f.field])).join(', ');
+        details.push(variant.in_stock === false ? `${what} sold out` : `${what} available`);
+      } else {
+        const variants = record.variants?.length ?? 0;
+        if (variants) details.push(`${variants} variant${variants === 1 ? '' : 's'}`);
+      }
       return `${i + 1}. ${title}${details.length ? ` (${details.join(', ')})` : ''}${i === 0 ? ' is my top pick' : ''}`;
     });
     parts.push(`${n === 1 ? 'Here is 1 match' : `Here are ${n} matches`} for ${subject}${where}:\n${lines.join('\n')}`);
   }
   if (!ran.length) {
     if (intent && /greet|hello|hi\b|welcome/i.test(intent) && bundle.welcome_message) parts.push(bundle.welcome_message);
-    else if (intent) parts.push(`I can help with ${humanize(intent)}.${queryText.trim() ? '' : ''}`);
+    else if (intent) {
+      const hint = bundle.followups?.intents?.[intent]?.[0];
+      parts.push(`That sounds like a question about ${humanize(intent)}. I can't look that up in this chat${hint ? `, but you could ask: "${hint}"` : ''}.`);
+    }
     else if (!ruleMessages.length) {
       const hints = bundle.welcome_suggestions?.length ? bundle.welcome_suggestions : (bundle.followups?.default ?? []);
       parts.push(`I'm not sure I understood.${hints.length ? ` You could ask, for example: "${hints[0]}"` : ' Could you rephrase?'}`);

@@ -30,6 +30,12 @@ export function isStopword(word: string): boolean {
  * "shoes"/"shoe", "running"/"run" and "returned"/"return" meet, cheap enough for the hot path.
  */
 export function stem(word: string): string {
+  const out = stemSuffix(word);
+  // hike/hiking, size/sizing, store/storing: drop a final silent e so both sides meet
+  return out.length > 3 && out.endsWith('e') && !out.endsWith('ee') ? out.slice(0, -1) : out;
+}
+
+function stemSuffix(word: string): string {
   let w = word.replace(/['’]s$/, '');
   if (w.length <= 3 || /^\d/.test(w)) return w;
   if (w.endsWith('ies') && w.length > 4) return w.slice(0, -3) + 'y';
@@ -41,6 +47,11 @@ export function stem(word: string): string {
   }
   if (w.endsWith('ed') && w.length > 4) {
     w = w.slice(0, -2);
+    if (/([^aeiouls])\1$/.test(w)) w = w.slice(0, -1);
+    return w;
+  }
+  if (w.endsWith('er') && w.length > 4) {
+    w = w.slice(0, -2); // hiker → hik, runner → run (meets hiking, running)
     if (/([^aeiouls])\1$/.test(w)) w = w.slice(0, -1);
     return w;
   }
