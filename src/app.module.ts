@@ -14,6 +14,7 @@ import { VersionsModule } from './modules/versions/versions.module.js';
 import { AgentsModule } from './modules/agents/agents.module.js';
 import { KeysModule } from './modules/keys/keys.module.js';
 import { RuntimeModule } from './modules/runtime/runtime.module.js';
+import { MessagingModule } from './modules/messaging/messaging.module.js';
 
 /** Infrastructure first, then the feature modules in the order the spec introduces them. */
 @Module({})
@@ -36,6 +37,7 @@ export class AppModule {
         AgentsModule,
         KeysModule,
         RuntimeModule,
+        MessagingModule,
       ],
     };
   }

@@ -34,3 +34,9 @@ export function rateLimitSubject(principal: Principal): string {
       return `ak:${principal.keyId}`;
   }
 }
+
+/** The agent a messaging request acts as (the guard has ensured there is one). */
+export function actingAgentId(principal: Principal): string {
+  if (principal.kind === 'orgKey' || !principal.agentId) throw new Error('This principal does not act as an agent');
+  return principal.agentId;
+}

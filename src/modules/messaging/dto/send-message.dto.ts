@@ -1,0 +1,85 @@
+import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsEmpty, IsInt, IsObject, Max, Min, IsOptional, IsString, IsUrl, Length, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsId } from '../../../common/ids/is-id.decorator.js';
+
+export const AGENT_ID_REJECTED = 'agent_id is not accepted: the access token carries the agent';
+
+/** Per-message values for the agent's configured context variables. */
+export class AgentVariablesDto {
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Values fixed for the conversation (e.g. store, locale)' })
+  @IsOptional() @IsObject()
+  static?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Values of this message (e.g. cart, page)' })
+  @IsOptional() @IsObject()
+  dynamic?: Record<string, unknown>;
+}
+
+/** Fields every turn request shares (send, stream, WebSocket `message` frames). */
+export class SendMessageDto {
+  @ApiPropertyOptional({ maxLength: 32000, description: 'The end-user message; required unless image_url is given', example: 'Do you have running shoes under $100?' })
+  @ValidateIf((o: SendMessageDto) => o.image_url === undefined || o.text !== undefined)
+  @IsString() @Length(1, 32000)
+  text?: string;
+
+  @ApiProperty({ minLength: 1, maxLength: 255, description: 'Your id of the end user', example: 'user-42' })
+  @IsString() @Length(1, 255)
+  user_id: string;
+
+  @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', description: 'Append to this thread; omit to start a new one' })
+  @IsOptional() @IsId()
+  thread_id?: string;
+
+  @ApiPropertyOptional({ description: 'Signed image URL for vision input', example: 'https://cdn.example.com/u/42/photo.jpg?sig=abc' })
+  @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }) @MaxLength(4096)
+  image_url?: string;
+
+  @ApiPropertyOptional({ type: AgentVariablesDto })
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => AgentVariablesDto)
+  agent_variables?: AgentVariablesDto;
+
+  @ApiPropertyOptional({ pattern: '^\\d+(\\.\\d+){0,2}$', description: 'Build pin for agents on the v2 engine (e.g. 2.1); ignored for v1 agents', example: '2.1' })
+  @IsOptional() @IsString() @Matches(/^\d+(\.\d+){0,2}$/, { message: 'runtime_version must be a dotted version such as 2 or 2.1.0' })
+  runtime_version?: string;
+
+  @ApiPropertyOptional({ default: false, description: 'Include the reasoning trace as message.trace_info' })
+  @IsOptional() @IsBoolean()
+  include_trace?: boolean;
+
+  /** Rejected with 422: the agent comes from the access token (spec "Versioning" 4). */
+  @ApiHideProperty()
+  @IsEmpty({ message: AGENT_ID_REJECTED })
+  agent_id?: never;
+}
+
+export class RerunDto {
+  @ApiPropertyOptional({ default: false })
+  @IsOptional() @IsBoolean()
+  include_trace?: boolean;
+
+  @ApiHideProperty()
+  @IsEmpty({ message: AGENT_ID_REJECTED })
+  agent_id?: never;
+}
+
+export class ThreadIdParams {
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @IsId()
+  threadId: string;
+}
+
+export class FollowupSuggestionsRequestDto {
+  @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', description: 'Suggest from this thread’s conversation' })
+  @IsOptional() @IsId()
+  thread_id?: string;
+
+  @ApiPropertyOptional({ maxLength: 32000, description: 'Suggest from this text (e.g. what the user is looking at)' })
+  @IsOptional() @IsString() @Length(1, 32000)
+  text?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 10, default: 3 })
+  @IsOptional() @IsInt() @Min(1) @Max(10)
+  limit?: number;
+}
+

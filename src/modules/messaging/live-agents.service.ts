@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { NotFoundError } from '../../common/errors/app-error.js';
+import { SqlService } from '../../database/sql.service.js';
+import type { Bundle } from '../bundles/bundle.types.js';
+import type { PreparedAgent } from '../runtime/runtime.types.js';
+import { RuntimeService } from '../runtime/runtime.service.js';
+import { LiveRevisionNotifier } from '../versions/live-revision.notifier.js';
+import { NoActiveVersionError } from './messaging.errors.js';
+
+/** An agent as it answers right now: its live (version, revision) and the engine prepared for that revision. */
+export interface LiveAgent {
+  agentId: string;
+  organizationId: string;
+  projectId: string;
+  runtime: 'v1' | 'v2';
+  versionId: string;
+  revisionId: string;
+  versionTag: string;
+  prepared: PreparedAgent;
+}
+
+interface LiveRow {
+  project_id: string;
+  runtime: 'v1' | 'v2';
+  live_version_id: string | null;
+  live_revision_id: string | null;
+  live_version_tag: string | null;
+  digest: string | null;
+  bundle: Bundle | null;
+}
+
+// Keyed by organization too: an id guessed across tenants must never hit another tenant's entry.
+const cacheKey = (organizationId: string, agentId: string) => `${organizationId}:${agentId}`;
+
+/** Another instance's publish reaches this one within this long; this instance's own publishes at once. */
+export const LIVE_AGENT_TTL_MS = 2000;
+
+/**
+ * The live revision of each agent, served from memory on the hot path. Loaded with one query on a miss
+ * (concurrent misses share it); dropped at once on this process's publishes (LiveRevisionNotifier). The
+ * engine's compiled form is cached by digest inside the runtime.
+ */
+@Injectable()
+export class LiveAgentsService {
+  private readonly cache: LRUCache<string, { live: LiveAgent | null; exists: boolean }>;
+
+  constructor(
+    private readonly sql: SqlService,
+    private readonly runtime: RuntimeService,
+    notifier: LiveRevisionNotifier,
+  ) {
+    this.cache = new LRUCache({
+      max: 50_000,
+      ttl: LIVE_AGENT_TTL_MS,
+      fetchMethod: (key) => this.load(key),
+    });
+    notifier.onChange((change) => this.cache.delete(cacheKey(change.organizationId, change.agentId)));
+  }
+
+  /** The agent's live state; 404 `not_found` for an unknown/deleted agent, 404 `no_active_version` before a publish. */
+  async get(organizationId: string, agentId: string, noActiveVersionCode?: string): Promise<LiveAgent> {
+    const entry = await this.cache.fetch(cacheKey(organizationId, agentId));
+    if (!entry?.exists) throw new NotFoundError('Agent');
+    if (!entry.live) throw new NoActiveVersionError(noActiveVersionCode);
+    return entry.live;
+  }
+
+  private async load(key: string): Promise<{ live: LiveAgent | null; exists: boolean }> {
+    const [organizationId, agentId] = key.split(':') as [string, string];
+    const row = await this.sql.one<LiveRow>(
+      `SELECT a.project_id, a.runtime, a.live_version_id, a.live_revision_id, a.live_version_tag, r.digest, r.bundle
+         FROM agents a LEFT JOIN agent_revisions r ON r.id = a.live_revision_id
+        WHERE a.id = $1 AND a.organization_id = $2 AND a.deleted_at IS NULL`,
+      [agentId, organizationId],
+      'live_agent',
+    );
+    if (!row) return { live: null, exists: false };
+    if (!row.live_revision_id || !row.bundle || !row.digest) return { live: null, exists: true };
+    return {
+      exists: true,
+      live: {
+        agentId,
+        organizationId,
+        projectId: row.project_id,
+        runtime: row.runtime,
+        versionId: row.live_version_id!,
+        revisionId: row.live_revision_id,
+        versionTag: row.live_version_tag!,
+        prepared: this.runtime.prepare({ digest: row.digest, runtime: row.runtime, bundle: row.bundle }),
+      },
+    };
+  }
+}
