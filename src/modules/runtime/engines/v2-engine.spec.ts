@@ -1,0 +1,151 @@
+import { ValidationError } from '../../../common/errors/app-error.js';
+import { KNOWLEDGE_ASSISTANT_TEMPLATE } from '../../bundles/templates/knowledge-assistant.template.js';
+import { KB_BUNDLE } from '../fixtures/kb.fixture.js';
+import { agentFor, newRuntime, turn } from '../fixtures/runtime.fixture.js';
+import { words } from '../text/terms.js';
+import { chunkDocument, resolveV2Build } from './v2-engine.js';
+
+type V2Trace = {
+  runtime: string;
+  build: string;
+  understanding: { question: string; keywords: string[]; context_keywords: string[]; intent: string | null };
+  learned: Array<{ source: string; key: string; value: unknown }>;
+  sources_read: Array<{ document_id: string; title: string; passages_considered: number }>;
+  passages_used: Array<{ passage_id: string; document_id: string; score: number; text: string }>;
+  citations_used: Array<{ marker: number; document_id: string; title: string; url: string; passage_id: string; text: string }>;
+  policies: Array<{ code: string; decision: string }>;
+  checks: Array<{ name: string; passed: boolean; detail: string }>;
+  narrative: string;
+};
+
+describe('v2 grounded engine (builtin provider)', () => {
+  const runtime = newRuntime();
+  const kb = agentFor(runtime, 'v2', KB_BUNDLE);
+
+  it('answers from the right document with citation markers that map to citations_used', async () => {
+    const r = await runtime.run(kb, turn('How many days do I have to return an item?'));
+    expect(r.runtime).toBe('v2');
+    expect(r.runtimeBuild).toBe('2.1.0');
+    expect(r.text).toContain('You can return any unworn item within 30 days of delivery [1].');
+    expect(r.cards).toEqual([]);
+    const t = r.trace as unknown as V2Trace;
+    expect(t.runtime).toBe('v2');
+    expect(t.build).toBe('2.1.0');
+    expect(t.citations_used[0]).toMatchObject({ marker: 1, document_id: 'doc-returns', title: 'Returns and refunds', url: 'https://help.example.com/returns' });
+    // every marker in the text has a citation, and every citation's passage is a passage used
+    const markers = [...r.text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+    expect(new Set(markers)).toEqual(new Set(t.citations_used.map((c) => c.marker)));
+    for (const c of t.citations_used) {
+      const p = t.passages_used.find((u) => u.passage_id === c.passage_id)!;
+      expect(p.document_id).toBe(c.document_id);
+      expect(c.text).toBe(p.text);
+    }
+    // the reply is extractive: each sentence (markers removed) occurs in the passage it cites
+    for (const sentence of r.text.split(/(?<=\.)\s+/)) {
+      const m = /\[(\d+)\]/.exec(sentence)!;
+      const source = t.citations_used.find((c) => c.marker === Number(m[1]))!;
+      expect(source.text).toContain(sentence.replace(/ \[\d+\]/, ''));
+    }
+    expect(t.checks.every((c) => c.passed)).toBe(true);
+    expect(t.checks.map((c) => c.name)).toEqual(['guardrails', 'citations_map_to_passages', 'answer_is_grounded']);
+    expect(t.sources_read.map((s) => s.document_id)).toContain('doc-returns');
+    expect(t.understanding).toMatchObject({ question: 'How many days do I have to return an item?', intent: 'returns' });
+    expect(t.narrative).toMatch(/Returns and refunds/);
+    expect(r.followupSuggestions).toEqual(['How do I print a return label?']);
+  });
+
+  it('cites the shipping document for a shipping question', async () => {
+    const r = await runtime.run(kb, turn('How long does express shipping take?'));
+    const t = r.trace as unknown as V2Trace;
+    expect(t.citations_used[0]!.document_id).toBe('doc-shipping');
+    expect(r.text).toMatch(/Express shipping arrives the next business day/);
+  });
+
+  it('says honestly when the knowledge base has no answer, with no citations', async () => {
+    const r = await runtime.run(kb, turn('What is the recipe for banana bread?'));
+    expect(r.text).toMatch(/^I could not find this in the knowledge base\./);
+    const t = r.trace as unknown as V2Trace;
+    expect(t.citations_used).toEqual([]);
+    expect(t.passages_used).toEqual([]);
+    expect(t.policies).toContainEqual(expect.objectContaining({ code: 'no_answer_without_sources', decision: 'triggered' }));
+  });
+
+  it('blocks on a guardrail without searching', async () => {
+    const r = await runtime.run(kb, turn('what is my PASSWORD'));
+    expect(r.text).toBe('Never share your password. I can not help with passwords here.');
+    const t = r.trace as unknown as V2Trace;
+    expect(t.checks[0]).toMatchObject({ name: 'guardrails', passed: false });
+    expect(t.sources_read).toEqual([]);
+  });
+
+  it('honours runtime_version build pins and rejects unknown builds with 422 on runtime_version', async () => {
+    expect(resolveV2Build(undefined)).toBe('2.1.0');
+    expect(resolveV2Build('2')).toBe('2.1.0');
+    expect(resolveV2Build('2.0')).toBe('2.0.0');
+    expect(resolveV2Build('2.0.0')).toBe('2.0.0');
+    expect(resolveV2Build('2.1')).toBe('2.1.0');
+    expect(resolveV2Build('2.1.0')).toBe('2.1.0');
+    for (const bad of ['1', '3', '2.2', '2.1.1', 'latest', '2.x']) expect(resolveV2Build(bad)).toBeNull();
+
+    const pinned = await runtime.run(kb, turn('How long does shipping take?', { runtimeVersion: '2.0' }));
+    expect(pinned.runtimeBuild).toBe('2.0.0');
+    const t = pinned.trace as unknown as V2Trace;
+    expect(t.build).toBe('2.0.0');
+    expect(t.citations_used).toHaveLength(1); // 2.0.0 answers from the single best passage
+    const latest = await runtime.run(kb, turn('How long does shipping take?', { runtimeVersion: '2' }));
+    expect(latest.runtimeBuild).toBe('2.1.0');
+
+    await expect(runtime.run(kb, turn('hi', { runtimeVersion: '9.9' }))).rejects.toBeInstanceOf(ValidationError);
+    await runtime.run(kb, turn('hi', { runtimeVersion: '2.7' })).catch((e: ValidationError) => {
+      expect(e.status).toBe(422);
+      expect(e.details).toEqual([{ field: 'runtime_version', message: expect.stringContaining('2.7') }]);
+    });
+  });
+
+  it('completes a short follow-up question with the previous question (build 2.1)', async () => {
+    const history = [
+      { role: 'user' as const, text: 'How long does international shipping take?' },
+      { role: 'agent' as const, text: 'International shipping takes 7 to 14 days [1].' },
+    ];
+    const r = await runtime.run(kb, turn('What about customs?', { history }));
+    const t = r.trace as unknown as V2Trace;
+    expect(t.citations_used[0]!.document_id).toBe('doc-shipping');
+    expect(r.text).toContain('customs fees are paid by the recipient');
+    expect(t.learned).toContainEqual({ source: 'history', key: 'previous_question', value: 'How long does international shipping take?' });
+  });
+
+  it('records agent variables as learned context and facets', async () => {
+    const r = await runtime.run(kb, turn('How do refunds work?', { agentVariables: { static: { plan: 'plus' }, dynamic: { order: { id: 'A-1' } } } }));
+    const t = r.trace as unknown as V2Trace;
+    expect(t.learned).toEqual([
+      { source: 'agent_variables.static', key: 'plan', value: 'plus' },
+      { source: 'agent_variables.dynamic', key: 'order.id', value: 'A-1' },
+    ]);
+    expect(r.facets).toEqual({ tools: [], rules: [], params: { plan: 'plus', 'order.id': 'A-1' } });
+  });
+
+  it('chunks documents into passages of about 60-120 words on sentence boundaries', () => {
+    const sentence = (i: number) => `Sentence number ${i} explains one more detail about the long policy text here.`;
+    const text = Array.from({ length: 40 }, (_, i) => sentence(i)).join(' ');
+    const passages = chunkDocument({ id: 'long', title: 'Long', text });
+    expect(passages.length).toBeGreaterThan(3);
+    for (const p of passages) {
+      expect(words(p.text).length).toBeLessThanOrEqual(120);
+      expect(words(p.text).length).toBeGreaterThanOrEqual(20);
+      expect(p.text.endsWith('.')).toBe(true);
+    }
+    expect(passages.map((p) => p.text).join(' ')).toBe(text);
+    expect(new Set(passages.map((p) => p.id)).size).toBe(passages.length);
+  });
+
+  it('answers the knowledge-assistant template with citations to the right article', async () => {
+    const rt = newRuntime();
+    const agent = agentFor(rt, 'v2', KNOWLEDGE_ASSISTANT_TEMPLATE.bundle);
+    const r = await rt.run(agent, turn('How many devices can I sync on the Free plan?'));
+    const t = r.trace as unknown as V2Trace;
+    expect(t.citations_used[0]!.document_id).toBe('sync-devices');
+    expect(r.text).toContain('The Free plan syncs across two devices [1].');
+    const offline = await rt.run(agent, turn('Does the app work offline?'));
+    expect((offline.trace as unknown as V2Trace).citations_used[0]!.document_id).toBe('offline-mode');
+  });
+});
