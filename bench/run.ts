@@ -2,6 +2,8 @@
  * Benchmark runner: `npm run bench -- <scenario...|all|list> [--runs N] [--duration S] [--connections C] [--warmup S]`.
  * The npm script builds first; see docs/performance.md for what every figure means.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LoadJob } from './load.js';
@@ -9,12 +11,15 @@ import { ROOT, startEnvironment, type Environment } from './lib/environment.js';
 import { runLoad } from './lib/load-client.js';
 import { Cleanup } from './lib/processes.js';
 import { cpuMicrosBetween, machineBusyShare, machineCpu, machineInfo, rssBytes, ticksOf } from './lib/proc.js';
+import { profileMarkdown, summarizeProfiles } from './lib/profile.js';
 import { loadScenarios } from './lib/registry.js';
 import { type BenchReport, type Measured, type RunPair, type ScenarioResult, summarize, toMarkdown, writeReport } from './lib/report.js';
 import type { LoadPlan, RequestSpec, Scenario } from './scenario.js';
 
-const USAGE = `usage: npm run bench -- <scenario...|all|list> [--runs N] [--duration S] [--connections C] [--warmup S]
-  defaults: --runs 3 --duration 10 --connections 50 --warmup min(5, duration)`;
+const USAGE = `usage: npm run bench -- <scenario...|all|list> [--runs N] [--duration S] [--connections C] [--warmup S] [--profile]
+  defaults: --runs 3 --duration 10 --connections 50 --warmup min(5, duration)
+  --profile: run the service under node --cpu-prof and write bench/results/profile-latest.md (slows it down: figures
+             of a profiled invocation are not comparable)`;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -23,6 +28,7 @@ const { positionals, values } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     warmup: { type: 'string' },
+    profile: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -155,8 +161,10 @@ cleanup.installSignalHandlers();
 const startedAt = new Date().toISOString();
 const results: ScenarioResult[] = [];
 let failed = false;
+const profileDir = values.profile ? mkdtempSync(join(tmpdir(), 'agent-bench-profile-')) : undefined;
+const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`;
 try {
-  const env = await startEnvironment(cleanup, connections);
+  const env = await startEnvironment(cleanup, { connections, profileDir });
   for (const scenario of selected) {
     try {
       results.push(await runScenario(env, scenario, cleanup));
@@ -178,14 +186,26 @@ if (results.length > 0) {
   const report: BenchReport = {
     started_at: startedAt,
     finished_at: new Date().toISOString(),
-    command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
+    command,
     machine: machineInfo(),
     options: { runs, duration_s: duration, warmup_s: warmup, connections },
     note: 'The load generator (autocannon, its own process), the service, PostgreSQL and Redis share the same cores: compare ratios and CPU per request, not absolute req/s, across machines.',
     scenarios: results,
   };
-  const written = writeReport(join(ROOT, 'bench/results'), report);
+  if (profileDir) report.profiled = true;
+  const written = writeReport(join(ROOT, 'bench/results'), report, !profileDir);
   process.stdout.write(`\n${toMarkdown(report)}\n`);
-  log(`results: ${written.json}, ${written.markdown}`);
+  log(`results: ${written.join(', ')}${profileDir ? ' (profiled: latest.* left as they were)' : ''}`);
+}
+if (profileDir) {
+  const summary = summarizeProfiles(profileDir);
+  if (summary) {
+    const file = join(ROOT, 'bench/results/profile-latest.md');
+    writeFileSync(file, profileMarkdown(summary, command));
+    process.stdout.write(`\n${profileMarkdown(summary, command)}\n`);
+    log(`profile: ${file} (raw .cpuprofile files in ${profileDir}, open them in Chrome DevTools)`);
+  } else {
+    log(`no CPU profile found in ${profileDir} (did the service exit cleanly?)`);
+  }
 }
 process.exit(failed ? 1 : 0);

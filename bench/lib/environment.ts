@@ -105,7 +105,14 @@ function cleanEnv(extra: Record<string, string>): Record<string, string> {
   return { ...env, ...extra };
 }
 
-export async function startEnvironment(cleanup: Cleanup, connections: number): Promise<Environment> {
+export interface EnvironmentOptions {
+  connections: number;
+  /** Directory for V8 CPU profiles of the service (`--cpu-prof`), written when it stops. */
+  profileDir?: string;
+}
+
+export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOptions): Promise<Environment> {
+  const { connections } = options;
   const workDir = mkdtempSync(join(tmpdir(), 'agent-bench-'));
   log(`work directory (logs): ${workDir}`);
 
@@ -134,7 +141,8 @@ export async function startEnvironment(cleanup: Cleanup, connections: number): P
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   log(`starting the service (node dist/src/main.js, production) on ${baseUrl}`);
-  const service = spawnNode(join(ROOT, 'dist/src/main.js'), [], serviceEnv, join(workDir, 'service.log'));
+  const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
+  const service = spawnNode(join(ROOT, 'dist/src/main.js'), [], serviceEnv, join(workDir, 'service.log'), nodeArgs);
   cleanup.add('stop the service', () => stopProcess(service));
   await waitForHttp(`${baseUrl}/health/ready`, service);
 

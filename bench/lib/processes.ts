@@ -60,10 +60,10 @@ export interface Spawned {
   tail(lines?: number): string;
 }
 
-/** Spawns `node <script>` with its stdout and stderr going to a log file. */
-export function spawnNode(script: string, args: string[], env: Record<string, string>, logFile: string): Spawned {
+/** Spawns `node [nodeArgs] <script> [args]` with its stdout and stderr going to a log file. */
+export function spawnNode(script: string, args: string[], env: Record<string, string>, logFile: string, nodeArgs: string[] = []): Spawned {
   const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.pipe(log, { end: false });
   child.stderr?.pipe(log, { end: false });
   if (child.pid === undefined) throw new Error(`could not start ${script}`);
