@@ -482,6 +482,31 @@ describe('agent versions (management)', () => {
       expect((await t.http.get(`${base(agent.id)}?filters[number]=1`, org.headers)).body.results).toHaveLength(7);
     });
 
+    it('concurrent publishes, pushes, renames and archives of one agent neither deadlock nor fail', async () => {
+      const { org, agent } = await setup();
+      const v1 = await createVersion(org, agent.id);
+      const v2 = await createVersion(org, agent.id);
+      const v3 = await createVersion(org, agent.id);
+      await publish(org, agent.id, v1.id);
+      const requests = [];
+      for (let i = 0; i < 4; i += 1) {
+        requests.push(push(org, agent.id, v1.id, { name: 'Trail Shop', persona: `p${i}` }));
+        requests.push(publish(org, agent.id, i % 2 ? v1.id : v2.id));
+        requests.push(push(org, agent.id, v2.id, { name: 'Trail Shop', persona: `q${i}` }));
+        requests.push(t.http.patch(`/management/v1/agents/${agent.id}`, { name: `Trail Shop ${i}` }, org.headers));
+        requests.push(t.http.patch(`${base(agent.id)}/${v3.id}`, { notes: `n${i}` }, org.headers));
+      }
+      requests.push(archive(org, agent.id, v3.id));
+      const results = await Promise.all(requests);
+      expect(results.filter((r) => r.status !== 200).map((r) => r.text)).toEqual([]);
+      expect((await getVersion(org, agent.id, v3.id)).status).toBe('archived');
+      const live = (await t.http.get(`${base(agent.id)}?filters[exclude_revisions]=true`, org.headers)).body.results.filter((v: { is_live: boolean }) => v.is_live);
+      expect(live).toHaveLength(1);
+      const current = await getAgent(org, agent.id);
+      const pulled = await pull(org, agent.id, current.live_version_id, current.live_version_tag);
+      expect(pulled.status).toBe(200);
+    });
+
     it('concurrent version creates get distinct numbers', async () => {
       const { org, agent } = await setup();
       const results = await Promise.all(Array.from({ length: 4 }, () => t.http.post(base(agent.id), { source: 'empty' }, org.headers)));
