@@ -16,6 +16,7 @@ const DESCRIPTIONS: Record<number, string> = {
   500: 'Unexpected error (`internal_error`)',
   502: 'A dependency could not be reached (`upstream_unavailable`)',
   503: 'Temporarily unavailable (see Retry-After)',
+  504: 'A dependency did not answer in time (`upstream_timeout`)',
 };
 
 /** Documents error responses with the spec's envelope. */

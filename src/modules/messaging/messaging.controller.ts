@@ -18,7 +18,7 @@ export class MessagingController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Send an end-user message and get the reply (new thread when thread_id is absent)' })
   @ApiOkResponse({ type: SendMessageResponseDto })
-  @ApiErrors(400, 403, 404, 413, 422, 502)
+  @ApiErrors(400, 403, 404, 413, 422, 502, 504)
   send(@CurrentPrincipal() who: Principal, @Body() body: SendMessageDto): Promise<SendMessageResponseDto> {
     return this.messaging.send(caller(who), {
       text: body.text, userId: body.user_id, threadId: body.thread_id, imageUrl: body.image_url,
@@ -31,7 +31,7 @@ export class MessagingController {
   @HttpCode(200)
   @ApiOperation({ summary: "Answer the thread's last end-user message again with the current live version" })
   @ApiOkResponse({ type: SendMessageResponseDto })
-  @ApiErrors(400, 403, 404, 422, 502)
+  @ApiErrors(400, 403, 404, 422, 502, 504)
   rerun(@CurrentPrincipal() who: Principal, @Param() { threadId }: ThreadIdParams, @Body() body: RerunDto = {}): Promise<SendMessageResponseDto> {
     return this.messaging.rerun(caller(who), threadId, body?.include_trace ?? false);
   }
