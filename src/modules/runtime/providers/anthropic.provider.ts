@@ -95,6 +95,8 @@ export class AnthropicProvider implements LlmProvider {
     } finally {
       deadline.clear();
     }
+    // The SDK ends a stream quietly when it is aborted: a deadline hit mid-stream is still a timeout.
+    if (deadline.timedOut) throw toProviderError('anthropic', new Error('stream stalled'), true);
     yield { type: 'usage', usage };
   }
 }

@@ -97,6 +97,8 @@ export class OpenAIProvider implements LlmProvider {
     } finally {
       deadline.clear();
     }
+    // The SDK ends a stream quietly when it is aborted: a deadline hit mid-stream is still a timeout.
+    if (deadline.timedOut) throw toProviderError('openai', new Error('stream stalled'), true);
     yield { type: 'usage', usage: usage ?? { ...ZERO_USAGE } };
   }
 }
