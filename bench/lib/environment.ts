@@ -34,6 +34,30 @@ export async function ensureServices(): Promise<void> {
   await runCommand('bash', [join(ROOT, 'scripts/services.sh')]);
 }
 
+// Any constant: the same in every benchmark invocation on this PostgreSQL server.
+const BENCH_LOCK_KEY = 7_240_113_008;
+
+/**
+ * One invocation at a time per PostgreSQL server: they share the `agent_bench` database (and two loads on the same
+ * cores would spoil each other's figures anyway). Session-level advisory lock, released when the runner's
+ * connection closes — also if the runner is killed.
+ */
+async function acquireBenchLock(cleanup: Cleanup): Promise<void> {
+  const client = new pg.Client({ connectionString: `${PG_BASE}/postgres`, application_name: 'agent-bench-lock' });
+  await client.connect();
+  cleanup.add('release the benchmark lock', () => client.end());
+  let announced = false;
+  for (;;) {
+    const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [BENCH_LOCK_KEY]);
+    if (rows[0]?.locked) return;
+    if (!announced) {
+      log('another benchmark invocation is running on this machine: waiting for it to finish (Ctrl-C to give up)');
+      announced = true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+}
+
 async function recreateDatabase(cleanup: Cleanup): Promise<void> {
   const admin = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
   await admin.connect();
@@ -117,6 +141,7 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
   log(`work directory (logs): ${workDir}`);
 
   await ensureServices();
+  await acquireBenchLock(cleanup);
   await recreateDatabase(cleanup);
   const databaseUrl = `${PG_BASE}/${BENCH_DATABASE}`;
   const redisPrefix = `bench:${process.pid}`;
