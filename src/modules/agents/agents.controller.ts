@@ -13,6 +13,8 @@ import { AgentsService } from './agents.service.js';
 import { AgentIdParams, AgentResponseDto, CreateAgentDto, ListAgentsQueryDto, UpdateAgentDto } from './dto/agent.dto.js';
 
 @ManagementController('Agents')
+// The spec declares 400, 401, 403, 404, 409, 422 and 500 for every agent and version operation.
+@ApiErrors(400, 403, 404, 409, 422)
 export class AgentsController {
   constructor(private readonly agents: AgentsService) {}
 

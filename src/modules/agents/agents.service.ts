@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, Repository, type EntityManager } from 'typeorm';
 import { NotFoundError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
@@ -111,9 +111,12 @@ export class AgentsService {
     this.notifier.notify(change);
   }
 
-  /** The caller's agent, or 404 — also for deleted agents and agents of deleted projects. */
-  async getVisible(organizationId: string, agentId: string): Promise<AgentEntity> {
-    const agent = await findVisibleAgent(this.dataSource.manager, organizationId, agentId);
+  /**
+   * The caller's agent, or 404 — also for deleted agents and agents of deleted projects. Pass the transaction's
+   * manager to hold a share lock on the agent until commit (for rows created under it, which a delete must see).
+   */
+  async getVisible(organizationId: string, agentId: string, sharedLockIn?: EntityManager): Promise<AgentEntity> {
+    const agent = await findVisibleAgent(sharedLockIn ?? this.dataSource.manager, organizationId, agentId, sharedLockIn ? 'share' : false);
     if (!agent) throw new NotFoundError('Agent');
     return agent;
   }

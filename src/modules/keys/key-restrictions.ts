@@ -12,7 +12,7 @@ export function normalizeOrigins(origins: string[] | undefined, field = 'allowed
       url = undefined;
     }
     const valid = url && (url.protocol === 'https:' || url.protocol === 'http:') && url.origin !== 'null' && url.username === '' && url.password === ''
-      && origin.replace(/\/$/, '').toLowerCase() === url.origin.toLowerCase();
+      && url.pathname === '/' && !/[?#]/.test(origin);
     if (!valid) details.push({ field: `${field}[${i}]`, message: `${field}[${i}] must be a web origin such as https://shop.example.com (no path)` });
     return url?.origin ?? origin;
   });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository, type ObjectLiteral } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, IsNull, Repository, type ObjectLiteral } from 'typeorm';
 import { NotFoundError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
@@ -32,6 +32,7 @@ import { normalizeIpRanges, normalizeOrigins } from './key-restrictions.js';
 export class KeysService {
   constructor(
     private readonly agents: AgentsService,
+    @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(PublishableKeyEntity) private readonly publishableKeys: Repository<PublishableKeyEntity>,
     @InjectRepository(AgentApiKeyEntity) private readonly apiKeys: Repository<AgentApiKeyEntity>,
   ) {}
@@ -39,18 +40,20 @@ export class KeysService {
   async createPublishableKey(who: Principal, agentId: string, dto: CreatePublishableKeyDto): Promise<CreatedPublishableKeyResponseDto> {
     const allowedOrigins = normalizeOrigins(dto.allowed_origins);
     const allowedIpRanges = normalizeIpRanges(dto.allowed_ip_ranges);
-    const agent = await this.agents.getVisible(who.organizationId, agentId);
     const secret = generateSecret('pk');
-    const key = await this.publishableKeys.save({
-      id: newId(),
-      organizationId: agent.organizationId,
-      agentId: agent.id,
-      keyHash: hashSecret(secret),
-      keyPrefix: secretPrefix(secret),
-      allowedOrigins,
-      allowedIpRanges,
-      revokedAt: null,
-      createdAt: new Date(),
+    const key = await this.dataSource.transaction(async (em) => {
+      const agent = await this.agents.getVisible(who.organizationId, agentId, em);
+      return em.getRepository(PublishableKeyEntity).save({
+        id: newId(),
+        organizationId: agent.organizationId,
+        agentId: agent.id,
+        keyHash: hashSecret(secret),
+        keyPrefix: secretPrefix(secret),
+        allowedOrigins,
+        allowedIpRanges,
+        revokedAt: null,
+        createdAt: new Date(),
+      });
     });
     return { ...toPublishableKeyResponse(key), publishable_key: secret };
   }
@@ -67,16 +70,18 @@ export class KeysService {
   }
 
   async createApiKey(who: Principal, agentId: string): Promise<CreatedAgentApiKeyResponseDto> {
-    const agent = await this.agents.getVisible(who.organizationId, agentId);
     const secret = generateSecret('agk');
-    const key = await this.apiKeys.save({
-      id: newId(),
-      organizationId: agent.organizationId,
-      agentId: agent.id,
-      keyHash: hashSecret(secret),
-      keyPrefix: secretPrefix(secret),
-      revokedAt: null,
-      createdAt: new Date(),
+    const key = await this.dataSource.transaction(async (em) => {
+      const agent = await this.agents.getVisible(who.organizationId, agentId, em);
+      return em.getRepository(AgentApiKeyEntity).save({
+        id: newId(),
+        organizationId: agent.organizationId,
+        agentId: agent.id,
+        keyHash: hashSecret(secret),
+        keyPrefix: secretPrefix(secret),
+        revokedAt: null,
+        createdAt: new Date(),
+      });
     });
     return { ...toAgentApiKeyResponse(key), api_key: secret };
   }

@@ -16,6 +16,8 @@ import { BundleResponseDto, PushResponseDto, VersionResponseDto } from './dto/ve
 import { VersionsService } from './versions.service.js';
 
 @ManagementController('Agent versions')
+// The spec declares 400, 401, 403, 404, 409, 422 and 500 for every agent and version operation.
+@ApiErrors(400, 403, 404, 409, 422)
 export class VersionsController {
   constructor(private readonly versions: VersionsService) {}
 
