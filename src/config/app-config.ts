@@ -19,6 +19,14 @@ export class AppConfig {
     anthropic: { apiKey?: string; baseUrl?: string };
     timeoutMs: number;
   };
+  readonly channels: {
+    provider?: { baseUrl: string; accountSid: string; authToken: string };
+    publicBaseUrl?: string;
+    defaultSenders: { sms?: string; whatsapp?: string };
+    outboundAttempts: number;
+    outboundBackoffMs: number;
+    timeoutMs: number;
+  };
 
   constructor(vars: EnvironmentVariables) {
     this.env = vars.NODE_ENV;
@@ -47,6 +55,16 @@ export class AppConfig {
       openai: { apiKey: vars.OPENAI_API_KEY, baseUrl: vars.OPENAI_BASE_URL },
       anthropic: { apiKey: vars.ANTHROPIC_API_KEY, baseUrl: vars.ANTHROPIC_BASE_URL },
       timeoutMs: vars.PROVIDER_TIMEOUT_MS,
+    };
+    this.channels = {
+      provider: vars.CHANNEL_PROVIDER_BASE_URL && vars.CHANNEL_PROVIDER_ACCOUNT_SID && vars.CHANNEL_PROVIDER_AUTH_TOKEN
+        ? { baseUrl: vars.CHANNEL_PROVIDER_BASE_URL.replace(/\/+$/, ''), accountSid: vars.CHANNEL_PROVIDER_ACCOUNT_SID, authToken: vars.CHANNEL_PROVIDER_AUTH_TOKEN }
+        : undefined,
+      publicBaseUrl: vars.CHANNEL_PUBLIC_BASE_URL,
+      defaultSenders: { sms: vars.CHANNEL_DEFAULT_SENDER_SMS, whatsapp: vars.CHANNEL_DEFAULT_SENDER_WHATSAPP },
+      outboundAttempts: vars.CHANNEL_OUTBOUND_ATTEMPTS,
+      outboundBackoffMs: vars.CHANNEL_OUTBOUND_BACKOFF_MS,
+      timeoutMs: vars.CHANNEL_PROVIDER_TIMEOUT_MS,
     };
   }
 

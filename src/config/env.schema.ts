@@ -104,6 +104,40 @@ export class EnvironmentVariables {
 
   @IsInt() @Min(100) @Max(600000)
   PROVIDER_TIMEOUT_MS: number = 30000;
+
+  /** Channels (WhatsApp, SMS): a Twilio-compatible messaging API. All three or none; none = outbound is recorded as undelivered. */
+  @ValidateIf((env: EnvironmentVariables) => env.CHANNEL_PROVIDER_BASE_URL !== undefined || env.CHANNEL_PROVIDER_ACCOUNT_SID !== undefined || env.CHANNEL_PROVIDER_AUTH_TOKEN !== undefined)
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'CHANNEL_PROVIDER_BASE_URL must be an http(s) URL (set it together with the account SID and auth token)' })
+  CHANNEL_PROVIDER_BASE_URL?: string = undefined;
+
+  @ValidateIf((env: EnvironmentVariables) => env.CHANNEL_PROVIDER_BASE_URL !== undefined || env.CHANNEL_PROVIDER_ACCOUNT_SID !== undefined || env.CHANNEL_PROVIDER_AUTH_TOKEN !== undefined)
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'CHANNEL_PROVIDER_ACCOUNT_SID must be set with the base URL and auth token (letters, digits, _ or -)' })
+  CHANNEL_PROVIDER_ACCOUNT_SID?: string = undefined;
+
+  @ValidateIf((env: EnvironmentVariables) => env.CHANNEL_PROVIDER_BASE_URL !== undefined || env.CHANNEL_PROVIDER_ACCOUNT_SID !== undefined || env.CHANNEL_PROVIDER_AUTH_TOKEN !== undefined)
+  @IsString() @MinLength(8, { message: 'CHANNEL_PROVIDER_AUTH_TOKEN must be set with the base URL and account SID (8+ characters)' })
+  CHANNEL_PROVIDER_AUTH_TOKEN?: string = undefined;
+
+  /** The public origin (and path prefix) the provider calls; inbound signatures are computed over this URL. */
+  @IsOptional() @Matches(/^https?:\/\/[^\s?#]+[^/\s?#]$/, { message: 'CHANNEL_PUBLIC_BASE_URL must be an http(s) URL without a trailing slash' })
+  CHANNEL_PUBLIC_BASE_URL?: string = undefined;
+
+  /** Platform default sender numbers (E.164), used when a channel thread is started without sender_id. */
+  @IsOptional() @Matches(/^\+[1-9]\d{6,14}$/, { message: 'CHANNEL_DEFAULT_SENDER_SMS must be an E.164 number such as +15550100000' })
+  CHANNEL_DEFAULT_SENDER_SMS?: string = undefined;
+
+  @IsOptional() @Matches(/^\+[1-9]\d{6,14}$/, { message: 'CHANNEL_DEFAULT_SENDER_WHATSAPP must be an E.164 number such as +15550100000' })
+  CHANNEL_DEFAULT_SENDER_WHATSAPP?: string = undefined;
+
+  /** Delivery attempts per outbound channel message (the first try included), with exponential backoff. */
+  @IsInt() @Min(1) @Max(20)
+  CHANNEL_OUTBOUND_ATTEMPTS: number = 5;
+
+  @IsInt() @Min(10) @Max(600000)
+  CHANNEL_OUTBOUND_BACKOFF_MS: number = 2000;
+
+  @IsInt() @Min(100) @Max(120000)
+  CHANNEL_PROVIDER_TIMEOUT_MS: number = 10000;
 }
 
 export class InvalidEnvironmentError extends Error {

@@ -7,6 +7,8 @@ import { OrganizationEntity } from '../modules/organizations/organization.entity
 import { ProjectEntity } from '../modules/projects/project.entity.js';
 import { AgentVersionEntity } from '../modules/versions/entities/agent-version.entity.js';
 import { AgentRevisionEntity } from '../modules/versions/entities/agent-revision.entity.js';
+import { ChannelMessageEntity } from '../modules/channels/entities/channel-message.entity.js';
+import { SenderEntity } from '../modules/channels/entities/sender.entity.js';
 
 /** Every entity, as classes. A module that adds a table adds its entity here and a migration. */
 export const entities = [
@@ -19,4 +21,6 @@ export const entities = [
   AgentApiKeyEntity,
   AgentVersionEntity,
   AgentRevisionEntity,
+  SenderEntity,
+  ChannelMessageEntity,
 ];

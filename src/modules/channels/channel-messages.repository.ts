@@ -1,0 +1,223 @@
+import { Injectable } from '@nestjs/common';
+import type { PoolClient } from 'pg';
+import { SqlService } from '../../database/sql.service.js';
+import type { Channel, ChannelMessageKind, ChannelMessageStatus } from './channels.constants.js';
+
+export interface NewChannelThread {
+  id: string;
+  organizationId: string;
+  projectId: string;
+  agentId: string;
+  userId: string;
+  externalId: string;
+  title: string;
+  runtime: 'v1' | 'v2';
+  versionTag: string;
+  channel: Channel;
+  phoneNumber: string;
+  senderId: string | null;
+  senderNumber: string;
+  agentDisplayName: string | null;
+}
+
+export interface NewChannelMessage {
+  id: string;
+  organizationId: string;
+  agentId: string;
+  threadId: string;
+  channel: Channel;
+  direction: 'inbound' | 'outbound';
+  kind: ChannelMessageKind;
+  providerMessageId: string | null;
+  fromNumber: string;
+  toNumber: string;
+  body: string;
+  status: ChannelMessageStatus;
+  error: string | null;
+  inReplyTo: string | null;
+  interactionId: string | null;
+}
+
+/** A channel thread found from an inbound message's numbers. */
+export interface ChannelConversation {
+  threadId: string;
+  organizationId: string;
+  agentId: string;
+  userId: string;
+  externalId: string | null;
+  channel: Channel;
+  phoneNumber: string;
+  senderNumber: string;
+}
+
+export interface OutboundRow {
+  id: string;
+  channel: Channel;
+  from_number: string;
+  to_number: string;
+  body: string;
+  attempts: number;
+}
+
+export interface InboundRow {
+  id: string;
+  organization_id: string;
+  agent_id: string;
+  thread_id: string;
+  channel: Channel;
+  from_number: string;
+  to_number: string;
+  event_id: string | null;
+}
+
+type Db = Pick<PoolClient, 'query'>;
+
+const MESSAGE_COLUMNS = `id, organization_id, agent_id, thread_id, channel, direction, kind, provider_message_id, from_number,
+  to_number, body, status, error, in_reply_to, interaction_id`;
+const messageValues = (m: NewChannelMessage) => [
+  m.id, m.organizationId, m.agentId, m.threadId, m.channel, m.direction, m.kind, m.providerMessageId, m.fromNumber,
+  m.toNumber, m.body, m.status, m.error, m.inReplyTo, m.interactionId,
+];
+const MESSAGE_PLACEHOLDERS = '$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15';
+
+/** SQL of the channels: channel threads (rows of `threads`) and `channel_messages`. */
+@Injectable()
+export class ChannelMessagesRepository {
+  constructor(private readonly sql: SqlService) {}
+
+  /** Creates the thread and its opening message in one transaction. */
+  createThreadWithOpening(thread: NewChannelThread, opening: NewChannelMessage): Promise<void> {
+    return this.sql.transaction(async (db) => {
+      await db.query(
+        `INSERT INTO threads (id, organization_id, project_id, agent_id, user_id, external_id, title, runtime, version_tag,
+                              channel, phone_number, sender_id, sender_number, agent_display_name)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+        [thread.id, thread.organizationId, thread.projectId, thread.agentId, thread.userId, thread.externalId, thread.title,
+          thread.runtime, thread.versionTag, thread.channel, thread.phoneNumber, thread.senderId, thread.senderNumber, thread.agentDisplayName],
+      );
+      await this.insertMessage(db, opening);
+    });
+  }
+
+  private async insertMessage(db: Db, message: NewChannelMessage): Promise<void> {
+    await db.query(`INSERT INTO channel_messages (${MESSAGE_COLUMNS}) VALUES (${MESSAGE_PLACEHOLDERS})`, messageValues(message));
+  }
+
+  /** The latest channel thread between this sender number and this phone (a reply continues the latest conversation). */
+  async findConversation(channel: Channel, senderNumber: string, phoneNumber: string): Promise<ChannelConversation | undefined> {
+    const row = await this.sql.one<{ id: string; organization_id: string; agent_id: string; user_id: string; external_id: string | null }>(
+      `SELECT id, organization_id, agent_id, user_id, external_id FROM threads
+        WHERE channel = $1 AND sender_number = $2 AND phone_number = $3
+        ORDER BY created_at DESC, id DESC LIMIT 1`,
+      [channel, senderNumber, phoneNumber],
+      'channel_find_conversation',
+    );
+    return row && {
+      threadId: row.id, organizationId: row.organization_id, agentId: row.agent_id, userId: row.user_id,
+      externalId: row.external_id, channel, phoneNumber, senderNumber,
+    };
+  }
+
+  /**
+   * Records an inbound message once per provider message id. Returns the row, and whether this call
+   * created it (false for a provider retry of a message already recorded).
+   */
+  async recordInbound(message: NewChannelMessage): Promise<{ row: InboundRow; created: boolean }> {
+    const inserted = await this.sql.one<InboundRow>(
+      `INSERT INTO channel_messages (${MESSAGE_COLUMNS}) VALUES (${MESSAGE_PLACEHOLDERS})
+       ON CONFLICT (channel, provider_message_id) WHERE direction = 'inbound' DO NOTHING
+       RETURNING id, organization_id, agent_id, thread_id, channel, from_number, to_number, event_id`,
+      messageValues(message),
+    );
+    if (inserted) return { row: inserted, created: true };
+    const existing = await this.sql.one<InboundRow>(
+      `SELECT id, organization_id, agent_id, thread_id, channel, from_number, to_number, event_id FROM channel_messages
+        WHERE channel = $1 AND provider_message_id = $2 AND direction = 'inbound'`,
+      [message.channel, message.providerMessageId],
+    );
+    if (!existing) throw new Error('Inbound channel message vanished between insert and read');
+    return { row: existing, created: false };
+  }
+
+  async setEventId(inboundId: string, eventId: string): Promise<void> {
+    await this.sql.rows(`UPDATE channel_messages SET event_id = $2, updated_at = now() WHERE id = $1`, [inboundId, eventId]);
+  }
+
+  async findInbound(inboundId: string): Promise<InboundRow | undefined> {
+    return this.sql.one<InboundRow>(
+      `SELECT id, organization_id, agent_id, thread_id, channel, from_number, to_number, event_id FROM channel_messages
+        WHERE id = $1 AND direction = 'inbound'`,
+      [inboundId],
+    );
+  }
+
+  async findInboundByEvent(eventId: string): Promise<InboundRow | undefined> {
+    return this.sql.one<InboundRow>(
+      `SELECT id, organization_id, agent_id, thread_id, channel, from_number, to_number, event_id FROM channel_messages
+        WHERE event_id = $1 AND direction = 'inbound'`,
+      [eventId],
+    );
+  }
+
+  /** Records the agent's reply to an inbound message; false when that message already has one. */
+  async recordReply(reply: NewChannelMessage): Promise<boolean> {
+    const rows = await this.sql.rows(
+      `INSERT INTO channel_messages (${MESSAGE_COLUMNS}) VALUES (${MESSAGE_PLACEHOLDERS})
+       ON CONFLICT (in_reply_to) WHERE in_reply_to IS NOT NULL DO NOTHING RETURNING id`,
+      messageValues(reply),
+    );
+    return rows.length > 0;
+  }
+
+  /** Starts a delivery attempt of a queued outbound message; undefined when it is no longer queued (idempotent jobs). */
+  async beginAttempt(messageId: string): Promise<OutboundRow | undefined> {
+    return this.sql.one<OutboundRow>(
+      `UPDATE channel_messages SET attempts = attempts + 1, updated_at = now()
+        WHERE id = $1 AND direction = 'outbound' AND status = 'queued'
+        RETURNING id, channel, from_number, to_number, body, attempts`,
+      [messageId],
+      'channel_begin_attempt',
+    );
+  }
+
+  async markSent(messageId: string, providerMessageId: string): Promise<void> {
+    await this.sql.rows(
+      `UPDATE channel_messages SET status = 'sent', provider_message_id = $2, error = NULL, sent_at = now(), updated_at = now()
+        WHERE id = $1 AND status = 'queued'`,
+      [messageId, providerMessageId],
+      'channel_mark_sent',
+    );
+  }
+
+  /** Keeps the message queued (another attempt follows) but records why this one failed. */
+  async recordAttemptError(messageId: string, error: string): Promise<void> {
+    await this.sql.rows(`UPDATE channel_messages SET error = $2, updated_at = now() WHERE id = $1 AND status = 'queued'`, [messageId, error]);
+  }
+
+  async markUndelivered(messageId: string, error: string): Promise<void> {
+    await this.sql.rows(
+      `UPDATE channel_messages SET status = 'undelivered', error = $2, updated_at = now() WHERE id = $1 AND status = 'queued'`,
+      [messageId, error],
+    );
+  }
+
+  /** Provider status callbacks: moves a sent message on (sent → delivered / undelivered). */
+  async applyProviderStatus(channel: Channel, providerMessageId: string, status: 'sent' | 'delivered' | 'undelivered', error: string | null): Promise<void> {
+    await this.sql.rows(
+      `UPDATE channel_messages SET status = $3, error = COALESCE($4, error), updated_at = now()
+        WHERE channel = $1 AND provider_message_id = $2 AND direction = 'outbound' AND status IN ('queued', 'sent')`,
+      [channel, providerMessageId, status, error],
+    );
+  }
+
+  /** Outbound messages still queued a while after they were recorded: their job may have been lost (Redis down at enqueue). */
+  async staleQueued(olderThanSeconds: number, limit: number): Promise<string[]> {
+    const rows = await this.sql.rows<{ id: string }>(
+      `SELECT id FROM channel_messages
+        WHERE direction = 'outbound' AND status = 'queued' AND updated_at < now() - make_interval(secs => $1)
+        ORDER BY created_at LIMIT $2`,
+      [olderThanSeconds, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+}

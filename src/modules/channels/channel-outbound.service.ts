@@ -1,0 +1,120 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { Job, Queue } from 'bull';
+import { AppConfig } from '../../config/app-config.js';
+import { ChannelMessagesRepository } from './channel-messages.repository.js';
+import { CHANNELS_OUTBOUND_QUEUE, DELIVER_JOB, type Channel } from './channels.constants.js';
+import { CHANNEL_PROVIDER, ChannelProviderError, type ChannelProvider } from './providers/channel-provider.js';
+
+export interface DeliverJobPayload {
+  messageId: string;
+}
+
+/** Why an outbound message is undelivered when the service has no provider to hand it to. */
+export const NO_PROVIDER_REASON =
+  'No channel provider is configured (set CHANNEL_PROVIDER_BASE_URL, CHANNEL_PROVIDER_ACCOUNT_SID and CHANNEL_PROVIDER_AUTH_TOKEN); the message was recorded but not sent';
+
+const SWEEP_INTERVAL_MS = 30_000;
+const SWEEP_AFTER_SECONDS = 120;
+const CONCURRENCY = 4;
+
+/**
+ * Outbound channel messages: recorded in `channel_messages` first (the durable state), then handed to the
+ * provider by Bull jobs on `channels-outbound` — one job per message (job id = message id), retried with
+ * exponential backoff on retryable failures; a message that runs out of attempts, or that the provider
+ * refuses outright, ends `undelivered` with the reason.
+ */
+@Injectable()
+export class ChannelOutboundService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('ChannelOutbound');
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(
+    @InjectQueue(CHANNELS_OUTBOUND_QUEUE) private readonly queue: Queue<DeliverJobPayload>,
+    @Inject(CHANNEL_PROVIDER) private readonly provider: ChannelProvider,
+    private readonly messages: ChannelMessagesRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Processors run where workers are enabled (WORKERS=on, or `npm run worker`). */
+  onModuleInit(): void {
+    if (!this.config.workersEnabled) return;
+    void this.queue.process(DELIVER_JOB, CONCURRENCY, (job: Job<DeliverJobPayload>) => this.deliver(job));
+    this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
+    this.sweeper.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+  }
+
+  /** The initial status of a new outbound message: queued for the provider, or undelivered when there is none. */
+  initialStatus(): { status: 'queued' | 'undelivered'; error: string | null } {
+    return this.provider.configured ? { status: 'queued', error: null } : { status: 'undelivered', error: NO_PROVIDER_REASON };
+  }
+
+  /** Queues delivery of a recorded (queued) message. Safe to repeat: one job per message id. */
+  async enqueue(messageId: string): Promise<void> {
+    await this.queue.add(DELIVER_JOB, { messageId }, {
+      jobId: messageId,
+      attempts: this.config.channels.outboundAttempts,
+      backoff: { type: 'exponential', delay: this.config.channels.outboundBackoffMs },
+      removeOnComplete: true,
+      removeOnFail: true,
+    });
+  }
+
+  /** Enqueues after the row is committed; a failure here leaves the row queued for the sweeper. */
+  async enqueueQuietly(messageId: string): Promise<void> {
+    try {
+      await this.enqueue(messageId);
+    } catch (error) {
+      this.logger.warn({ err: error, messageId }, 'could not enqueue an outbound channel message; the sweeper will retry');
+    }
+  }
+
+  /** One delivery attempt. Throws only to ask Bull for another attempt. */
+  async deliver(job: Job<DeliverJobPayload>): Promise<void> {
+    const message = await this.messages.beginAttempt(job.data.messageId);
+    if (!message) return; // already sent or given up: nothing to do
+    try {
+      const accepted = await this.provider.send({
+        channel: message.channel,
+        from: message.from_number,
+        to: message.to_number,
+        body: message.body,
+        statusCallbackUrl: this.statusCallbackUrl(message.channel),
+      });
+      await this.messages.markSent(message.id, accepted.providerMessageId);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const retryable = error instanceof ChannelProviderError ? error.retryable : true;
+      const attemptsLeft = (job.opts.attempts ?? 1) - (job.attemptsMade + 1);
+      if (!retryable || attemptsLeft <= 0) {
+        const why = retryable ? `${reason} (gave up after ${job.attemptsMade + 1} attempts)` : reason;
+        await this.messages.markUndelivered(message.id, why);
+        this.logger.warn({ messageId: message.id, reason: why }, 'channel message undelivered');
+        return;
+      }
+      await this.messages.recordAttemptError(message.id, reason);
+      throw error;
+    }
+  }
+
+  private statusCallbackUrl(channel: Channel): string | undefined {
+    const base = this.config.channels.publicBaseUrl;
+    return base ? `${base}${this.config.http.basePath}/messaging/v1/channels/${channel}/status` : undefined;
+  }
+
+  /** Re-enqueues messages whose job was lost (e.g. Redis unreachable right after the commit). */
+  private async sweep(): Promise<void> {
+    try {
+      for (const id of await this.messages.staleQueued(SWEEP_AFTER_SECONDS, 100)) {
+        const existing = await this.queue.getJob(id);
+        if (!existing) await this.enqueue(id);
+      }
+    } catch (error) {
+      this.logger.warn({ err: error }, 'channel outbound sweep failed');
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import { Body, Param, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { MessagingController } from '../../common/http/surface.decorators.js';
+import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
+import { actingAgentId, type Principal } from '../auth/principal.js';
+import { ChannelPipe } from './channel.pipe.js';
+import { ChannelThreadsService } from './channel-threads.service.js';
+import { CHANNELS, type Channel } from './channels.constants.js';
+import { ChannelThreadResponseDto, StartChannelThreadDto } from './dto/channel-thread.dto.js';
+
+@MessagingController('Channels')
+export class ChannelThreadsController {
+  constructor(private readonly threads: ChannelThreadsService) {}
+
+  @Post('channels/:channel/threads')
+  @ApiOperation({
+    summary: 'Start a channel conversation (WhatsApp or SMS)',
+    description:
+      "Creates a thread on the channel and sends the live version's welcome message to `phone_number` from the given sender " +
+      '(or the platform default sender). Replies from the phone continue the thread. `from` is present only when `sender_id` was given.',
+  })
+  @ApiParam({ name: 'channel', enum: CHANNELS, description: 'Unknown channels answer 404 not_found' })
+  @ApiCreatedResponse({ type: ChannelThreadResponseDto })
+  @ApiErrors(400, 403, 404, 413, 415, 422)
+  start(
+    @Param('channel', ChannelPipe) channel: Channel,
+    @CurrentPrincipal() who: Principal,
+    @Body() body: StartChannelThreadDto,
+  ): Promise<ChannelThreadResponseDto> {
+    return this.threads.start({ organizationId: who.organizationId, agentId: actingAgentId(who) }, channel, body);
+  }
+}
