@@ -176,6 +176,15 @@ describe('agents (management)', () => {
       expect(malformed.body.error.details[0].field).toBe('agentId');
     });
 
+    it('reads an agent built by factory.agentWithLiveVersion like one built through the API', async () => {
+      const org = await t.factory.org();
+      const { agent, versionId } = await t.factory.agentWithLiveVersion(org, { bundle: { name: 'Seeded', welcome_message: 'hi' } });
+      expect(await t.http.get(`/management/v1/agents/${agent.id}`, org.headers).then((r) => r.body)).toMatchObject({ live_version_id: versionId, live_version_tag: 'v1.0' });
+      const pulled = await t.http.get(`/management/v1/agents/${agent.id}/versions/${versionId}/pull`, org.headers);
+      expect(pulled.body).toMatchObject({ version_tag: 'v1.0', bundle: { name: 'Seeded', welcome_message: 'hi' } });
+      expect((await t.http.post(`/management/v1/agents/${agent.id}/versions/${versionId}/archive`, undefined, org.headers)).body.error.code).toBe('version_is_live');
+    });
+
     it('answers 404 for an agent of a deleted project', async () => {
       const org = await t.factory.org();
       const project = await t.factory.project(org);

@@ -9,6 +9,10 @@ import { UserEntity } from '../../src/modules/auth/entities/user.entity.js';
 import { generateSecret, hashSecret, secretPrefix } from '../../src/modules/auth/secrets.js';
 import { OrganizationEntity } from '../../src/modules/organizations/organization.entity.js';
 import { ProjectEntity } from '../../src/modules/projects/project.entity.js';
+import { bundleDigest } from '../../src/modules/bundles/bundle-digest.js';
+import type { Bundle } from '../../src/modules/bundles/bundle.types.js';
+import { AgentRevisionEntity } from '../../src/modules/versions/entities/agent-revision.entity.js';
+import { AgentVersionEntity } from '../../src/modules/versions/entities/agent-version.entity.js';
 
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${++counter}-${newId().slice(-6)}`;
@@ -70,5 +74,30 @@ export class Factory {
     const id = newId();
     await this.dataSource.getRepository(UserEntity).insert({ id, organizationId: org.id, email, passwordHash: await argon2.hash(password) });
     return { id, email, password };
+  }
+
+  /**
+   * An agent whose version 1 is published and live with `bundle` as revision v1.0 (written directly, not
+   * validated: pass a valid bundle). Returns the agent as stored, with its live pointers set.
+   */
+  async agentWithLiveVersion(
+    org: TestOrg,
+    options: { project?: ProjectEntity; name?: string; runtime?: AgentRuntime; bundle?: Bundle } = {},
+  ): Promise<{ agent: AgentEntity; versionId: string; revisionId: string; versionTag: string }> {
+    const agent = await this.agent(org, options);
+    const bundle: Bundle = options.bundle ?? { schema_version: 1, name: agent.name };
+    const versionId = newId();
+    const revisionId = newId();
+    const versionTag = 'v1.0';
+    await this.dataSource.transaction(async (em) => {
+      await em.getRepository(AgentVersionEntity).insert({ id: versionId, organizationId: org.id, agentId: agent.id, number: 1, status: 'published', label: null, tags: [], notes: null, currentRevisionId: null });
+      await em.getRepository(AgentRevisionEntity).insert({
+        id: revisionId, organizationId: org.id, agentId: agent.id, versionId, revisionNumber: 0, versionTag, bundle, digest: bundleDigest(bundle), message: null, createdAt: new Date(),
+      });
+      await em.getRepository(AgentVersionEntity).update({ id: versionId }, { currentRevisionId: revisionId });
+      await em.getRepository(AgentEntity).update({ id: agent.id }, { liveVersionId: versionId, liveRevisionId: revisionId, liveVersionTag: versionTag });
+    });
+    Object.assign(agent, { liveVersionId: versionId, liveRevisionId: revisionId, liveVersionTag: versionTag });
+    return { agent, versionId, revisionId, versionTag };
   }
 }
