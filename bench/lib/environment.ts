@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { BenchContext, HttpMethod, JsonResponse, OrgCredentials } from '../scenario.js';
-import { type Cleanup, freePort, runCommand, spawnNode, type Spawned, stopProcess, waitForHttp } from './processes.js';
+import { type Cleanup, freePort, recordChild, runCommand, spawnNode, type Spawned, stopOrphans, stopProcess, waitForHttp } from './processes.js';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const BENCH_DATABASE = 'agent_bench';
@@ -142,6 +142,8 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
 
   await ensureServices();
   await acquireBenchLock(cleanup);
+  const orphans = stopOrphans();
+  if (orphans.length > 0) log(`stopped processes left by an earlier invocation that was killed: ${orphans.join(', ')}`);
   await recreateDatabase(cleanup);
   const databaseUrl = `${PG_BASE}/${BENCH_DATABASE}`;
   const redisPrefix = `bench:${process.pid}`;
@@ -168,12 +170,14 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
   log(`starting the service (node dist/src/main.js, production) on ${baseUrl}`);
   const nodeArgs = options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : [];
   const service = spawnNode(join(ROOT, 'dist/src/main.js'), [], serviceEnv, join(workDir, 'service.log'), nodeArgs);
+  recordChild(service.pid);
   cleanup.add('stop the service', () => stopProcess(service));
   await waitForHttp(`${baseUrl}/health/ready`, service);
 
   const baselinePort = await freePort();
   const baselineUrl = `http://127.0.0.1:${baselinePort}`;
   const baseline = spawnNode(join(ROOT, 'dist/bench/baseline-server.js'), [String(baselinePort)], cleanEnv({ NODE_ENV: 'production' }), join(workDir, 'baseline.log'));
+  recordChild(baseline.pid);
   cleanup.add('stop the baseline server', () => stopProcess(baseline));
   await waitForHttp(`${baselineUrl}/health`, baseline);
 

@@ -1,7 +1,9 @@
 /** Child processes the runner starts (service, baseline, load generator), and the cleanup that stops them all. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 type CleanupStep = { label: string; run: () => Promise<void> | void };
 
@@ -84,6 +86,51 @@ export function spawnNode(script: string, args: string[], env: Record<string, st
       }
     },
   };
+}
+
+const CHILDREN_FILE = join(tmpdir(), 'agent-bench-children.json');
+const isHarnessChild = (pid: number): boolean => {
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return cmdline.includes('dist/src/main.js') || cmdline.includes('dist/bench/baseline-server.js');
+  } catch {
+    return false;
+  }
+};
+
+/** Remembers the service and baseline pids, so that a later invocation can stop them if this runner is killed -9. */
+export function recordChild(pid: number): void {
+  let pids: number[] = [];
+  try {
+    pids = JSON.parse(readFileSync(CHILDREN_FILE, 'utf8')) as number[];
+  } catch {
+    // first one
+  }
+  writeFileSync(CHILDREN_FILE, JSON.stringify([...pids.filter(isHarnessChild), pid]));
+}
+
+/**
+ * Stops processes an earlier invocation started and could not stop (its runner was killed with SIGKILL). Call it
+ * while holding the benchmark lock: then no other invocation is alive, and every recorded pid that still runs a
+ * harness child (checked in /proc/<pid>/cmdline, so a reused pid is left alone) is an orphan.
+ */
+export function stopOrphans(): number[] {
+  let pids: number[];
+  try {
+    pids = JSON.parse(readFileSync(CHILDREN_FILE, 'utf8')) as number[];
+  } catch {
+    return [];
+  }
+  const orphans = pids.filter(isHarnessChild);
+  for (const pid of orphans) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  writeFileSync(CHILDREN_FILE, '[]');
+  return orphans;
 }
 
 /** SIGTERM, then SIGKILL after `graceMs` if it is still running. */
