@@ -47,6 +47,7 @@ export class RuntimeService {
       provider: bundle.model?.provider ?? 'builtin',
       identity,
       identityTokens: countTextTokens(identity),
+      tokenMemo: new Map(),
       ...(revision.runtime === 'v2' ? { v2: prepareV2(bundle) } : { v1: prepareV1(bundle) }),
     };
     this.prepared.set(key, agent);
@@ -204,7 +205,7 @@ export class RuntimeService {
 
   /** BPE counts when no provider reported usage: the material the engine read, the history, the message, the reply. */
   private countUsage(agent: PreparedAgent, plan: TurnPlan, input: TurnInput, text: string, request?: CompletionRequest): TokenUsage {
-    let inputTokens = request ? countTextTokens(request.system) : agent.identityTokens + countTextTokens(materialSection(plan));
+    let inputTokens = request ? countTextTokens(request.system) : agent.identityTokens + materialTokens(agent, plan);
     for (const h of input.history.slice(-HISTORY_TURNS)) inputTokens += countTextTokens(h.text);
     inputTokens += countTextTokens(input.text);
     return { input_tokens: inputTokens, output_tokens: countTextTokens(text), cache_read_tokens: 0, reasoning_tokens: 0 };
@@ -214,6 +215,27 @@ export class RuntimeService {
 function identityOf(bundle: PreparedAgent['bundle']): string {
   const name = bundle.name?.trim() || 'an assistant';
   return `You are ${name}.${bundle.persona ? ` ${bundle.persona.trim()}` : ''}`;
+}
+
+/**
+ * Tokens of the material section, counted part by part: the instructions and each source are counted once
+ * per revision and memoised, so a turn only tokenizes its facts and draft. (The sum of the parts' counts is
+ * within a few tokens of the joined text's count.)
+ */
+function materialTokens(agent: PreparedAgent, plan: TurnPlan): number {
+  const memo = agent.tokenMemo;
+  const cached = (key: string, text: string): number => {
+    let n = memo.get(key);
+    if (n === undefined) {
+      n = countTextTokens(text);
+      if (memo.size < 50_000) memo.set(key, n);
+    }
+    return n;
+  };
+  let total = cached(`instructions:${plan.runtime}:${plan.instructions.length}`, plan.instructions) + cached('headings', '## Facts\n## Sources\n## Draft reply\n');
+  for (const s of plan.sources) total += cached(`source:${s.key}`, `[${s.marker}] ${s.label} — ${s.text}`);
+  if (plan.facts.length) total += countTextTokens(plan.facts.join('\n'));
+  return total + countTextTokens(plan.draft);
 }
 
 function materialSection(plan: TurnPlan): string {

@@ -79,4 +79,6 @@ export interface PreparedAgent {
   /** The identity part of the model's system prompt (name + persona), and its token count. */
   identity: string;
   identityTokens: number;
+  /** Token counts of sources and fixed prompt parts, memoised per revision (builtin usage accounting). */
+  tokenMemo: Map<string, number>;
 }

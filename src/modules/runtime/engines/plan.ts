@@ -2,6 +2,8 @@ import type { CardDto, TurnFacets } from '../runtime.types.js';
 
 /** One passage or tool hit the model may use, numbered for the prompt. */
 export interface MaterialSource {
+  /** Stable id of the source within the revision (record or passage id): token counts are memoised by it. */
+  key: string;
   marker: number;
   label: string;
   text: string;

@@ -40,6 +40,7 @@ export interface V1Index {
 }
 
 const VARIANTS_FIELD = '__variants';
+const FUZZY = { prefix: (term: string) => term.length >= 4, fuzzy: (term: string) => (term.length >= 6 ? 0.2 : false) } as const;
 
 export function prepareV1(bundle: Bundle): V1Index {
   const extractors: CompiledExtractor[] = [];
@@ -82,12 +83,7 @@ function compileTool(def: CatalogSearchTool, records: CatalogRecord[]): Compiled
       const value = doc[field];
       return value === null || value === undefined || typeof value === 'object' ? '' : String(value);
     },
-    searchOptions: {
-      boost: { [def.title_field]: 2, [VARIANTS_FIELD]: 0.5 },
-      prefix: (term) => term.length >= 4,
-      fuzzy: (term) => (term.length >= 6 ? 0.2 : false),
-      combineWith: 'OR',
-    },
+    searchOptions: { boost: { [def.title_field]: 2, [VARIANTS_FIELD]: 0.5 }, combineWith: 'OR' },
   });
   const unique = new Map<string, CatalogRecord>();
   for (const r of records) if (r && typeof r.id === 'string' && !unique.has(r.id)) unique.set(r.id, r);
@@ -196,7 +192,7 @@ export function planV1(bundle: Bundle, ix: V1Index, input: TurnInput): TurnPlan 
 
   const sources: MaterialSource[] = [];
   for (const card of cards) {
-    sources.push({ marker: sources.length + 1, label: card.title ?? card.instance ?? 'item', text: describeEntity(card.json_data.entity, card.json_data.sub_entities) });
+    sources.push({ key: `${card.capability}:${card.instance}`, marker: sources.length + 1, label: card.title ?? card.instance ?? 'item', text: describeEntity(card.json_data.entity, card.json_data.sub_entities) });
   }
   const facts: string[] = [];
   if (intent) facts.push(`Recognised intent: ${intent}.`);
@@ -365,15 +361,22 @@ function runTool(tool: CompiledTool, intent: string | null, queryText: string, p
   const query = words(queryText).filter((w) => !isStopword(w) && (w.length > 1 || /\d/.test(w))).join(' ');
   const limit = Math.max(1, Math.min(tool.def.max_results || 5, 50));
   let hits: ToolRun['hits'] = [];
+  let searched = 0;
   if (query) {
     // Best matches first: records covering the most query terms (of those passing the filters), then BM25+ score.
-    const results: SearchResult[] = tool.index.search(query);
+    // Exact terms first; prefix and typo-tolerant matching only when that leaves a query term unmatched.
+    let results: SearchResult[] = tool.index.search(query);
+    const wanted = new Set(query.split(' ').map((w) => processTerm(w)).filter((t): t is string => Boolean(t)));
+    if (!results.length || new Set(results.flatMap((r) => r.queryTerms)).size < wanted.size) {
+      results = tool.index.search(query, FUZZY);
+    }
+    searched = results.length;
     const candidates: Array<{ record: CatalogRecord; score: number; covered: number }> = [];
     for (const r of results) {
       const record = tool.byId.get(String(r.id));
       if (record && matches(record, filters)) candidates.push({ record, score: r.score, covered: new Set(r.queryTerms).size });
     }
-    const terms = new Set(query.split(' ').map((w) => processTerm(w)).filter((t): t is string => Boolean(t))).size;
+    const terms = wanted.size;
     const bestCovered = candidates.reduce((m, c) => Math.max(m, c.covered), 0);
     const needed = terms >= 3 ? Math.max(1, bestCovered - 1) : bestCovered;
     const topScore = candidates.reduce((m, c) => Math.max(m, c.covered >= needed ? c.score : 0), 0);
@@ -383,7 +386,7 @@ function runTool(tool: CompiledTool, intent: string | null, queryText: string, p
       .slice(0, limit)
       .map(({ record, score }) => ({ record, score }));
   }
-  if (!hits.length && filters.length && (!query || tool.index.search(query).length === 0)) {
+  if (!hits.length && filters.length && (!query || searched === 0)) {
     // Nothing in the catalog matches the words (e.g. "gift ideas"): browse by the filters alone.
     hits = tool.records.filter((rec) => matches(rec, filters)).slice(0, limit).map((record) => ({ record, score: 0 }));
   } else if (!query) {

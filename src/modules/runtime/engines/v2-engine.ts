@@ -50,6 +50,7 @@ export interface V2Index {
   idf: Map<string, number>;
 }
 
+const FUZZY = { prefix: (term: string) => term.length >= 5, fuzzy: (term: string) => (term.length >= 6 ? 0.15 : false) } as const;
 const MIN_WORDS = 60;
 const MAX_WORDS = 120;
 
@@ -101,12 +102,7 @@ export function prepareV2(bundle: Bundle): V2Index {
     tokenize,
     processTerm: (t) => processTerm(t),
     extractField: (doc, field) => (field === 'id' ? doc.id : field === 'title' ? doc.title : field === 'text' ? doc.text : ''),
-    searchOptions: {
-      boost: { title: 1.5 },
-      prefix: (term) => term.length >= 5,
-      fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
-      combineWith: 'OR',
-    },
+    searchOptions: { boost: { title: 1.5 }, combineWith: 'OR' },
   });
   index.addAll(passages);
   const df = new Map<string, number>();
@@ -167,8 +163,14 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   const ranked: Ranked[] = [];
   const considered = new Map<string, number>();
   if (guard.passed && queryTerms.length) {
-    const results = ix.index.search(queryTerms.join(' '));
     const needed = Math.max(1, Math.min(2, Math.ceil(ownKeywords.length / 2)));
+    // Exact terms first; prefix and typo-tolerant matching only when exact terms find nothing relevant.
+    let results = ix.index.search(queryTerms.join(' '));
+    const relevant = (r: { queryTerms: string[] }) => {
+      const own = r.queryTerms.filter((t) => !contextKeywords.includes(t) || ownKeywords.includes(t)).length;
+      return own >= needed || (ownKeywords.length > 0 && own / ownKeywords.length >= 0.5);
+    };
+    if (!results.slice(0, 20).some(relevant)) results = ix.index.search(queryTerms.join(' '), FUZZY);
     for (const r of results.slice(0, 20)) {
       const passage = ix.byId.get(String(r.id));
       if (!passage) continue;
@@ -182,7 +184,7 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   const used = ranked.filter((r) => r.score >= topScore * 0.45).slice(0, multi ? 3 : 1);
 
   // Extractive answer: the best sentences of the passages used, each followed by its citation marker.
-  const sources: MaterialSource[] = used.map((r, i) => ({ marker: i + 1, label: r.passage.title, text: r.passage.text }));
+  const sources: MaterialSource[] = used.map((r, i) => ({ key: r.passage.id, marker: i + 1, label: r.passage.title, text: r.passage.text }));
   const qset = new Set(queryTerms);
   const pieces: string[] = [];
   used.forEach((r, i) => {
