@@ -218,7 +218,7 @@ export function planV1(bundle: Bundle, ix: V1Index, input: TurnInput): TurnPlan 
       runtime: 'v1',
       input: { message },
       understanding: { intents: intents.map((i) => i.name), guardrails: { passed: true, reason: guard.reason } },
-      decisions: [...runs.map((r, i) => toolDecision(r, i, intent)), ...evals.map((e, i) => ruleDecision(e, runs.length + i, ix))],
+      decisions: [...runs.map((r, i) => toolDecision(r, i, intent)), ...evals.map((e, i) => ruleDecision(e, i, ix))],
       computed_parameters: params.map((p) => ({ code: p.code, title: p.title, scope: p.scope })),
       response: {
         type: responseType,
@@ -433,7 +433,8 @@ function toCard(tool: CompiledTool, record: CatalogRecord, index: number, recomm
     const v = record[f];
     if (v !== undefined && (v === null || typeof v !== 'object')) props.push([f, v as Scalar]);
   }
-  if (variants.length) props.push(['variants', variants]);
+  // Variants stay in json_data.sub_entities; the JSX carries their count (a card stays small).
+  if (variants.length) props.push(['variantCount', variants.length]);
   if (recommended) props.push(['isRecommended', true]);
   return {
     rendered_jsx: renderElement(tool.component, props),

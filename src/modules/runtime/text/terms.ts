@@ -10,7 +10,7 @@ const STOPWORDS = new Set(
     'over own same she should so some such than that the their theirs them then there these they this those through to ' +
     'too under until up very was we were what when where which while who whom why will with would you your yours ' +
     'yourself am any about also all again against get got give show tell please want need like looking find know ' +
-    "us let lets let's i'm im i'd id i've ive you're youre there's whats what's"
+    "us let lets let's many much i'm im i'd id i've ive you're youre there's whats what's"
   ).split(/\s+/),
 );
 
