@@ -171,7 +171,7 @@ export class RuntimeService {
   }
 
   private request(agent: PreparedAgent, plan: TurnPlan, input: TurnInput): CompletionRequest {
-    const messages: ChatMessage[] = input.history
+    const messages: ChatMessage[] = (input.history ?? [])
       .slice(-HISTORY_TURNS)
       .filter((h) => h.text)
       .map((h) => ({ role: h.role === 'agent' ? 'assistant' : 'user', content: h.text }));
@@ -179,7 +179,9 @@ export class RuntimeService {
     const model = agent.bundle.model;
     return {
       model: model?.name,
-      system: systemPrompt(agent, plan),
+      system: input.imageUrl
+        ? `${systemPrompt(agent, plan)}\n\nThe user attached an image (in their last message). Use it to understand what they want; the draft was written without seeing it, and you may still state only what the material supports.`
+        : systemPrompt(agent, plan),
       messages,
       imageUrl: input.imageUrl,
       temperature: model?.temperature,
@@ -206,7 +208,7 @@ export class RuntimeService {
   /** BPE counts when no provider reported usage: the material the engine read, the history, the message, the reply. */
   private countUsage(agent: PreparedAgent, plan: TurnPlan, input: TurnInput, text: string, request?: CompletionRequest): TokenUsage {
     let inputTokens = request ? countTextTokens(request.system) : agent.identityTokens + materialTokens(agent, plan);
-    for (const h of input.history.slice(-HISTORY_TURNS)) inputTokens += countTextTokens(h.text);
+    for (const h of (input.history ?? []).slice(-HISTORY_TURNS)) inputTokens += countTextTokens(h.text);
     inputTokens += countTextTokens(input.text);
     return { input_tokens: inputTokens, output_tokens: countTextTokens(text), cache_read_tokens: 0, reasoning_tokens: 0 };
   }

@@ -185,3 +185,13 @@ describe('v1 decisioning engine (builtin provider)', () => {
     expect((card.trace as unknown as Trace).understanding.guardrails.passed).toBe(false);
   });
 });
+
+describe('v1 decisioning engine: image-only turns', () => {
+  it('says it cannot see images when there is no text (builtin)', async () => {
+    const runtime = newRuntime();
+    const shop = agentFor(runtime, 'v1', SHOP_BUNDLE);
+    const r = await runtime.run(shop, { imageUrl: 'https://img.example.com/a.png', agentVariables: {}, history: [] });
+    expect(r.text).toMatch(/can't look at images/);
+    expect((r.trace as { input: { message: string } }).input.message).toBe('');
+  });
+});

@@ -179,7 +179,7 @@ export function planV1(bundle: Bundle, ix: V1Index, input: TurnInput): TurnPlan 
     draft = ask.rule.message;
     responseType = 'question';
   } else {
-    draft = composeReply(bundle, intent, runs, responds.map((e) => e.rule.message), queryText);
+    draft = composeReply(bundle, intent, runs, responds.map((e) => e.rule.message), queryText, input.imageUrl);
     responseType = cards.length ? 'answer_with_cards' : 'answer';
   }
 
@@ -472,7 +472,7 @@ function humanize(name: string): string {
   return name.replace(/[_-]+/g, ' ').trim();
 }
 
-function composeReply(bundle: Bundle, intent: string | null, runs: ToolRun[], ruleMessages: string[], queryText: string): string {
+function composeReply(bundle: Bundle, intent: string | null, runs: ToolRun[], ruleMessages: string[], queryText: string, imageUrl?: string): string {
   const parts: string[] = [];
   const ran = runs.filter((r) => r.ran);
   for (const run of ran) {
@@ -509,7 +509,9 @@ function composeReply(bundle: Bundle, intent: string | null, runs: ToolRun[], ru
       const hint = bundle.followups?.intents?.[intent]?.[0];
       parts.push(`That sounds like a question about ${humanize(intent)}. I can't look that up in this chat${hint ? `, but you could ask: "${hint}"` : ''}.`);
     }
-    else if (!ruleMessages.length) {
+    else if (!queryText.trim() && imageUrl && !ruleMessages.length) {
+      parts.push("I can't look at images in this chat. Tell me what you're looking for and I'll search the catalog.");
+    } else if (!ruleMessages.length) {
       const hints = bundle.welcome_suggestions?.length ? bundle.welcome_suggestions : (bundle.followups?.default ?? []);
       parts.push(`I'm not sure I understood.${hints.length ? ` You could ask, for example: "${hints[0]}"` : ' Could you rephrase?'}`);
     }

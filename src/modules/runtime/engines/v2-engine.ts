@@ -150,7 +150,7 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   const ownKeywords = [...new Set(keywords(question))];
   let contextKeywords: string[] = [];
   if (multi && guard.passed && ownKeywords.length > 0 && ownKeywords.length < 2) {
-    const lastUser = [...input.history].reverse().find((h) => h.role === 'user' && h.text.trim() && h.text.trim() !== question);
+    const lastUser = [...(input.history ?? [])].reverse().find((h) => h.role === 'user' && h.text.trim() && h.text.trim() !== question);
     if (lastUser) {
       contextKeywords = [...new Set(keywords(lastUser.text))].filter((k) => !ownKeywords.includes(k)).slice(0, 4);
       if (contextKeywords.length) learned.push({ source: 'history', key: 'previous_question', value: lastUser.text });
