@@ -9,7 +9,7 @@ import { AnthropicProvider } from './providers/anthropic.provider.js';
 import type { ChatMessage, CompletionRequest, LlmProvider } from './providers/llm-provider.js';
 import { OpenAIProvider } from './providers/openai.provider.js';
 import type { PreparedAgent, Revision, TokenUsage, TurnEvent, TurnInput, TurnResult } from './runtime.types.js';
-import { keywords, tokenPieces } from './text/terms.js';
+import { contentTerms, tokenPieces } from './text/terms.js';
 import { countTextTokens } from './text/token-counter.js';
 
 /** Turns of history sent to a model provider (the newest ones). */
@@ -130,16 +130,17 @@ export class RuntimeService {
     const classifier = agent.v1?.intents ?? agent.v2?.intents;
     const intent = text && classifier ? (classifier.classify(text)[0]?.name ?? null) : null;
     if (intent) for (const s of b.followups?.intents?.[intent] ?? []) add(s);
-    if (text && keywords(text).length) {
+    const query = contentTerms(text).map((t) => t.word).join(' ');
+    if (query) {
       if (agent.v2) {
-        const hits = agent.v2.index.search(keywords(text).join(' ')).slice(0, 6);
+        const hits = agent.v2.index.search(query).slice(0, 6);
         for (const h of hits) {
           const p = agent.v2.byId.get(String(h.id));
           if (p) add(`Tell me more about ${p.title}`);
         }
       } else if (agent.v1) {
         for (const tool of agent.v1.tools) {
-          for (const h of tool.index.search(keywords(text).join(' ')).slice(0, 3)) {
+          for (const h of tool.index.search(query).slice(0, 3)) {
             const rec = tool.byId.get(String(h.id));
             const title = rec ? rec[tool.def.title_field] : undefined;
             if (typeof title === 'string') add(`Show me more like ${title}`);

@@ -149,3 +149,17 @@ describe('v2 grounded engine (builtin provider)', () => {
     expect((offline.trace as unknown as V2Trace).citations_used[0]!.document_id).toBe('offline-mode');
   });
 });
+
+describe('v2 retrieval terms', () => {
+  it('finds words whose stem is a stop word after stemming ("notes")', async () => {
+    const runtime = newRuntime();
+    const agent = agentFor(runtime, 'v2', {
+      knowledge: [
+        { id: 'a', title: 'Pinning', text: 'Pinned notes stay at the top of the notebook list until you unpin them.' },
+        { id: 'b', title: 'Billing', text: 'Invoices are emailed on the first day of each month.' },
+      ],
+    });
+    const r = await runtime.run(agent, turn('Tell me about notes'));
+    expect((r.trace as { citations_used: Array<{ document_id: string }> }).citations_used[0]!.document_id).toBe('a');
+  });
+});

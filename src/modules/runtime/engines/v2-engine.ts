@@ -1,7 +1,7 @@
 import MiniSearch from 'minisearch';
 import type { Bundle, KnowledgeDocument } from '../../bundles/bundle.types.js';
 import type { TurnFacets, TurnInput } from '../runtime.types.js';
-import { keywords, processTerm, sentences, tokenize, words } from '../text/terms.js';
+import { contentTerms, keywords, processTerm, sentences, tokenize, words } from '../text/terms.js';
 import { checkGuardrails, compileGuardrails, type CompiledGuardrail } from './guardrails.js';
 import { IntentClassifier } from './intent-classifier.js';
 import type { MaterialSource, TurnPlan } from './plan.js';
@@ -147,16 +147,19 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
     }
   }
   const multi = build !== '2.0.0';
-  const ownKeywords = [...new Set(keywords(question))];
-  let contextKeywords: string[] = [];
+  const own = contentTerms(question);
+  const ownKeywords = own.map((t) => t.stem);
+  let context: Array<{ word: string; stem: string }> = [];
   if (multi && guard.passed && ownKeywords.length > 0 && ownKeywords.length < 2) {
     const lastUser = [...(input.history ?? [])].reverse().find((h) => h.role === 'user' && h.text.trim() && h.text.trim() !== question);
     if (lastUser) {
-      contextKeywords = [...new Set(keywords(lastUser.text))].filter((k) => !ownKeywords.includes(k)).slice(0, 4);
-      if (contextKeywords.length) learned.push({ source: 'history', key: 'previous_question', value: lastUser.text });
+      context = contentTerms(lastUser.text).filter((t) => !ownKeywords.includes(t.stem)).slice(0, 4);
+      if (context.length) learned.push({ source: 'history', key: 'previous_question', value: lastUser.text });
     }
   }
+  const contextKeywords = context.map((t) => t.stem);
   const queryTerms = [...ownKeywords, ...contextKeywords];
+  const queryText = [...own, ...context].map((t) => t.word).join(' ');
 
   // Retrieval: BM25+ over passages; a passage is relevant when it covers at least half of the question's
   // own keywords (two when the question has four or more).
@@ -165,19 +168,19 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   if (guard.passed && queryTerms.length) {
     const needed = Math.max(1, Math.min(2, Math.ceil(ownKeywords.length / 2)));
     // Exact terms first; prefix and typo-tolerant matching only when exact terms find nothing relevant.
-    let results = ix.index.search(queryTerms.join(' '));
+    let results = ix.index.search(queryText);
     const relevant = (r: { queryTerms: string[] }) => {
       const own = r.queryTerms.filter((t) => !contextKeywords.includes(t) || ownKeywords.includes(t)).length;
       return own >= needed || (ownKeywords.length > 0 && own / ownKeywords.length >= 0.5);
     };
-    if (!results.slice(0, 20).some(relevant)) results = ix.index.search(queryTerms.join(' '), FUZZY);
+    if (!results.slice(0, 20).some(relevant)) results = ix.index.search(queryText, FUZZY);
     for (const r of results.slice(0, 20)) {
       const passage = ix.byId.get(String(r.id));
       if (!passage) continue;
       considered.set(passage.documentId, (considered.get(passage.documentId) ?? 0) + 1);
-      const own = new Set(r.queryTerms.filter((t) => ownKeywords.includes(t) || !contextKeywords.includes(t)));
-      const coverage = ownKeywords.length ? own.size / ownKeywords.length : 0;
-      if (own.size >= needed || coverage >= 0.5) ranked.push({ passage, score: r.score, coverage });
+      const matched = new Set(r.queryTerms.filter((t) => ownKeywords.includes(t) || !contextKeywords.includes(t)));
+      const coverage = ownKeywords.length ? matched.size / ownKeywords.length : 0;
+      if (matched.size >= needed || coverage >= 0.5) ranked.push({ passage, score: r.score, coverage });
     }
   }
   const topScore = ranked[0]?.score ?? 0;
@@ -282,7 +285,7 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
         citations_used: citations,
         policies,
         checks,
-        narrative: narrative({ question, guard: guard.passed, guardReason: guard.reason, considered, ranked, used, cited, provider, build, contextKeywords }),
+        narrative: narrative({ question, guard: guard.passed, guardReason: guard.reason, considered, ranked, used, cited, provider, build, contextKeywords: context.map((t) => t.word) }),
       };
     },
   };

@@ -77,6 +77,23 @@ export function keywords(text: string): string[] {
   return out;
 }
 
+/**
+ * Content words with their stems, one per distinct stem, in order. Search queries are built from the
+ * words (minisearch stems them itself; stemming twice is not idempotent: "notes" → "note" → "not").
+ */
+export function contentTerms(text: string): Array<{ word: string; stem: string }> {
+  const seen = new Set<string>();
+  const out: Array<{ word: string; stem: string }> = [];
+  for (const w of words(text)) {
+    if (STOPWORDS.has(w)) continue;
+    const s = stem(w);
+    if (seen.has(s)) continue;
+    seen.add(s);
+    out.push({ word: w, stem: s });
+  }
+  return out;
+}
+
 /** minisearch tokenizer matching `words()`. */
 export function tokenize(text: string): string[] {
   return text.match(WORD) ?? [];
