@@ -195,3 +195,32 @@ describe('v1 decisioning engine: image-only turns', () => {
     expect((r.trace as { input: { message: string } }).input.message).toBe('');
   });
 });
+
+describe('v1 decisioning engine: continuing a request across turns', () => {
+  const runtime = newRuntime();
+  const shop = agentFor(runtime, 'v1', SHOP_BUNDLE);
+  const said = (...texts: string[]) => texts.flatMap((text) => [{ role: 'user' as const, text }, { role: 'agent' as const, text: '…' }]);
+
+  it('a bare budget refines the previous search', async () => {
+    const r = await runtime.run(shop, turn('under $140 please', { history: said('do you have trail shoes') }));
+    expect(r.intent).toBe('product_search');
+    expect(r.cards.map((c) => c.instance)).toEqual(['sku-2']);
+    expect(r.facets.params).toEqual({ budget: 140 });
+    expect((r.trace as unknown as Trace).decisions[0]!.trigger.reasons[0]).toContain('continuing the earlier request');
+  });
+
+  it('answering an ask keeps the earlier parameters and completes the search', async () => {
+    const asked = await runtime.run(shop, turn('running shoes under $200'));
+    expect(asked.text).toBe('For premium shoes, which size do you wear?');
+    const r = await runtime.run(shop, turn('size 42', { history: said('running shoes under $200') }));
+    expect(r.facets.params).toEqual({ budget: 200, size: '42' });
+    expect(r.facets.rules).toContainEqual({ code: 'budget_needs_size', outcome: 'passed' });
+    expect(r.cards.map((c) => c.instance).sort()).toEqual(['sku-1', 'sku-2']);
+  });
+
+  it('a message with its own subject starts afresh', async () => {
+    const r = await runtime.run(shop, turn('show me a running jacket', { history: said('running shoes under $20') }));
+    expect(r.facets.params).toEqual({});
+    expect(r.cards[0]!.instance).toBe('sku-5');
+  });
+});

@@ -144,14 +144,47 @@ export function planV1(bundle: Bundle, ix: V1Index, input: TurnInput): TurnPlan 
   if (!guard.passed) return blockedPlan(bundle, message, guard.reason, guard.message ?? 'I can not help with that.');
 
   // Understanding: intents by TF-IDF cosine, parameters from the message and the agent variables.
-  const intents = ix.intents.classify(message);
+  let intents = ix.intents.classify(message);
+  const own = extractFromMessage(ix, message);
+  let queryText = stripSpans(message, own.consumed);
+  // A continuation ("under $100" after "trail shoes", "size 42" after a question) carries the thread's recent
+  // search words, intent and parameters forward; a message with its own subject and intent starts afresh.
+  const earlier = (input.history ?? []).filter((h) => h.role === 'user' && h.text.trim()).slice(-3).map((h) => h.text);
+  const ownQuery = searchWords(queryText).length > 0;
+  const continuation = earlier.length > 0 && (!ownQuery || (intents.length === 0 && own.values.size > 0));
+  const carriedValues: Array<Map<string, ComputedParam>> = [];
+  let carried = false;
+  if (continuation) {
+    let needQuery = !ownQuery;
+    let needIntent = intents.length === 0;
+    for (const prev of [...earlier].reverse()) {
+      const extracted = extractFromMessage(ix, prev);
+      carriedValues.unshift(extracted.values);
+      if (needQuery) {
+        const q = stripSpans(prev, extracted.consumed);
+        if (searchWords(q).length) {
+          queryText = `${q} ${queryText}`;
+          needQuery = false;
+          carried = true;
+        }
+      }
+      if (needIntent) {
+        const c = ix.intents.classify(prev);
+        if (c.length) {
+          intents = c;
+          needIntent = false;
+          carried = true;
+        }
+      }
+    }
+    if (carriedValues.some((v) => v.size)) carried = true;
+  }
   const intent = intents[0]?.name ?? null;
-  const { params, consumed } = computeParams(ix, message, input.agentVariables);
+  const params = computeParams(ix, input.agentVariables, carriedValues, own.values);
   const paramMap = new Map(params.map((p) => [p.code, p.value]));
 
   // Tools
-  const queryText = stripSpans(message, consumed);
-  const runs = ix.tools.map((tool) => runTool(tool, intent, queryText, paramMap));
+  const runs = ix.tools.map((tool) => runTool(tool, intent, queryText, paramMap, carried));
 
   // Rules
   const evals = ix.rules.map((rule) => evaluateRule(rule, paramMap));
@@ -264,8 +297,28 @@ function blockedPlan(bundle: Bundle, input: string, reason: string, message: str
   };
 }
 
-/** Message values win over dynamic variables, which win over static ones (the latest, most specific source). */
-function computeParams(ix: V1Index, message: string, variables: TurnInput['agentVariables']): { params: ComputedParam[]; consumed: Array<[number, number]> } {
+/** Values the extractors find in one message, and the spans they consumed (removed from the search words). */
+function extractFromMessage(ix: V1Index, message: string): { values: Map<string, ComputedParam>; consumed: Array<[number, number]> } {
+  const values = new Map<string, ComputedParam>();
+  const consumed: Array<[number, number]> = [];
+  if (!message) return { values, consumed };
+  for (const { def, regex } of ix.extractors) {
+    const m = regex.exec(message);
+    if (!m) continue;
+    const raw = m[1] ?? m[0];
+    const value = def.type === 'boolean' && m[1] === undefined ? true : coerce(raw, def.type);
+    if (value === undefined) continue;
+    values.set(def.code, { code: def.code, title: def.title, scope: 'message', value });
+    consumed.push([m.index, m.index + m[0].length]);
+  }
+  return { values, consumed };
+}
+
+/**
+ * Precedence, lowest first: static variables, dynamic variables, earlier messages of a continuation (newer
+ * wins), the current message. What the user says beats what the integration assumed.
+ */
+function computeParams(ix: V1Index, variables: TurnInput['agentVariables'], earlier: Array<Map<string, ComputedParam>>, current: Map<string, ComputedParam>): ComputedParam[] {
   const out = new Map<string, ComputedParam>();
   const vars = flattenVariables(variables);
   for (const [scope, map] of [['static', vars.static], ['dynamic', vars.dynamic]] as const) {
@@ -276,19 +329,12 @@ function computeParams(ix: V1Index, message: string, variables: TurnInput['agent
       out.set(code, { code, title: ix.titles.get(code) ?? code, scope, value });
     }
   }
-  const consumed: Array<[number, number]> = [];
-  if (message) {
-    for (const { def, regex } of ix.extractors) {
-      const m = regex.exec(message);
-      if (!m) continue;
-      const raw = m[1] ?? m[0];
-      const value = def.type === 'boolean' && m[1] === undefined ? true : coerce(raw, def.type);
-      if (value === undefined) continue;
-      out.set(def.code, { code: def.code, title: def.title, scope: 'message', value });
-      consumed.push([m.index, m.index + m[0].length]);
-    }
-  }
-  return { params: [...out.values()], consumed };
+  for (const values of [...earlier, current]) for (const [code, p] of values) out.set(code, p);
+  return [...out.values()];
+}
+
+function searchWords(text: string): string[] {
+  return words(text).filter((w) => !isStopword(w) && (w.length > 1 || /\d/.test(w)));
 }
 
 function stripSpans(text: string, spans: Array<[number, number]>): string {
@@ -351,14 +397,14 @@ function matchingVariant(record: CatalogRecord, filters: Filter[]): Record<strin
   return (record.variants ?? []).find((variant) => filters.every((f) => (f.kind === 'eq' ? sameValue(variant[f.field], f.value) : numericOk(variant[f.field], f))));
 }
 
-function runTool(tool: CompiledTool, intent: string | null, queryText: string, params: Map<string, ParamValue>): ToolRun {
+function runTool(tool: CompiledTool, intent: string | null, queryText: string, params: Map<string, ParamValue>, carried = false): ToolRun {
   const triggerType = tool.intents ? 'intent' : 'always';
   const base = { tool, triggerType, query: '', filters: [] as Filter[], hits: [] as ToolRun['hits'] } as const;
   if (tool.intents && (!intent || !tool.intents.has(intent))) {
     return { ...base, filters: [], hits: [], ran: false, reason: `runs only for intents ${[...tool.intents].join(', ')}; recognised ${intent ?? 'none'}` };
   }
   const filters = filtersFor(tool, params);
-  const query = words(queryText).filter((w) => !isStopword(w) && (w.length > 1 || /\d/.test(w))).join(' ');
+  const query = searchWords(queryText).join(' ');
   const limit = Math.max(1, Math.min(tool.def.max_results || 5, 50));
   let hits: ToolRun['hits'] = [];
   let searched = 0;
@@ -379,9 +425,10 @@ function runTool(tool: CompiledTool, intent: string | null, queryText: string, p
     const terms = wanted.size;
     const bestCovered = candidates.reduce((m, c) => Math.max(m, c.covered), 0);
     const needed = terms >= 3 ? Math.max(1, bestCovered - 1) : bestCovered;
-    const topScore = candidates.reduce((m, c) => Math.max(m, c.covered >= needed ? c.score : 0), 0);
+    // Records matching every term the best one matches always qualify; partial matches only when strong.
+    const topScore = candidates.reduce((m, c) => Math.max(m, c.score), 0);
     hits = candidates
-      .filter((c) => c.covered >= needed && c.score >= topScore * 0.3)
+      .filter((c) => c.covered === bestCovered || (c.covered >= needed && c.score >= topScore * 0.3))
       .sort((a, b) => b.covered - a.covered || b.score - a.score)
       .slice(0, limit)
       .map(({ record, score }) => ({ record, score }));
@@ -392,7 +439,7 @@ function runTool(tool: CompiledTool, intent: string | null, queryText: string, p
   } else if (!query) {
     return { ...base, filters, hits: [], ran: false, reason: 'nothing to search for (no words and no filters)' };
   }
-  const reason = tool.intents ? `intent ${intent} is listed for this tool` : 'runs on every unblocked message';
+  const reason = `${tool.intents ? `intent ${intent} is listed for this tool` : 'runs on every unblocked message'}${carried ? ' (continuing the earlier request)' : ''}`;
   return { tool, triggerType, query, filters, hits, ran: true, reason };
 }
 
