@@ -206,7 +206,7 @@ describe('v1 decisioning engine: continuing a request across turns', () => {
     expect(r.intent).toBe('product_search');
     expect(r.cards.map((c) => c.instance)).toEqual(['sku-2']);
     expect(r.facets.params).toEqual({ budget: 140 });
-    expect((r.trace as unknown as Trace).decisions[0]!.trigger.reasons[0]).toContain('continuing the earlier request');
+    expect(String(((r.trace as unknown as Trace).decisions[0]!.trigger.reasons as string[])[0])).toContain('continuing the earlier request');
   });
 
   it('answering an ask keeps the earlier parameters and completes the search', async () => {
