@@ -105,7 +105,7 @@ export function tokenize(text: string): string[] {
  */
 export function sentences(text: string): string[] {
   return text
-    .split(/(?<=[.!?]["'”)\]]*)\s+(?=["'“(\[]?[\p{Lu}\p{N}])/u)
+    .split(/(?<=[.!?]["'”)\]]*)\s+(?=["'“([]?[\p{Lu}\p{N}])/u)
     .map((s) => s.trim())
     .filter(Boolean);
 }
