@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import fastifyCors from '@fastify/cors';
-import fastifyHelmet from '@fastify/helmet';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
@@ -13,6 +12,7 @@ import { ErrorCode } from './common/errors/error-code.js';
 import { ErrorFilter } from './common/errors/error.filter.js';
 import { ValidationError } from './common/errors/app-error.js';
 import { RouteIndex } from './common/http/route-index.js';
+import { securityHeaders } from './common/http/security-headers.js';
 import { createLogger, PinoNestLogger } from './common/logging/logger.js';
 import { createValidationPipe } from './common/validation/validation-pipe.js';
 import { SECURITY_AGENT_API_KEY, SECURITY_BEARER, SECURITY_ORG_API_KEY } from './modules/auth/decorators/auth.decorator.js';
@@ -21,11 +21,17 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const LEGACY = Symbol('legacyBasePath');
 const EVENTS_PATH = /\/messaging\/v1\/events(\/|\?|$)/;
 
+type ChildLoggerFactory = NonNullable<FastifyServerOptions['childLoggerFactory']>;
+const perRequestChildLogger: ChildLoggerFactory = (parent, bindings, options) => parent.child(bindings, options);
+// Below info nothing is logged per request: skip creating a child logger for every request.
+const sharedLogger: ChildLoggerFactory = (parent) => parent;
+
 /** Builds the whole service (not yet listening): the same wiring for `main`, the worker, e2e tests and the OpenAPI script. */
 export async function createApp(config: AppConfig, logger: Logger = createLogger(config)): Promise<NestFastifyApplication> {
   const routes = new RouteIndex();
   const basePath = config.http.basePath;
   const legacyBase = basePath ? `${basePath}-v2` : undefined;
+  const logsRequests = logger.isLevelEnabled('info');
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     disableRequestLogging: true,
@@ -46,29 +52,42 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
       return url;
     },
     forceCloseConnections: 'idle',
+    childLoggerFactory: logsRequests ? perRequestChildLogger : sharedLogger,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
-  await configureApp(app, config, routes);
+  await configureApp(app, config, routes, logsRequests);
   return app;
 }
 
-async function configureApp(app: NestFastifyApplication, config: AppConfig, routes: RouteIndex): Promise<void> {
+async function configureApp(app: NestFastifyApplication, config: AppConfig, routes: RouteIndex, logsRequests: boolean): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const sunset = new Date(`${config.http.legacySunset}T00:00:00Z`).toUTCString();
 
+  // Swagger UI at /docs needs inline styles and scripts; the API itself serves only JSON.
+  const security = securityHeaders({
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: [`'self'`],
+        styleSrc: [`'self'`, `'unsafe-inline'`],
+        imgSrc: [`'self'`, 'data:', 'validator.swagger.io'],
+        scriptSrc: [`'self'`, `https: 'unsafe-inline'`],
+      },
+    },
+  });
+
   fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
   fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.header('x-request-id', request.id);
+    void reply.headers(security).header('x-request-id', request.id);
     if ((request.raw as IncomingMessage & { [LEGACY]?: boolean })[LEGACY]) {
       void reply.headers({ deprecation: 'true', sunset, link: `<${config.http.basePath}>; rel="successor-version"` });
     }
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
-    request.log.info({ method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    if (logsRequests) request.log.info({ method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     done();
   });
 
@@ -84,17 +103,6 @@ async function configureApp(app: NestFastifyApplication, config: AppConfig, rout
     void defaultJson(request as FastifyRequest, body.toString('utf8'), (error, parsed) => done(error ? ValidationError.field('body', 'The request body is not valid JSON') : null, parsed));
   });
 
-  await app.register(fastifyHelmet, {
-    // Swagger UI at /docs needs inline styles and scripts; the API itself serves only JSON.
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: [`'self'`],
-        styleSrc: [`'self'`, `'unsafe-inline'`],
-        imgSrc: [`'self'`, 'data:', 'validator.swagger.io'],
-        scriptSrc: [`'self'`, `https: 'unsafe-inline'`],
-      },
-    },
-  });
   await app.register(fastifyCors, {
     hook: 'onRequest',
     delegator: (request: FastifyRequest, callback) => {

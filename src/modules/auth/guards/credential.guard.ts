@@ -24,13 +24,16 @@ export class CredentialGuard implements CanActivate {
     agent: new (AuthGuard(AGENT_API_KEY_STRATEGY))(),
   };
 
+  // Route metadata never changes after start-up: read it once per handler, not on every request.
+  private readonly acceptedByHandler = new WeakMap<object, Credential[]>();
+
   constructor(
     private readonly reflector: Reflector,
     private readonly auth: AuthService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const accepted = this.reflector.getAllAndOverride<Credential[]>(AUTH_CREDENTIALS, [context.getHandler(), context.getClass()]) ?? [];
+    const accepted = this.acceptedCredentials(context);
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
     const headers = request.headers;
     const strategy = headers.authorization !== undefined ? 'bearer'
@@ -44,6 +47,16 @@ export class CredentialGuard implements CanActivate {
     assertAccepted(principal, accepted);
     this.auth.assertOriginAllowed(principal, headers.origin);
     return true;
+  }
+
+  private acceptedCredentials(context: ExecutionContext): Credential[] {
+    const handler = context.getHandler();
+    let accepted = this.acceptedByHandler.get(handler);
+    if (!accepted) {
+      accepted = this.reflector.getAllAndOverride<Credential[]>(AUTH_CREDENTIALS, [handler, context.getClass()]) ?? [];
+      this.acceptedByHandler.set(handler, accepted);
+    }
+    return accepted;
   }
 }
 

@@ -6,13 +6,21 @@ import { AUTH_CREDENTIALS, IS_PUBLIC } from '../decorators/auth.metadata.js';
 /** Global, fail-closed: an HTTP route that declares neither `@Auth(...)` nor `@Public()` is denied. */
 @Injectable()
 export class RouteAccessGuard implements CanActivate {
+  // Declarations never change after start-up: decided once per handler.
+  private readonly declared = new WeakMap<object, boolean>();
+
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http') return true;
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
-    if (this.reflector.getAllAndOverride<unknown[]>(AUTH_CREDENTIALS, targets)) return true;
+    const handler = context.getHandler();
+    let declared = this.declared.get(handler);
+    if (declared === undefined) {
+      const targets = [handler, context.getClass()];
+      declared = Boolean(this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) || this.reflector.getAllAndOverride<unknown[]>(AUTH_CREDENTIALS, targets));
+      this.declared.set(handler, declared);
+    }
+    if (declared) return true;
     throw new UnauthorizedError('This route declares no credentials and is denied');
   }
 }
