@@ -15,6 +15,7 @@ import { AgentsModule } from './modules/agents/agents.module.js';
 import { KeysModule } from './modules/keys/keys.module.js';
 import { RuntimeModule } from './modules/runtime/runtime.module.js';
 import { MessagingModule } from './modules/messaging/messaging.module.js';
+import { StreamingModule } from './modules/streaming/streaming.module.js';
 import { ChannelsModule } from './modules/channels/channels.module.js';
 
 /** Infrastructure first, then the feature modules in the order the spec introduces them. */
@@ -39,6 +40,7 @@ export class AppModule {
         KeysModule,
         RuntimeModule,
         MessagingModule,
+        StreamingModule,
         ChannelsModule,
       ],
     };

@@ -27,6 +27,7 @@ export class AppConfig {
     outboundBackoffMs: number;
     timeoutMs: number;
   };
+  readonly streaming: { pingIntervalMs: number; replayTtlSeconds: number; maxBufferedBytes: number; resumeStallMs: number };
 
   constructor(vars: EnvironmentVariables) {
     this.env = vars.NODE_ENV;
@@ -65,6 +66,12 @@ export class AppConfig {
       outboundAttempts: vars.CHANNEL_OUTBOUND_ATTEMPTS,
       outboundBackoffMs: vars.CHANNEL_OUTBOUND_BACKOFF_MS,
       timeoutMs: vars.CHANNEL_PROVIDER_TIMEOUT_MS,
+    };
+    this.streaming = {
+      pingIntervalMs: vars.STREAM_PING_INTERVAL_MS,
+      replayTtlSeconds: vars.STREAM_REPLAY_TTL_SECONDS,
+      maxBufferedBytes: vars.STREAM_MAX_BUFFERED_BYTES,
+      resumeStallMs: vars.STREAM_RESUME_STALL_MS,
     };
   }
 

@@ -138,6 +138,22 @@ export class EnvironmentVariables {
 
   @IsInt() @Min(100) @Max(120000)
   CHANNEL_PROVIDER_TIMEOUT_MS: number = 10000;
+
+  /** SSE: a `: ping` comment this often, so proxies keep idle streams open. */
+  @IsInt() @Min(10) @Max(300000)
+  STREAM_PING_INTERVAL_MS: number = 15000;
+
+  /** SSE replay buffers (resume with Last-Event-ID) are kept at least this long after their last event. */
+  @IsInt() @Min(600) @Max(86400)
+  STREAM_REPLAY_TTL_SECONDS: number = 600;
+
+  /** A slow SSE or WebSocket reader is cut off when this many bytes wait unsent; it can resume from the buffer. */
+  @IsInt() @Min(1024) @Max(67108864)
+  STREAM_MAX_BUFFERED_BYTES: number = 262144;
+
+  /** A resumed SSE stream tailing a turn that produces nothing for this long (its instance died) ends with an error. */
+  @IsInt() @Min(1000) @Max(3600000)
+  STREAM_RESUME_STALL_MS: number = 300000;
 }
 
 export class InvalidEnvironmentError extends Error {

@@ -28,6 +28,8 @@ export interface TurnRequest {
   externalThreadId?: string;
   /** Code of the error when the agent has no live version (the webhook's own code). */
   noActiveVersionCode?: string;
+  /** The events-webhook event this turn answers; written with the turn (unique per event). */
+  eventId?: string;
 }
 
 /** What a streaming transport is told while the turn runs; the final message comes from the returned outcome. */
@@ -125,7 +127,7 @@ export class MessagingService {
       reply: { cards: result.cards, followup_suggestions: result.followupSuggestions, url, welcome_message: welcome },
       trace: result.trace, runtime: result.runtime, runtimeBuild: result.runtimeBuild,
       versionId: agent.versionId, revisionId: agent.revisionId, versionTag: agent.versionTag,
-      usage: result.usage, facets: result.facets, createdAt,
+      usage: result.usage, facets: result.facets, createdAt, eventId: request.eventId ?? null,
     });
     const message: MessageDto = {
       id: replyMessageId,

@@ -39,6 +39,8 @@ export interface TurnRecord {
   usage: TokenUsage;
   facets: TurnFacets;
   createdAt: Date;
+  /** The events-webhook event this turn answers (unique: a second write for one event fails). */
+  eventId?: string | null;
 }
 
 interface ThreadRow {
@@ -49,13 +51,16 @@ interface ThreadRow {
 
 const INTERACTION_COLUMNS = `id, organization_id, project_id, agent_id, thread_id, seq, source, user_id, user_message_id, user_text,
   image_url, agent_variables, reply_message_id, reply_text, reply, trace, runtime, runtime_build, version_id, revision_id,
-  version_tag, input_tokens, output_tokens, cache_read_tokens, reasoning_tokens, created_at`;
+  version_tag, input_tokens, output_tokens, cache_read_tokens, reasoning_tokens, created_at, event_id`;
 
 // On an existing thread the next seq is computed in the statement; two writers racing on one thread collide
 // on uq_interactions_thread_seq and the loser retries with the next number.
 const NEXT_SEQ = '(SELECT COALESCE(max(seq), 0) + 1 FROM interactions WHERE thread_id = $5)';
-const interactionValues = (seq: string) => `$1, $2, $3, $4, $5, ${seq},
-  $6, $7, $8, $9, $10, $11::jsonb, $12, $13, $14::jsonb, $15::jsonb, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25`;
+const interactionValues = (seq: string, eventId: string) => `$1, $2, $3, $4, $5, ${seq},
+  $6, $7, $8, $9, $10, $11::jsonb, $12, $13, $14::jsonb, $15::jsonb, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, ${eventId}`;
+
+/** The unique index that makes an events-webhook turn's write happen at most once per event. */
+export const INTERACTION_EVENT_ID_INDEX = 'uq_interactions_event_id';
 
 /**
  * The messaging turn's SQL: one read of the thread with its recent history, one statement that writes the
@@ -120,8 +125,8 @@ export class TurnsRepository {
                                 tools, rules, params, interaction_count, last_interaction_at, created_at, updated_at)
            VALUES ($5, $2, $3, $4, $7, $29, $30, $16, $20, $26, $27, $28::jsonb, 1, $25, $25, $25)
          )
-         INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${interactionValues('1')})`,
-        [...interaction, ...facets, turn.newThread.externalId, turn.newThread.title],
+         INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${interactionValues('1', '$31')})`,
+        [...interaction, ...facets, turn.newThread.externalId, turn.newThread.title, turn.eventId ?? null],
         'turn_insert_new_thread',
       );
     }
@@ -134,8 +139,8 @@ export class TurnsRepository {
                 params = params || $28::jsonb, last_interaction_at = $25, updated_at = $25
           WHERE id = $5
        )
-       INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${interactionValues(NEXT_SEQ)})`,
-      [...interaction, ...facets],
+       INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${interactionValues(NEXT_SEQ, '$29')})`,
+      [...interaction, ...facets, turn.eventId ?? null],
       'turn_insert_existing_thread',
     );
   }

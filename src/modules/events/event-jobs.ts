@@ -1,0 +1,64 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import type { JobOptions, Queue } from 'bull';
+import { JobName, QueueName, type JobPayloads } from '../../queue/queue.constants.js';
+
+interface PendingJob {
+  eventId: string;
+  jobId: string;
+  delayMs: number;
+}
+
+/**
+ * Puts "process event X" jobs on Bull without making anyone wait for Redis: jobs asked for in one tick of the
+ * event loop go out together in one `addBulk` (one pipelined round trip). A job that never reaches Redis is not a
+ * lost event: the row is committed first, and the sweeper enqueues every due event not picked up in time.
+ */
+@Injectable()
+export class EventJobs implements OnModuleDestroy {
+  private readonly logger = new Logger(EventJobs.name);
+  private pending: PendingJob[] = [];
+  private flushing: Promise<void> | undefined;
+  private scheduled = false;
+
+  constructor(@InjectQueue(QueueName.Events) private readonly queue: Queue<JobPayloads[JobName.ProcessEvent]>) {}
+
+  /**
+   * Asks for one attempt at the event. `jobId` deduplicates while a job with that id is still in Redis (jobs are
+   * removed when they finish); a duplicate that does run is harmless, because the claim is atomic in PostgreSQL.
+   */
+  enqueue(eventId: string, options: { jobId?: string; delayMs?: number } = {}): void {
+    this.pending.push({ eventId, jobId: options.jobId ?? eventId, delayMs: options.delayMs ?? 0 });
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => void this.flush());
+    }
+  }
+
+  /** Sends what is pending now; resolves when Redis has answered (or failed; failures are logged, not thrown). */
+  async flush(): Promise<void> {
+    this.scheduled = false;
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0) return this.flushing;
+    const previous = this.flushing;
+    const current = (async () => {
+      await previous;
+      try {
+        await this.queue.addBulk(batch.map((job) => ({ name: JobName.ProcessEvent, data: { eventId: job.eventId }, opts: jobOptions(job) })));
+      } catch (error) {
+        this.logger.warn({ err: error, jobs: batch.length }, 'could not enqueue event jobs; the sweeper will pick the events up');
+      }
+    })();
+    this.flushing = current;
+    await current;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.flush();
+  }
+}
+
+function jobOptions(job: PendingJob): JobOptions {
+  return { jobId: job.jobId, delay: job.delayMs > 0 ? job.delayMs : undefined, attempts: 1, removeOnComplete: true, removeOnFail: true };
+}

@@ -1,0 +1,153 @@
+import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { DatabaseError } from 'pg';
+import { NotFoundError, ValidationError, type ErrorDetail } from '../../common/errors/app-error.js';
+import { newId } from '../../common/ids/new-id.js';
+import { AppConfig } from '../../config/app-config.js';
+import { SUPPORTED_SCHEMA_VERSIONS } from '../bundles/bundle.types.js';
+import { NoActiveVersionError } from '../messaging/messaging.errors.js';
+import { LiveRevisionNotifier } from '../versions/live-revision.notifier.js';
+import { EventJobs } from './event-jobs.js';
+import { EventsErrorCode, EventsForbiddenError, EventStoreUnavailableError, EventsUnavailableError, NoRuntimeVersionError } from './events.errors.js';
+import { EventsRepository, type IngestTarget } from './events.repository.js';
+
+/** What the key's agent allows, cached briefly (the accept path must not read it from PostgreSQL each time). */
+export const INGEST_TARGET_TTL_MS = 2000;
+/** How often the pending-event count is re-read for load shedding. */
+export const BACKLOG_SAMPLE_MS = 1000;
+const THREAD_ID_MAX = 255;
+
+export interface EventInput {
+  text: string | null;
+  agentVariables: Record<string, unknown>;
+  externalThreadId: string | null;
+}
+
+/**
+ * The accept path: agent checks on a cached read, body rules, one INSERT (committed before the 202), then a
+ * fire-and-forget Bull job. Sheds load with 503 while the backlog is over EVENTS_MAX_BACKLOG, and from the start
+ * of shutdown.
+ */
+@Injectable()
+export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(EventsIngestService.name);
+  private readonly targets: LRUCache<string, { target: IngestTarget | null }>;
+  private backlog = 0;
+  private sampler: NodeJS.Timeout | undefined;
+  private closing = false;
+
+  constructor(
+    private readonly repository: EventsRepository,
+    private readonly jobs: EventJobs,
+    private readonly config: AppConfig,
+    notifier: LiveRevisionNotifier,
+  ) {
+    this.targets = new LRUCache({
+      max: 50_000,
+      ttl: INGEST_TARGET_TTL_MS,
+      fetchMethod: async (key) => {
+        const [organizationId, agentId] = key.split(':') as [string, string];
+        return { target: (await this.repository.ingestTarget(organizationId, agentId)) ?? null };
+      },
+    });
+    notifier.onChange((change) => this.targets.delete(`${change.organizationId}:${change.agentId}`));
+  }
+
+  onModuleInit(): void {
+    this.sampler = setInterval(() => void this.sampleBacklog(), BACKLOG_SAMPLE_MS);
+    this.sampler.unref();
+    void this.sampleBacklog();
+  }
+
+  /** Shutdown has begun: refuse new events (503 + Retry-After) while in-flight requests and jobs finish. */
+  beginShutdown(): void {
+    this.closing = true;
+  }
+
+  onModuleDestroy(): void {
+    this.beginShutdown();
+    if (this.sampler) clearInterval(this.sampler);
+  }
+
+  async accept(organizationId: string, agentId: string, body: unknown): Promise<string> {
+    if (this.closing) throw new EventsUnavailableError('shutting down');
+    await this.assertTarget(organizationId, agentId);
+    const input = parseEventBody(body);
+    if (this.backlog >= this.config.events.maxBacklog) throw new EventsUnavailableError('backlog over its bound');
+    const id = newId();
+    try {
+      await this.repository.insert({ id, organizationId, agentId, ...input });
+    } catch (error) {
+      // Not committed: nothing was queued. A constraint error would be a bug (500); anything else is the store.
+      if (error instanceof DatabaseError && /^(22|23)/.test(error.code ?? '')) throw error;
+      this.logger.warn({ err: error }, 'event insert failed');
+      throw new EventStoreUnavailableError();
+    }
+    this.backlog += 1;
+    this.jobs.enqueue(id);
+    return id;
+  }
+
+  private async assertTarget(organizationId: string, agentId: string): Promise<void> {
+    let entry: { target: IngestTarget | null } | undefined;
+    try {
+      entry = await this.targets.fetch(`${organizationId}:${agentId}`);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'agent lookup failed');
+      throw new EventStoreUnavailableError();
+    }
+    const target = entry?.target;
+    if (!target) throw new NotFoundError('Agent');
+    if (target.project_deleted) throw new EventsForbiddenError();
+    if (target.agent_deleted) throw new NotFoundError('Agent');
+    if (!target.live_revision_id) throw new NoActiveVersionError(EventsErrorCode.NoActiveVersion);
+    const schemaVersion = target.schema_version === null ? SUPPORTED_SCHEMA_VERSIONS[0] : Number(target.schema_version);
+    if (!(SUPPORTED_SCHEMA_VERSIONS as readonly number[]).includes(schemaVersion)) throw new NoRuntimeVersionError(schemaVersion);
+  }
+
+  /** Re-reads the pending-event count now (it is otherwise sampled every BACKLOG_SAMPLE_MS); returns it. */
+  async sampleBacklog(): Promise<number> {
+    try {
+      this.backlog = await this.repository.pendingCount();
+    } catch {
+      // Keep the last figure; the accept path reports the store's state itself.
+    }
+    return this.backlog;
+  }
+}
+
+/**
+ * The webhook body rules (spec "Events webhook"): `text` and/or `agent_variables`; `thread_id` trimmed, 1..255,
+ * blank = none. Other top-level fields are accepted and ignored, which is why this is not the global DTO pipe
+ * (it rejects unknown fields).
+ */
+export function parseEventBody(body: unknown): EventInput {
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw ValidationError.field('body', 'The body must be a JSON object with text and/or agent_variables');
+  }
+  const raw = body as Record<string, unknown>;
+  const details: ErrorDetail[] = [];
+  const { text, agent_variables: variables, thread_id: threadId } = raw;
+  if (text !== undefined && typeof text !== 'string') details.push({ field: 'text', message: 'text must be a string' });
+  if (variables !== undefined && (variables === null || typeof variables !== 'object' || Array.isArray(variables))) {
+    details.push({ field: 'agent_variables', message: 'agent_variables must be an object' });
+  }
+  let externalThreadId: string | null = null;
+  if (threadId !== undefined && threadId !== null) {
+    if (typeof threadId !== 'string') details.push({ field: 'thread_id', message: 'thread_id must be a string' });
+    else {
+      const trimmed = threadId.trim();
+      if (trimmed.length > THREAD_ID_MAX) details.push({ field: 'thread_id', message: `thread_id must be at most ${THREAD_ID_MAX} characters after trimming` });
+      else if (trimmed.length > 0) externalThreadId = trimmed;
+    }
+  }
+  if (details.length === 0 && text === undefined && variables === undefined) {
+    details.push({ field: 'text', message: 'Provide text, agent_variables, or both' });
+  }
+  if (details.length > 0) throw new ValidationError(details);
+  return {
+    text: (text as string | undefined) ?? null,
+    agentVariables: (variables as Record<string, unknown> | undefined) ?? {},
+    externalThreadId,
+  };
+}

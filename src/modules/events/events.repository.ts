@@ -1,0 +1,189 @@
+import { Injectable } from '@nestjs/common';
+import { SqlService } from '../../database/sql.service.js';
+
+export type EventStatus = 'queued' | 'processing' | 'completed' | 'failed';
+
+export interface NewEvent {
+  id: string;
+  organizationId: string;
+  agentId: string;
+  externalThreadId: string | null;
+  text: string | null;
+  agentVariables: Record<string, unknown>;
+}
+
+/** An event as its processor sees it after claiming it. */
+export interface ClaimedEvent {
+  id: string;
+  organization_id: string;
+  agent_id: string;
+  external_thread_id: string | null;
+  text: string | null;
+  agent_variables: Record<string, unknown>;
+  attempts: number;
+}
+
+export interface EventRow {
+  id: string;
+  status: EventStatus;
+  thread_id: string | null;
+  external_thread_id: string | null;
+  attempts: number;
+  error: string | null;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
+/** What ingestion needs to know about the key's agent, in one read (cached by the caller). */
+export interface IngestTarget {
+  agent_deleted: boolean;
+  project_deleted: boolean;
+  live_revision_id: string | null;
+  schema_version: number | null;
+}
+
+// "No earlier event of this conversation is still pending": the head of the conversation, the only one that may run.
+const IS_HEAD = `(e.external_thread_id IS NULL OR NOT EXISTS (
+   SELECT 1 FROM events p
+    WHERE p.agent_id = e.agent_id AND p.external_thread_id = e.external_thread_id
+      AND p.seq < e.seq AND p.status IN ('queued', 'processing')))`;
+
+/**
+ * The events store, as prepared SQL (the accept path is one INSERT). PostgreSQL is the source of truth for
+ * every event's state; the claim statement is what serialises a conversation (see docs/events.md).
+ */
+@Injectable()
+export class EventsRepository {
+  constructor(private readonly sql: SqlService) {}
+
+  ingestTarget(organizationId: string, agentId: string): Promise<IngestTarget | undefined> {
+    return this.sql.one<IngestTarget>(
+      `SELECT a.deleted_at IS NOT NULL AS agent_deleted, p.deleted_at IS NOT NULL AS project_deleted, a.live_revision_id,
+              CASE WHEN r.bundle ? 'schema_version' THEN (r.bundle->>'schema_version')::numeric ELSE NULL END AS schema_version
+         FROM agents a
+         JOIN projects p ON p.id = a.project_id
+         LEFT JOIN agent_revisions r ON r.id = a.live_revision_id
+        WHERE a.id = $1 AND a.organization_id = $2`,
+      [agentId, organizationId],
+      'events_ingest_target',
+    );
+  }
+
+  async insert(event: NewEvent): Promise<void> {
+    await this.sql.rows(
+      `INSERT INTO events (id, organization_id, agent_id, external_thread_id, text, agent_variables) VALUES ($1, $2, $3, $4, $5, $6::jsonb)`,
+      [event.id, event.organizationId, event.agentId, event.externalThreadId, event.text, JSON.stringify(event.agentVariables)],
+      'events_insert',
+    );
+  }
+
+  find(organizationId: string, agentId: string, eventId: string): Promise<EventRow | undefined> {
+    return this.sql.one<EventRow>(
+      `SELECT id, status, thread_id, external_thread_id, attempts, error, created_at, completed_at
+         FROM events WHERE id = $1 AND organization_id = $2 AND agent_id = $3`,
+      [eventId, organizationId, agentId],
+      'events_find',
+    );
+  }
+
+  /** Pending events (queued or processing): the backlog ingestion sheds load on. */
+  async pendingCount(): Promise<number> {
+    const row = await this.sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE status IN ('queued', 'processing')`, [], 'events_pending_count');
+    return row?.n ?? 0;
+  }
+
+  /**
+   * Takes the event for one attempt if it is due and the head of its conversation: queued and past its backoff,
+   * or processing under an expired lease (its worker died). Atomic: of two concurrent claims one wins.
+   */
+  claim(eventId: string, leaseMs: number): Promise<ClaimedEvent | undefined> {
+    return this.sql.one<ClaimedEvent>(
+      `UPDATE events e
+          SET status = 'processing', attempts = e.attempts + 1, locked_until = now() + $2 * interval '1 millisecond', updated_at = now()
+        WHERE e.id = $1
+          AND ((e.status = 'queued' AND e.available_at <= now()) OR (e.status = 'processing' AND e.locked_until < now()))
+          AND ${IS_HEAD}
+       RETURNING e.id, e.organization_id, e.agent_id, e.external_thread_id, e.text, e.agent_variables, e.attempts`,
+      [eventId, leaseMs],
+      'events_claim',
+    );
+  }
+
+  /** The turn an earlier attempt of this event already wrote (it crashed before recording completion). */
+  findTurn(eventId: string): Promise<{ id: string; thread_id: string } | undefined> {
+    return this.sql.one(`SELECT id, thread_id FROM interactions WHERE event_id = $1`, [eventId], 'events_find_turn');
+  }
+
+  async findThreadByExternalId(organizationId: string, agentId: string, externalId: string): Promise<string | undefined> {
+    const row = await this.sql.one<{ id: string }>(
+      `SELECT id FROM threads WHERE agent_id = $1 AND external_id = $2 AND organization_id = $3`,
+      [agentId, externalId, organizationId],
+      'events_thread_by_external_id',
+    );
+    return row?.id;
+  }
+
+  async complete(eventId: string, threadId: string, interactionId: string): Promise<void> {
+    await this.sql.rows(
+      `UPDATE events SET status = 'completed', thread_id = $2, interaction_id = $3, error = NULL, locked_until = NULL,
+              completed_at = now(), updated_at = now()
+        WHERE id = $1 AND status <> 'completed'`,
+      [eventId, threadId, interactionId],
+      'events_complete',
+    );
+  }
+
+  async fail(eventId: string, error: string): Promise<void> {
+    await this.sql.rows(
+      `UPDATE events SET status = 'failed', error = $2, locked_until = NULL, completed_at = now(), updated_at = now()
+        WHERE id = $1 AND status = 'processing'`,
+      [eventId, error],
+      'events_fail',
+    );
+  }
+
+  /** Back to queued, due again after `delayMs`; the conversation stays blocked behind it meanwhile. */
+  async retryLater(eventId: string, error: string, delayMs: number): Promise<void> {
+    await this.sql.rows(
+      `UPDATE events SET status = 'queued', error = $2, locked_until = NULL,
+              available_at = now() + $3 * interval '1 millisecond', enqueued_at = now() + $3 * interval '1 millisecond', updated_at = now()
+        WHERE id = $1 AND status = 'processing'`,
+      [eventId, error, delayMs],
+      'events_retry_later',
+    );
+  }
+
+  /** The next pending event of a conversation, to hand on to once its predecessor is done. */
+  async nextInConversation(agentId: string, externalThreadId: string): Promise<string | undefined> {
+    const row = await this.sql.one<{ id: string }>(
+      `SELECT id FROM events WHERE agent_id = $1 AND external_thread_id = $2 AND status IN ('queued', 'processing') ORDER BY seq LIMIT 1`,
+      [agentId, externalThreadId],
+      'events_next_in_conversation',
+    );
+    return row?.id;
+  }
+
+  /**
+   * Sweeper, under a transaction-scoped advisory lock so one instance sweeps at a time: the heads of their
+   * conversations that are due and have waited past `staleMs` since last enqueued (lost job, lost Redis), and
+   * events whose worker's lease expired (crashed worker). Marks them enqueued now and returns their ids.
+   */
+  async sweep(staleMs: number, limit: number): Promise<string[] | null> {
+    return this.sql.transaction(async (client) => {
+      const lock = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext('events-sweeper')) AS locked`);
+      if (!lock.rows[0]?.locked) return null;
+      const result = await client.query<{ id: string }>(
+        `UPDATE events u SET enqueued_at = now()
+           FROM (SELECT e.id FROM events e
+                  WHERE ((e.status = 'queued' AND e.available_at <= now() AND e.enqueued_at < now() - $1 * interval '1 millisecond')
+                      OR (e.status = 'processing' AND e.locked_until < now()))
+                    AND ${IS_HEAD}
+                  ORDER BY e.seq LIMIT $2) s
+          WHERE u.id = s.id
+         RETURNING u.id`,
+        [staleMs, limit],
+      );
+      return result.rows.map((r) => r.id);
+    });
+  }
+}

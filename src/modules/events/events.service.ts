@@ -1,0 +1,138 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DatabaseError } from 'pg';
+import { AppError } from '../../common/errors/app-error.js';
+import { AppConfig } from '../../config/app-config.js';
+import { MessagingService } from '../messaging/messaging.service.js';
+import { INTERACTION_EVENT_ID_INDEX } from '../messaging/turns.repository.js';
+import type { EventStatusDto } from './dto/event.dto.js';
+import { EventJobs } from './event-jobs.js';
+import { EventNotFoundError, EventsErrorCode } from './events.errors.js';
+import { EventsRepository, type ClaimedEvent, type EventRow } from './events.repository.js';
+
+const USER_ID_MAX = 255;
+const ERROR_MAX = 1000;
+
+/**
+ * Runs accepted events. `process(eventId)` is what every job does, however many times it is delivered:
+ * claim the event in PostgreSQL (only when due and the head of its conversation), skip the engine if an
+ * earlier attempt already wrote the turn, run the turn (written with the event id, unique), record the
+ * outcome, and hand the conversation on to its next event.
+ */
+@Injectable()
+export class EventsService {
+  private readonly logger = new Logger(EventsService.name);
+
+  constructor(
+    private readonly repository: EventsRepository,
+    private readonly messaging: MessagingService,
+    private readonly jobs: EventJobs,
+    private readonly config: AppConfig,
+  ) {}
+
+  async status(organizationId: string, agentId: string, eventId: string): Promise<EventStatusDto> {
+    const row = await this.repository.find(organizationId, agentId, eventId.toLowerCase());
+    if (!row) throw new EventNotFoundError();
+    return toStatusDto(row);
+  }
+
+  /** One attempt at the event, if it may run now; returns what became of it (for logs and tests). */
+  async process(eventId: string): Promise<'completed' | 'failed' | 'retrying' | 'skipped'> {
+    const event = await this.repository.claim(eventId, this.config.events.leaseMs);
+    if (!event) return 'skipped';
+    let outcome: 'completed' | 'failed' | 'retrying';
+    try {
+      outcome = await this.attempt(event);
+    } catch (error) {
+      outcome = await this.recordFailure(event, error);
+    }
+    if (outcome !== 'retrying') await this.handOn(event);
+    return outcome;
+  }
+
+  private async attempt(event: ClaimedEvent): Promise<'completed'> {
+    const done = await this.repository.findTurn(event.id);
+    if (done) {
+      await this.repository.complete(event.id, done.thread_id, done.id);
+      return 'completed';
+    }
+    const threadId = event.external_thread_id
+      ? await this.repository.findThreadByExternalId(event.organization_id, event.agent_id, event.external_thread_id)
+      : undefined;
+    try {
+      const result = await this.messaging.send(
+        { organizationId: event.organization_id, agentId: event.agent_id },
+        {
+          text: event.text ?? undefined,
+          userId: eventUserId(event),
+          agentVariables: event.agent_variables,
+          threadId,
+          externalThreadId: threadId ? undefined : (event.external_thread_id ?? undefined),
+          source: 'event',
+          eventId: event.id,
+          noActiveVersionCode: EventsErrorCode.NoActiveVersion,
+        },
+      );
+      await this.repository.complete(event.id, result.thread_id, result.interaction_id);
+    } catch (error) {
+      // Another attempt of this event wrote the turn first (a lease expired under a slow worker): done, once.
+      if (error instanceof DatabaseError && error.code === '23505' && error.constraint === INTERACTION_EVENT_ID_INDEX) {
+        const turn = await this.repository.findTurn(event.id);
+        if (turn) await this.repository.complete(event.id, turn.thread_id, turn.id);
+        return 'completed';
+      }
+      throw error;
+    }
+    return 'completed';
+  }
+
+  /** Client-side errors (4xx: agent deleted, no live version, bad input) fail at once; the rest retry with backoff. */
+  private async recordFailure(event: ClaimedEvent, error: unknown): Promise<'failed' | 'retrying'> {
+    const permanent = error instanceof AppError && error.status < 500;
+    const message = describe(error);
+    if (permanent || event.attempts >= this.config.events.maxAttempts) {
+      this.logger.warn({ eventId: event.id, attempts: event.attempts, err: error }, 'event failed');
+      await this.repository.fail(event.id, message);
+      return 'failed';
+    }
+    const delayMs = this.config.events.backoffMs * 2 ** (event.attempts - 1);
+    await this.repository.retryLater(event.id, message, delayMs);
+    this.jobs.enqueue(event.id, { jobId: `${event.id}:retry:${event.attempts}`, delayMs });
+    return 'retrying';
+  }
+
+  /** The event is done: the next pending event of its conversation may run now. */
+  private async handOn(event: ClaimedEvent): Promise<void> {
+    if (!event.external_thread_id) return;
+    const next = await this.repository.nextInConversation(event.agent_id, event.external_thread_id);
+    if (next) this.jobs.enqueue(next, { jobId: `${next}:after:${event.id}` });
+  }
+}
+
+/**
+ * The end user of an event's turn: `agent_variables.user_id` when it is a non-blank string (≤ 255), else the
+ * caller's thread_id, else `event:<event_id>` (docs/events.md).
+ */
+export function eventUserId(event: Pick<ClaimedEvent, 'id' | 'agent_variables' | 'external_thread_id'>): string {
+  const given = event.agent_variables?.user_id;
+  if (typeof given === 'string' && given.trim().length > 0 && given.trim().length <= USER_ID_MAX) return given.trim();
+  return event.external_thread_id ?? `event:${event.id}`;
+}
+
+function describe(error: unknown): string {
+  const text = error instanceof AppError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
+  return text.length > ERROR_MAX ? `${text.slice(0, ERROR_MAX - 1)}…` : text;
+}
+
+export function toStatusDto(row: EventRow): EventStatusDto {
+  const dto: EventStatusDto = {
+    event_id: row.id,
+    status: row.status,
+    thread_id: row.thread_id,
+    external_thread_id: row.external_thread_id,
+    attempts: row.attempts,
+    created_at: row.created_at.toISOString(),
+  };
+  if (row.error) dto.error = row.error;
+  if (row.completed_at) dto.completed_at = row.completed_at.toISOString();
+  return dto;
+}

@@ -1,0 +1,44 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ErrorBodyDto } from '../../../common/errors/error-envelope.js';
+import { ApiId } from '../../../common/ids/is-id.decorator.js';
+import { CardResponseDto, SendMessageResponseDto } from '../../messaging/dto/message-response.dto.js';
+
+/** Payload of the `thread` event (first event of every stream). */
+export class StreamThreadEventDto {
+  @ApiId('The thread the turn belongs to') thread_id: string;
+  @ApiId('The interaction (turn) being streamed; event ids are `<interaction_id>:<seq>`') interaction_id: string;
+}
+
+/** Payload of a `delta` event: the next piece of the reply's text; all deltas concatenated equal `message.text`. */
+export class StreamDeltaEventDto {
+  @ApiProperty({ example: 'Here are ' }) text: string;
+}
+
+/** Payload of a `card` event. */
+export class StreamCardEventDto {
+  @ApiProperty({ type: CardResponseDto }) card: CardResponseDto;
+}
+
+/** Payload of the `message` event: the same body as `POST /messaging/v1/messages` answers. */
+export class StreamMessageEventDto extends SendMessageResponseDto {}
+
+/** Payload of the `suggestions` event (always sent, possibly with an empty list). */
+export class StreamSuggestionsEventDto {
+  @ApiId() thread_id: string;
+  @ApiId() interaction_id: string;
+  @ApiProperty({ type: [String], example: ['Any in size 42?'] }) followup_suggestions: string[];
+}
+
+/** Payload of the `error` event: the error envelope; the stream ends after it. */
+export class StreamErrorEventDto {
+  @ApiProperty({ type: ErrorBodyDto }) error: ErrorBodyDto;
+}
+
+export const STREAM_EVENT_MODELS = [
+  StreamThreadEventDto,
+  StreamDeltaEventDto,
+  StreamCardEventDto,
+  StreamMessageEventDto,
+  StreamSuggestionsEventDto,
+  StreamErrorEventDto,
+];

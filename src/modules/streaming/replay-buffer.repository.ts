@@ -1,0 +1,161 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { AppConfig } from '../../config/app-config.js';
+import { RedisService } from '../../common/redis/redis.service.js';
+import { isTerminal, type StreamEvent } from './stream-events.js';
+
+/** One buffered event: its sequence number within the interaction, its name and its JSON payload. */
+export interface BufferedEvent {
+  seq: number;
+  event: string;
+  /** The payload, already serialised as it goes on the wire. */
+  json: string;
+}
+
+/** Who may read a buffer: the organization and agent the turn ran for. */
+export interface BufferOwner {
+  organizationId: string;
+  agentId: string;
+}
+
+/**
+ * The replay buffers of streamed turns (DESIGN.md "SSE stream": resume with Last-Event-ID from any instance).
+ *
+ * Per interaction, a Redis Stream `<prefix>:replay:<interaction_id>` whose entry ids are `0-<seq>`, so "every event
+ * after seq N" is `XRANGE (0-N +` and the live tail is `XREAD BLOCK … 0-N`; and `<prefix>:replay:<interaction_id>:owner`
+ * (`<organization>:<agent>`), which a resume checks before it streams anything. Both expire
+ * STREAM_REPLAY_TTL_SECONDS (≥ 10 minutes) after the turn's first and last event.
+ */
+@Injectable()
+export class ReplayBufferRepository {
+  private readonly logger = new Logger('ReplayBuffer');
+
+  constructor(
+    private readonly redis: RedisService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Starts the buffer of a new turn; the owner is written before the first event. */
+  open(interactionId: string, owner: BufferOwner): ReplayWriter {
+    return new ReplayWriter(this.redis.client, this.streamKey(interactionId), this.ownerKey(interactionId), owner, this.config.streaming.replayTtlSeconds, this.logger);
+  }
+
+  /** The buffer's owner, or undefined when the interaction was never streamed or its buffer expired. */
+  async owner(interactionId: string): Promise<BufferOwner | undefined> {
+    const value = await this.redis.client.get(this.ownerKey(interactionId));
+    if (!value) return undefined;
+    const [organizationId, agentId] = value.split(':') as [string, string];
+    return { organizationId, agentId };
+  }
+
+  /** Every buffered event after `afterSeq`, oldest first. */
+  async after(interactionId: string, afterSeq: number): Promise<BufferedEvent[]> {
+    const entries = await this.redis.client.xrange(this.streamKey(interactionId), `(0-${afterSeq}`, '+');
+    return entries.map(toEvent);
+  }
+
+  /** The newest buffered event, if any. */
+  async last(interactionId: string): Promise<BufferedEvent | undefined> {
+    const [entry] = await this.redis.client.xrevrange(this.streamKey(interactionId), '+', '-', 'COUNT', 1);
+    return entry ? toEvent(entry) : undefined;
+  }
+
+  /**
+   * Follows a buffer live on its own connection: `next()` waits up to `blockMs` for events after `afterSeq`
+   * (empty on timeout). Close it when done; closing also ends a pending wait.
+   */
+  tail(interactionId: string): ReplayTail {
+    return new ReplayTail(this.redis.duplicate(), this.streamKey(interactionId));
+  }
+
+  private streamKey(interactionId: string): string {
+    return this.redis.key('replay', interactionId);
+  }
+
+  private ownerKey(interactionId: string): string {
+    return this.redis.key('replay', interactionId, 'owner');
+  }
+}
+
+/**
+ * Appends one turn's events in order. `append` sends the command at once (one connection, so Redis applies them
+ * in order) and resolves when Redis has it: a transport that writes an event to its client only after that
+ * never shows a client an event it could not resume after. A Redis failure is logged and the event still goes out
+ * (that stream is then not resumable), so a Redis blip never breaks a turn.
+ */
+export class ReplayWriter {
+  private seq = 0;
+  private failed = false;
+
+  constructor(
+    private readonly client: Redis,
+    private readonly streamKey: string,
+    private readonly ownerKey: string,
+    owner: BufferOwner,
+    private readonly ttlSeconds: number,
+    private readonly logger: Logger,
+  ) {
+    this.guard(this.client.set(this.ownerKey, `${owner.organizationId}:${owner.agentId}`, 'EX', ttlSeconds));
+  }
+
+  /** Buffers the event; resolves with its sequence number once Redis has it. */
+  append(event: StreamEvent): { seq: number; json: string; stored: Promise<void> } {
+    const seq = (this.seq += 1);
+    const json = JSON.stringify(event.data);
+    const commands: Array<Promise<unknown>> = [this.client.xadd(this.streamKey, `0-${seq}`, 'e', event.event, 'd', json)];
+    // The TTL runs from the first event and again from the last, so a buffer outlives its turn by the full TTL.
+    if (seq === 1 || isTerminal(event.event)) {
+      commands.push(this.client.expire(this.streamKey, this.ttlSeconds));
+      if (seq > 1) commands.push(this.client.expire(this.ownerKey, this.ttlSeconds));
+    }
+    return { seq, json, stored: this.guard(Promise.all(commands)) };
+  }
+
+  private guard(command: Promise<unknown>): Promise<void> {
+    return command.then(
+      () => undefined,
+      (error: unknown) => {
+        if (!this.failed) this.logger.error({ err: error, key: this.streamKey }, 'replay buffer write failed; this stream cannot be resumed');
+        this.failed = true;
+      },
+    );
+  }
+}
+
+/** A live reader of one buffer on a dedicated connection (XREAD BLOCK ties up its connection). */
+export class ReplayTail {
+  private closed = false;
+
+  constructor(
+    private readonly connection: Redis,
+    private readonly streamKey: string,
+  ) {}
+
+  async next(afterSeq: number, blockMs: number): Promise<BufferedEvent[]> {
+    if (this.closed) return [];
+    try {
+      const result = await this.connection.xread('BLOCK', blockMs, 'STREAMS', this.streamKey, `0-${afterSeq}`);
+      return result?.[0]?.[1].map(toEvent) ?? [];
+    } catch (error) {
+      if (this.closed) return [];
+      throw error;
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.connection.disconnect();
+  }
+}
+
+function toEvent([id, fields]: [string, string[]]): BufferedEvent {
+  const seq = Number(id.slice(id.indexOf('-') + 1));
+  let event = '';
+  let json = '{}';
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    if (fields[i] === 'e') event = fields[i + 1]!;
+    else if (fields[i] === 'd') json = fields[i + 1]!;
+  }
+  return { seq, event, json };
+}

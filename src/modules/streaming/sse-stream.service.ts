@@ -1,0 +1,181 @@
+import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { NotFoundError } from '../../common/errors/app-error.js';
+import { AppConfig } from '../../config/app-config.js';
+import { MessagingService, type TurnCaller, type TurnRequest, type TurnStreamEvent } from '../messaging/messaging.service.js';
+import { ReplayBufferRepository, type BufferedEvent, type ReplayWriter } from './replay-buffer.repository.js';
+import type { SseConnection } from './sse-connection.js';
+import { closingEvents, errorEvent, errorParts, isTerminal, type StreamEvent } from './stream-events.js';
+
+/** `Last-Event-ID` as this service writes it: `<interaction_id>:<seq>`. */
+const EVENT_ID = /^([0-9a-fA-F]{24}):(\d{1,9})$/;
+
+/** How long shutdown waits for streamed turns to finish and be saved. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/** A stream transport as the service sees it: opened on the first event, then written to and ended. */
+export interface SseSink {
+  /** Writes the status line and headers; called once, just before the first event. */
+  open(): void;
+  connection: SseConnection;
+}
+
+/**
+ * SSE turns and resumes (DESIGN.md "SSE stream"). A new turn runs through `MessagingService.send` with an event
+ * callback; every event is numbered, stored in the replay buffer and then written to the client, so the client's
+ * ids are always resumable. The client going away never cancels the turn: it runs to the end and is saved, and its
+ * events keep going to the buffer for a later resume.
+ */
+@Injectable()
+export class SseStreamService implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('SseStream');
+  private readonly running = new Set<Promise<unknown>>();
+  private readonly connections = new Set<SseConnection>();
+
+  constructor(
+    private readonly messaging: MessagingService,
+    private readonly buffers: ReplayBufferRepository,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Runs one streamed turn. Failures before the first event (auth, validation, unknown thread, no live version)
+   * reject before anything is written, so they become ordinary JSON error responses; later ones are an `error` event.
+   */
+  async turn(caller: TurnCaller, request: TurnRequest, requestId: string, sink: SseSink): Promise<void> {
+    const { connection } = sink;
+    let buffer: ReplayWriter | undefined;
+    let interactionId = '';
+    // Client writes wait for the buffer write of the same event and stay in order.
+    let chain: Promise<void> = Promise.resolve();
+    const emit = (event: StreamEvent) => {
+      const { seq, json, stored } = buffer!.append(event);
+      chain = chain.then(() => stored).then(() => {
+        connection.send(`${interactionId}:${seq}`, event.event, json);
+      });
+    };
+    const onEvent = (event: TurnStreamEvent) => {
+      if (event.type === 'thread') {
+        interactionId = event.interaction_id;
+        buffer = this.buffers.open(interactionId, caller);
+        sink.open();
+        this.track(connection);
+        emit({ event: 'thread', data: { thread_id: event.thread_id, interaction_id: event.interaction_id } });
+      } else if (event.type === 'delta') emit({ event: 'delta', data: { text: event.text } });
+      else emit({ event: 'card', data: { card: event.card } });
+    };
+
+    const work = this.messaging.send(caller, request, onEvent);
+    this.hold(work);
+    try {
+      const outcome = await work;
+      for (const event of closingEvents(outcome)) emit(event);
+    } catch (error) {
+      if (!buffer) throw error;
+      this.logFailure(error, requestId, interactionId);
+      emit(errorEvent(error, requestId));
+    }
+    await chain;
+    connection.end();
+  }
+
+  /**
+   * Resumes a stream after `Last-Event-ID`: the buffered events after it, then the live tail while the turn runs.
+   * Never starts a turn. Unknown, expired or another agent's interaction → 404 before anything is written.
+   */
+  async resume(caller: TurnCaller, lastEventId: string, requestId: string, sink: SseSink): Promise<void> {
+    const match = EVENT_ID.exec(lastEventId.trim());
+    // Anything that is not an id this service wrote names no stream: 404 like an unknown or expired one.
+    if (!match) throw new NotFoundError('Stream');
+    const interactionId = match[1]!.toLowerCase();
+    const afterSeq = Number(match[2]);
+    const owner = await this.buffers.owner(interactionId);
+    if (!owner || owner.organizationId !== caller.organizationId || owner.agentId !== caller.agentId) throw new NotFoundError('Stream');
+    const missed = await this.buffers.after(interactionId, afterSeq);
+    const finished = missed.some((e) => isTerminal(e.event));
+    if (missed.length === 0) {
+      const last = await this.buffers.last(interactionId);
+      // An id past the end of a finished stream was never sent by this service.
+      if (last && isTerminal(last.event) && afterSeq > last.seq) throw new NotFoundError('Stream event');
+      if (last && isTerminal(last.event)) {
+        sink.open();
+        sink.connection.end();
+        return;
+      }
+    }
+
+    const { connection } = sink;
+    sink.open();
+    this.track(connection);
+    const send = (e: BufferedEvent) => connection.sendPaced(`${interactionId}:${e.seq}`, e.event, e.json);
+    let seq = afterSeq;
+    for (const e of missed) {
+      if (!(await send(e))) return;
+      seq = e.seq;
+    }
+    if (finished) {
+      connection.end();
+      return;
+    }
+
+    // Live tail: wait for the turn's next events on a dedicated connection, whichever instance runs the turn.
+    const tail = this.buffers.tail(interactionId);
+    connection.onClose(() => tail.close());
+    const { pingIntervalMs, resumeStallMs } = this.config.streaming;
+    let quietSince = Date.now();
+    try {
+      while (!connection.closed) {
+        const events = await tail.next(seq, Math.min(pingIntervalMs, resumeStallMs));
+        if (events.length === 0) {
+          if (connection.closed) break;
+          if (Date.now() - quietSince >= resumeStallMs || !(await this.buffers.owner(interactionId))) {
+            // The instance running the turn stopped writing (it died) or the buffer expired.
+            const { data } = errorEvent(new Error('stream interrupted'), requestId);
+            connection.send('', 'error', JSON.stringify(data));
+            break;
+          }
+          continue;
+        }
+        quietSince = Date.now();
+        for (const e of events) {
+          if (!(await send(e))) break;
+          seq = e.seq;
+          if (isTerminal(e.event)) {
+            connection.end();
+            return;
+          }
+        }
+      }
+    } finally {
+      tail.close();
+      connection.end();
+    }
+  }
+
+  /** On shutdown: end open streams (clients resume on another instance) and let running turns be saved. */
+  async beforeApplicationShutdown(): Promise<void> {
+    for (const connection of this.connections) connection.end();
+    if (this.running.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.running]),
+      new Promise((resolve) => { timer = setTimeout(resolve, SHUTDOWN_GRACE_MS); }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  private track(connection: SseConnection): void {
+    this.connections.add(connection);
+    connection.onClose(() => this.connections.delete(connection));
+  }
+
+  private hold(work: Promise<unknown>): void {
+    const settled = work.then(() => undefined, () => undefined);
+    this.running.add(settled);
+    void settled.then(() => this.running.delete(settled));
+  }
+
+  private logFailure(error: unknown, requestId: string, interactionId: string): void {
+    const { status } = errorParts(error);
+    if (status >= 500) this.logger.error({ err: error, reqId: requestId, interactionId }, 'streamed turn failed');
+  }
+}

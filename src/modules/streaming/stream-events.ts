@@ -1,0 +1,60 @@
+import { AppError, type ErrorDetail } from '../../common/errors/app-error.js';
+import { ErrorCode } from '../../common/errors/error-code.js';
+import { errorEnvelope, type ErrorEnvelope } from '../../common/errors/error-envelope.js';
+import type { SendMessageDto } from '../messaging/dto/send-message.dto.js';
+import type { SendMessageResponseDto } from '../messaging/dto/message-response.dto.js';
+import type { TurnRequest } from '../messaging/messaging.service.js';
+import type { CardDto } from '../runtime/runtime.types.js';
+
+/**
+ * The events of one streamed turn (DESIGN.md "SSE stream"), in order: `thread` → `delta`* → `card`* → `message` →
+ * `suggestions` → `done`; or `error` (then nothing) once the stream has begun. WebSocket frames carry the same
+ * payloads with `type` and the client's request `id` at the top level.
+ */
+export type StreamEvent =
+  | { event: 'thread'; data: { thread_id: string; interaction_id: string } }
+  | { event: 'delta'; data: { text: string } }
+  | { event: 'card'; data: { card: CardDto } }
+  | { event: 'message'; data: SendMessageResponseDto }
+  | { event: 'suggestions'; data: { thread_id: string; interaction_id: string; followup_suggestions: string[] } }
+  | { event: 'done'; data: Record<string, never> }
+  | { event: 'error'; data: ErrorEnvelope };
+
+export type StreamEventName = StreamEvent['event'];
+
+/** The last events of a stream: nothing follows them. */
+export const isTerminal = (event: string): boolean => event === 'done' || event === 'error';
+
+/** `message` → `suggestions` → `done`: what follows the engine's events once the turn is saved. */
+export function closingEvents(outcome: SendMessageResponseDto): StreamEvent[] {
+  const { thread_id, interaction_id } = outcome;
+  return [
+    { event: 'message', data: outcome },
+    { event: 'suggestions', data: { thread_id, interaction_id, followup_suggestions: outcome.message.followup_suggestions ?? [] } },
+    { event: 'done', data: {} },
+  ];
+}
+
+/** The HTTP error envelope's fields for any failure (unexpected ones become a 500 `internal_error`, no internals). */
+export function errorParts(error: unknown): { status: number; code: string; message: string; details?: ErrorDetail[] } {
+  if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message, details: error.details };
+  return { status: 500, code: ErrorCode.InternalError, message: 'An unexpected error occurred; quote the request id to support' };
+}
+
+export function errorEvent(error: unknown, requestId: string): StreamEvent {
+  const { code, message, details } = errorParts(error);
+  return { event: 'error', data: errorEnvelope(code, message, requestId, details) };
+}
+
+/** The messaging turn request of a send/stream body or a WebSocket `message` frame (validated `SendMessageDto`). */
+export function toTurnRequest(body: SendMessageDto): TurnRequest {
+  return {
+    text: body.text,
+    userId: body.user_id,
+    threadId: body.thread_id,
+    imageUrl: body.image_url,
+    agentVariables: body.agent_variables as Record<string, unknown> | undefined,
+    runtimeVersion: body.runtime_version,
+    includeTrace: body.include_trace,
+  };
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { MessagingModule } from '../messaging/messaging.module.js';
+import { ReplayBufferRepository } from './replay-buffer.repository.js';
+import { SseStreamService } from './sse-stream.service.js';
+import { StreamController } from './stream.controller.js';
+
+/** The streaming transports over the messaging turn: resumable SSE and the WebSocket session. */
+@Module({
+  imports: [MessagingModule],
+  controllers: [StreamController],
+  providers: [SseStreamService, ReplayBufferRepository],
+})
+export class StreamingModule {}
