@@ -1,5 +1,4 @@
 import { AuthService } from '../../src/modules/auth/auth.service.js';
-import type { TestOrg } from '../factories/factory.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const UNKNOWN_ID = '0123456789abcdef01234567';
