@@ -17,6 +17,9 @@ import { RuntimeModule } from './modules/runtime/runtime.module.js';
 import { MessagingModule } from './modules/messaging/messaging.module.js';
 import { StreamingModule } from './modules/streaming/streaming.module.js';
 import { ChannelsModule } from './modules/channels/channels.module.js';
+import { ThreadsModule } from './modules/threads/threads.module.js';
+import { TracesModule } from './modules/traces/traces.module.js';
+import { UsageModule } from './modules/usage/usage.module.js';
 
 /** Infrastructure first, then the feature modules in the order the spec introduces them. */
 @Module({})
@@ -42,6 +45,9 @@ export class AppModule {
         MessagingModule,
         StreamingModule,
         ChannelsModule,
+        ThreadsModule,
+        TracesModule,
+        UsageModule,
       ],
     };
   }

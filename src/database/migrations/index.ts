@@ -2,7 +2,8 @@ import { Foundation1732240000000 } from './1732240000000-foundation.js';
 import { AgentVersions1732240100000 } from './1732240100000-agent-versions.js';
 import { ThreadsInteractions1732240200000 } from './1732240200000-threads-interactions.js';
 import { Events1732240300000 } from './1732240300000-events.js';
+import { ThreadIndexes1732240400000 } from './1732240400000-thread-indexes.js';
 import { Channels1732240500000 } from './1732240500000-channels.js';
 
 /** Every migration, in order. Passed as classes, not globs (ESM; see STACK.md P5). */
-export const migrations = [Foundation1732240000000, AgentVersions1732240100000, ThreadsInteractions1732240200000, Events1732240300000, Channels1732240500000];
+export const migrations = [Foundation1732240000000, AgentVersions1732240100000, ThreadsInteractions1732240200000, Events1732240300000, ThreadIndexes1732240400000, Channels1732240500000];

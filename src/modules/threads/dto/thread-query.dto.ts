@@ -1,0 +1,108 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { ArrayMaxSize, IsOptional, IsRFC3339, IsString, Length, Matches } from 'class-validator';
+import { IsId } from '../../../common/ids/is-id.decorator.js';
+import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
+
+/** A repeatable query parameter arrives as a string once and as an array when repeated. */
+const toArray = ({ value }: { value: unknown }) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
+
+export const RUNTIME_VERSION_PATTERN = /^\d+(\.\d+){0,2}$/;
+export const RULE_FILTER_PATTERN = /^[A-Za-z0-9_.-]{1,100}(:(fired|blocked|passed))?$/;
+/** `key:value`, `key:*`, or `key` followed by >=, <=, > or < and a number. */
+export const PARAM_FILTER_PATTERN = /^([A-Za-z0-9_.-]{1,100})(?::(.{1,200})|(>=|<=|>|<)(-?\d+(?:\.\d+)?))$/s;
+
+/** `runtime_version`: `1` (the default) reads runtime-v1 threads; any other build (`2`, `2.1.0`) reads runtime-v2 threads. */
+export class RuntimeVersionQueryDto {
+  @ApiPropertyOptional({
+    type: String, default: '1', example: '2',
+    description: '`1` (default): threads of agents on the v1 runtime. Any other version (`2`, a dotted build such as `2.1.0`): runtime-v2 threads.',
+  })
+  @IsOptional() @IsString() @Matches(RUNTIME_VERSION_PATTERN, { message: 'runtime_version must be a version such as 1, 2 or 2.1.0' })
+  runtime_version?: string;
+}
+
+export class ThreadIdParams {
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @IsId()
+  threadId: string;
+}
+
+export const THREAD_SORT_FIELDS = ['created_at'] as const;
+
+/**
+ * Thread list filters (spec "Thread list filters"; DESIGN.md "Management reads"). Repeatable filters combine
+ * with OR within the field; different fields combine with AND.
+ */
+export class ListThreadsQueryDto extends PageQueryDto(THREAD_SORT_FIELDS, 'created_at', 'desc') {
+  @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', description: 'Threads of this project' })
+  @IsOptional() @IsId()
+  project_id?: string;
+
+  @ApiPropertyOptional({ description: 'Threads of this end user (the `user_id` of the sends)' })
+  @IsOptional() @IsString() @Length(1, 255)
+  user_id?: string;
+
+  @ApiPropertyOptional({ description: "The caller's own conversation id (events webhook `thread_id`, channel conversations)" })
+  @IsOptional() @IsString() @Length(1, 255)
+  external_id?: string;
+
+  @ApiPropertyOptional({
+    type: [String], format: 'date-time', maxItems: 2,
+    description: 'Repeatable, RFC 3339. One value: created at or after it. Two values: the inclusive range [start, end].',
+  })
+  @IsOptional() @Transform(toArray) @ArrayMaxSize(2, { message: 'created takes at most two values: start and end' })
+  @IsRFC3339({ each: true, message: 'created must be RFC 3339 date-times such as 2026-01-31T00:00:00Z' })
+  created?: string[];
+
+  @ApiPropertyOptional({ type: [String], description: 'Repeatable: threads where one of these tools (capability codes) was activated' })
+  @IsOptional() @Transform(toArray) @ArrayMaxSize(20) @IsString({ each: true }) @Length(1, 100, { each: true })
+  tool?: string[];
+
+  @ApiPropertyOptional({
+    type: [String], example: ['over_budget:blocked'],
+    description: 'Repeatable: `code` (the rule was evaluated), `code:fired` (it triggered), `code:blocked` (it triggered a block), `code:passed` (evaluated, not triggered)',
+  })
+  @IsOptional() @Transform(toArray) @ArrayMaxSize(20)
+  @Matches(RULE_FILTER_PATTERN, { each: true, message: 'rule must be code, code:fired, code:blocked or code:passed' })
+  rule?: string[];
+
+  @ApiPropertyOptional({
+    type: [String], example: ['budget>=50', 'color:blue', 'size:*'],
+    description: 'Repeatable: `key:value` (equal; numbers and booleans match their JSON value too), `key:*` (present), or `key>=n`, `key>n`, `key<=n`, `key<n` (numeric comparison)',
+  })
+  @IsOptional() @Transform(toArray) @ArrayMaxSize(20)
+  @Matches(PARAM_FILTER_PATTERN, { each: true, message: 'param must be key:value, key:*, or key>=n, key>n, key<=n, key<n with a number n' })
+  param?: string[];
+
+  @ApiPropertyOptional({ type: [String], description: 'Repeatable: threads of these agents (24 hex)' })
+  @IsOptional() @Transform(toArray) @ArrayMaxSize(50) @IsId({ each: true })
+  agent_id?: string[];
+
+  @ApiPropertyOptional({
+    type: String, default: '1', example: '2',
+    description: '`1` (default): runtime-v1 threads. Any other version (`2`, `2.1.0`): runtime-v2 threads, which requires `agent_id` or `user_id`.',
+  })
+  @IsOptional() @IsString() @Matches(RUNTIME_VERSION_PATTERN, { message: 'runtime_version must be a version such as 1, 2 or 2.1.0' })
+  runtime_version?: string;
+}
+
+export class RenameThreadDto {
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Trail shoes under $100' })
+  @IsString() @Length(1, 200)
+  title: string;
+}
+
+export const MESSAGE_SORT_FIELDS = ['created_at'] as const;
+
+/** Transcript: oldest first by default. */
+export class ListMessagesQueryDto extends PageQueryDto(MESSAGE_SORT_FIELDS, 'created_at', 'asc') {
+  @ApiPropertyOptional({ type: String, default: '1', description: 'Runtime selector, as on the thread list' })
+  @IsOptional() @IsString() @Matches(RUNTIME_VERSION_PATTERN, { message: 'runtime_version must be a version such as 1, 2 or 2.1.0' })
+  runtime_version?: string;
+}
+
+/** The runtime generation a `runtime_version` selector reads: `1` → v1, anything else → v2. */
+export function selectedRuntime(runtimeVersion: string | undefined): 'v1' | 'v2' {
+  return runtimeVersion === undefined || runtimeVersion === '1' ? 'v1' : 'v2';
+}

@@ -1,0 +1,82 @@
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiId } from '../../../common/ids/is-id.decorator.js';
+import { CardResponseDto } from '../../messaging/dto/message-response.dto.js';
+import type { MessageRow, ThreadItemRow, ThreadRow } from '../threads.repository.js';
+
+/** Thread list item (spec "Thread (list item)" plus DESIGN.md's agent, user and external ids). */
+export class ThreadItemDto {
+  @ApiId() id: string;
+  @ApiProperty({ description: 'The first message, shortened; renamable' }) title: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ example: 'v3.2', description: 'The agent version the conversation (last) ran on' }) version_tag: string;
+  @ApiId() agent_id: string;
+  @ApiProperty({ description: 'End-user id' }) user_id: string;
+  @ApiProperty({ type: String, nullable: true, description: "The caller's own conversation id, when one was given" }) external_id: string | null;
+}
+
+/** The full thread: the list item plus its project, runtime, counters and facets. */
+export class ThreadDto extends ThreadItemDto {
+  @ApiId() project_id: string;
+  @ApiProperty({ enum: ['v1', 'v2'] }) runtime: 'v1' | 'v2';
+  @ApiProperty({ type: 'integer', description: 'Turns in the thread' }) interaction_count: number;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_interaction_at: string | null;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+  @ApiProperty({ type: [String], description: 'Tools (capabilities) activated in the thread' }) tools: string[];
+  @ApiProperty({ type: [String], description: 'Rule outcomes: `code`, `code:fired`, `code:blocked`, `code:passed`' }) rules: string[];
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Parameters computed in the thread (latest value per key)' })
+  params: Record<string, unknown>;
+}
+
+/** One message of a transcript: each interaction yields the end-user message (when it had one) and the agent reply. */
+@ApiExtraModels(CardResponseDto)
+export class ThreadMessageDto {
+  @ApiId() id: string;
+  @ApiProperty({ enum: ['user', 'agent'] }) role: 'user' | 'agent';
+  @ApiProperty({ description: 'Message text; empty for an image-only user message' }) text: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiId('The interaction (turn) this message belongs to') interaction_id: string;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'User messages: the image sent for vision input' }) image_url?: string | null;
+  @ApiPropertyOptional({ type: [CardResponseDto], description: 'Agent replies: the cards' }) cards?: CardResponseDto[];
+  @ApiPropertyOptional({ type: [String], description: 'Agent replies: the follow-up suggestions' }) followup_suggestions?: string[];
+  @ApiPropertyOptional({ description: 'Agent replies: the most relevant link, empty when none' }) url?: string;
+  @ApiPropertyOptional({ description: 'Agent replies: the agent version that answered' }) version_tag?: string;
+  @ApiPropertyOptional({ type: 'integer', description: 'Agent replies: input tokens of the turn' }) input_tokens?: number;
+  @ApiPropertyOptional({ type: 'integer', description: 'Agent replies: output tokens of the turn' }) output_tokens?: number;
+}
+
+export const toThreadItem = (t: ThreadItemRow): ThreadItemDto => ({
+  id: t.id,
+  title: t.title,
+  created_at: t.created_at.toISOString(),
+  version_tag: t.version_tag,
+  agent_id: t.agent_id,
+  user_id: t.user_id,
+  external_id: t.external_id,
+});
+
+export const toThread = (t: ThreadRow): ThreadDto => ({
+  ...toThreadItem(t),
+  project_id: t.project_id,
+  runtime: t.runtime,
+  interaction_count: t.interaction_count,
+  last_interaction_at: t.last_interaction_at ? t.last_interaction_at.toISOString() : null,
+  updated_at: t.updated_at.toISOString(),
+  tools: t.tools,
+  rules: t.rules,
+  params: t.params,
+});
+
+export const toThreadMessage = (m: MessageRow): ThreadMessageDto => {
+  const base = { id: m.id, role: m.role, text: m.text ?? '', created_at: m.created_at.toISOString(), interaction_id: m.interaction_id };
+  if (m.role === 'user') return { ...base, image_url: m.image_url };
+  const reply = m.reply ?? {};
+  return {
+    ...base,
+    cards: (reply.cards as CardResponseDto[] | undefined) ?? [],
+    followup_suggestions: (reply.followup_suggestions as string[] | undefined) ?? [],
+    url: (reply.url as string | undefined) ?? '',
+    version_tag: m.version_tag,
+    input_tokens: m.input_tokens,
+    output_tokens: m.output_tokens,
+  };
+};

@@ -1,0 +1,66 @@
+import { Body, Get, Param, Patch, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ManagementController } from '../../common/http/surface.decorators.js';
+import type { Page } from '../../common/pagination/page.dto.js';
+import { ApiPageResponse } from '../../common/pagination/page.dto.js';
+import { CurrentPageRequest } from '../../common/pagination/page-request.decorator.js';
+import type { PageRequest } from '../../common/pagination/paginate.js';
+import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
+import type { Principal } from '../auth/principal.js';
+import { ListMessagesQueryDto, ListThreadsQueryDto, RenameThreadDto, RuntimeVersionQueryDto, ThreadIdParams } from './dto/thread-query.dto.js';
+import { ThreadDto, ThreadItemDto, ThreadMessageDto } from './dto/thread-response.dto.js';
+import { ThreadsService } from './threads.service.js';
+
+@ManagementController('Threads')
+export class ThreadsController {
+  constructor(private readonly threads: ThreadsService) {}
+
+  @Get('threads')
+  @ApiOperation({
+    summary: "List the organization's threads, newest first",
+    description: 'Repeatable filters combine with OR within a field and AND across fields. `runtime_version` other than `1` lists runtime-v2 threads and requires `agent_id` or `user_id`.',
+  })
+  @ApiPageResponse(ThreadItemDto)
+  @ApiErrors(422)
+  list(@CurrentPrincipal() who: Principal, @Query() query: ListThreadsQueryDto, @CurrentPageRequest() page: PageRequest): Promise<Page<ThreadItemDto>> {
+    return this.threads.list(who, query, page);
+  }
+
+  @Get('threads/:threadId')
+  @ApiOperation({ summary: 'Get a thread', description: 'A thread of the other runtime generation than `runtime_version` selects is 404.' })
+  @ApiOkResponse({ type: ThreadDto })
+  @ApiErrors(404, 422)
+  get(@CurrentPrincipal() who: Principal, @Param() { threadId }: ThreadIdParams, @Query() { runtime_version }: RuntimeVersionQueryDto): Promise<ThreadDto> {
+    return this.threads.get(who, threadId, runtime_version);
+  }
+
+  @Patch('threads/:threadId')
+  @ApiOperation({ summary: 'Rename a thread; returns the full updated thread' })
+  @ApiOkResponse({ type: ThreadDto })
+  @ApiErrors(404, 413, 415, 422)
+  rename(
+    @CurrentPrincipal() who: Principal,
+    @Param() { threadId }: ThreadIdParams,
+    @Query() { runtime_version }: RuntimeVersionQueryDto,
+    @Body() dto: RenameThreadDto,
+  ): Promise<ThreadDto> {
+    return this.threads.rename(who, threadId, runtime_version, dto.title);
+  }
+
+  @Get('threads/:threadId/messages')
+  @ApiOperation({
+    summary: "A thread's transcript, oldest first",
+    description: 'Each interaction yields the end-user message (when it had text or an image) and the agent reply, in turn order.',
+  })
+  @ApiPageResponse(ThreadMessageDto)
+  @ApiErrors(404, 422)
+  messages(
+    @CurrentPrincipal() who: Principal,
+    @Param() { threadId }: ThreadIdParams,
+    @Query() query: ListMessagesQueryDto,
+    @CurrentPageRequest() page: PageRequest,
+  ): Promise<Page<ThreadMessageDto>> {
+    return this.threads.messages(who, threadId, query, page);
+  }
+}

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError } from '../../common/errors/app-error.js';
+import type { Page } from '../../common/pagination/page.dto.js';
+import type { PageRequest } from '../../common/pagination/paginate.js';
+import type { Principal } from '../auth/principal.js';
+import { selectedRuntime, type ListMessagesQueryDto, type ListThreadsQueryDto } from './dto/thread-query.dto.js';
+import { toThread, toThreadItem, toThreadMessage, type ThreadDto, type ThreadItemDto, type ThreadMessageDto } from './dto/thread-response.dto.js';
+import { SqlParams } from './sql-page.js';
+import { threadFilterConditions } from './thread-filters.js';
+import { ThreadsRepository, type ThreadRow } from './threads.repository.js';
+
+/** The organization's conversations, read side: list with filters, get, rename, transcript. */
+@Injectable()
+export class ThreadsService {
+  constructor(private readonly threads: ThreadsRepository) {}
+
+  list(who: Principal, query: ListThreadsQueryDto, request: PageRequest): Promise<Page<ThreadItemDto>> {
+    const params = new SqlParams();
+    const where = threadFilterConditions(who.organizationId, query, params);
+    return this.threads.list(where, params, query, request, toThreadItem);
+  }
+
+  async get(who: Principal, threadId: string, runtimeVersion: string | undefined): Promise<ThreadDto> {
+    return toThread(await this.getVisible(who.organizationId, threadId, runtimeVersion));
+  }
+
+  async rename(who: Principal, threadId: string, runtimeVersion: string | undefined, title: string): Promise<ThreadDto> {
+    const thread = await this.threads.rename(who.organizationId, threadId, selectedRuntime(runtimeVersion), title);
+    if (!thread) throw new NotFoundError('Thread');
+    return toThread(thread);
+  }
+
+  async messages(who: Principal, threadId: string, query: ListMessagesQueryDto, request: PageRequest): Promise<Page<ThreadMessageDto>> {
+    const thread = await this.getVisible(who.organizationId, threadId, query.runtime_version);
+    return this.threads.messages(thread.id, query, request, toThreadMessage);
+  }
+
+  /**
+   * The caller's thread on the selected runtime, or 404: another organization's thread and a thread of the other
+   * runtime generation are both "not found" (never 403).
+   */
+  async getVisible(organizationId: string, threadId: string, runtimeVersion?: string): Promise<ThreadRow> {
+    const thread = await this.threads.find(organizationId, threadId);
+    if (!thread || thread.runtime !== selectedRuntime(runtimeVersion)) throw new NotFoundError('Thread');
+    return thread;
+  }
+
+  /** The caller's thread whatever its runtime, or 404 (trace reads: a trace carries its own `runtime`). */
+  async findVisible(organizationId: string, threadId: string): Promise<ThreadRow> {
+    const thread = await this.threads.find(organizationId, threadId);
+    if (!thread) throw new NotFoundError('Thread');
+    return thread;
+  }
+}

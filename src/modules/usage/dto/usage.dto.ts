@@ -1,0 +1,56 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsRFC3339 } from 'class-validator';
+import { IsId } from '../../../common/ids/is-id.decorator.js';
+
+export class AgentIdParams {
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @IsId()
+  agentId: string;
+}
+
+export class ProjectUsageParams {
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @IsId()
+  projectId: string;
+}
+
+/** Interactions created in [created_from, created_to], both inclusive and optional. */
+export class UsageQueryDto {
+  @ApiPropertyOptional({ format: 'date-time', example: '2026-11-01T00:00:00Z', description: 'Interactions created at or after this instant (RFC 3339)' })
+  @IsOptional() @IsRFC3339({ message: 'created_from must be an RFC 3339 date-time such as 2026-11-01T00:00:00Z' })
+  created_from?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', example: '2026-11-30T23:59:59.999Z', description: 'Interactions created at or before this instant (RFC 3339)' })
+  @IsOptional() @IsRFC3339({ message: 'created_to must be an RFC 3339 date-time such as 2026-11-30T23:59:59Z' })
+  created_to?: string;
+}
+
+/** Spec "Usage". */
+export class UsageDto {
+  @ApiProperty({ type: 'integer', description: 'Billed interactions, one per interaction' }) interaction_count: number;
+  @ApiProperty({ type: 'integer' }) input_tokens: number;
+  @ApiProperty({ type: 'integer' }) output_tokens: number;
+  @ApiProperty({ type: 'integer', description: 'Cached (read) input tokens' }) cache_read_tokens: number;
+  @ApiProperty({ type: 'integer' }) reasoning_tokens: number;
+  @ApiProperty({ type: 'integer', description: 'input + output + cache-read + reasoning tokens' }) total_tokens: number;
+}
+
+export interface UsageSums {
+  interaction_count: string | number | null;
+  input_tokens: string | number | null;
+  output_tokens: string | number | null;
+  cache_read_tokens: string | number | null;
+  reasoning_tokens: string | number | null;
+}
+
+export function toUsage(sums: UsageSums): UsageDto {
+  const n = (value: string | number | null) => Number(value ?? 0);
+  const usage = {
+    interaction_count: n(sums.interaction_count),
+    input_tokens: n(sums.input_tokens),
+    output_tokens: n(sums.output_tokens),
+    cache_read_tokens: n(sums.cache_read_tokens),
+    reasoning_tokens: n(sums.reasoning_tokens),
+  };
+  return { ...usage, total_tokens: usage.input_tokens + usage.output_tokens + usage.cache_read_tokens + usage.reasoning_tokens };
+}

@@ -1,0 +1,32 @@
+import { Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ManagementController } from '../../common/http/surface.decorators.js';
+import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
+import type { Principal } from '../auth/principal.js';
+import { AgentIdParams, ProjectUsageParams, UsageDto, UsageQueryDto } from './dto/usage.dto.js';
+import { UsageService } from './usage.service.js';
+
+@ManagementController('Usage')
+export class UsageController {
+  constructor(private readonly usage: UsageService) {}
+
+  @Get('agents/:agentId/usage')
+  @ApiOperation({ summary: "An agent's token usage", description: 'Interactions created in [created_from, created_to], both optional and inclusive.' })
+  @ApiOkResponse({ type: UsageDto })
+  @ApiErrors(404, 422)
+  ofAgent(@CurrentPrincipal() who: Principal, @Param() { agentId }: AgentIdParams, @Query() query: UsageQueryDto): Promise<UsageDto> {
+    return this.usage.ofAgent(who, agentId, query);
+  }
+
+  @Get('projects/:projectId/usage')
+  @ApiOperation({
+    summary: "A project's token usage across all its agents, deleted agents included",
+    description: 'Interactions created in [created_from, created_to], both optional and inclusive.',
+  })
+  @ApiOkResponse({ type: UsageDto })
+  @ApiErrors(404, 422)
+  ofProject(@CurrentPrincipal() who: Principal, @Param() { projectId }: ProjectUsageParams, @Query() query: UsageQueryDto): Promise<UsageDto> {
+    return this.usage.ofProject(who, projectId, query);
+  }
+}
