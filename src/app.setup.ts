@@ -12,6 +12,7 @@ import { ErrorCode } from './common/errors/error-code.js';
 import { ErrorFilter } from './common/errors/error.filter.js';
 import { ValidationError } from './common/errors/app-error.js';
 import { RouteIndex } from './common/http/route-index.js';
+import { SessionWsAdapter } from './modules/streaming/session-ws.adapter.js';
 import { securityHeaders } from './common/http/security-headers.js';
 import { createLogger, PinoNestLogger } from './common/logging/logger.js';
 import { createValidationPipe } from './common/validation/validation-pipe.js';
@@ -118,6 +119,7 @@ async function configureApp(app: NestFastifyApplication, config: AppConfig, rout
   });
 
   if (config.http.basePath) app.setGlobalPrefix(config.http.basePath);
+  app.useWebSocketAdapter(new SessionWsAdapter(app, config.http.basePath));
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ErrorFilter(routes, (url) => (EVENTS_PATH.test(url) ? 'webhooks.payload_too_large' : ErrorCode.PayloadTooLarge)));
 

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { MessagingModule } from '../messaging/messaging.module.js';
 import { ReplayBufferRepository } from './replay-buffer.repository.js';
+import { SessionGateway } from './session.gateway.js';
+import { SessionService } from './session.service.js';
 import { SseStreamService } from './sse-stream.service.js';
 import { StreamController } from './stream.controller.js';
 
@@ -8,6 +10,6 @@ import { StreamController } from './stream.controller.js';
 @Module({
   imports: [MessagingModule],
   controllers: [StreamController],
-  providers: [SseStreamService, ReplayBufferRepository],
+  providers: [SseStreamService, ReplayBufferRepository, SessionGateway, SessionService],
 })
 export class StreamingModule {}
