@@ -78,8 +78,8 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
     try {
       await this.repository.insert({ id, organizationId, agentId, ...input });
     } catch (error) {
-      // Not committed: nothing was queued. A constraint error would be a bug (500); anything else is the store.
-      if (error instanceof DatabaseError && /^(22|23)/.test(error.code ?? '')) throw error;
+      // Not committed: nothing was queued. A data or constraint error would be a bug (500); anything else is the store.
+      if (error instanceof DatabaseError && /^(22|23|42)/.test(error.code ?? '')) throw error;
       this.logger.warn({ err: error }, 'event insert failed');
       throw new EventStoreUnavailableError();
     }

@@ -1,10 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, UseFilters } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorEnvelopeDto } from '../../common/errors/error-envelope.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { Auth, CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import { actingAgentId, Credential, type Principal } from '../auth/principal.js';
 import { CreateEventDto, EventAcceptedDto, EventIdParams, EventStatusDto } from './dto/event.dto.js';
+import { EventsErrorFilter } from './events-error.filter.js';
 import { EventsIngestService } from './events-ingest.service.js';
 import { EventsService } from './events.service.js';
 
@@ -13,6 +14,7 @@ import { EventsService } from './events.service.js';
 @ApiTags('Events webhook')
 @Auth(Credential.AgentApiKey)
 @ApiErrors(500)
+@UseFilters(EventsErrorFilter)
 export class EventsController {
   constructor(
     private readonly ingest: EventsIngestService,

@@ -1,0 +1,367 @@
+// Fault tests of the events webhook (docs/events.md), against the built service (dist/) in real processes:
+//   a) kill -9 of a worker process in the middle of 2,000 events, then restart: every event completed, none twice,
+//      order kept per thread;
+//   b) the Redis keys of this run's prefix deleted mid-run (Bull's queues lost): the sweeper recovers everything;
+//   c) PostgreSQL unreachable for an API process (a TCP proxy of ours, killed): 502/503, nothing half-accepted.
+// Nothing shared is stopped: this run has its own database, its own Redis key prefix and its own proxy.
+// Bounded: every wait has a deadline; the whole script stops itself after OVERALL_LIMIT_MS.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, openSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+
+const ADMIN_URL = process.env.FAULTS_ADMIN_DATABASE_URL ?? 'postgres://agent_service:agent_service@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.FAULTS_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
+const RUN = `f${process.pid}x${Date.now().toString(36).slice(-4)}`;
+const DB_NAME = `agent_${RUN}_faults`;
+const PREFIX = `faults:${RUN}`;
+const ORG_KEY = `oak_faults_${RUN}_0123456789`;
+const LOG_DIR = mkdtempSync(path.join(tmpdir(), 'events-faults-'));
+const OVERALL_LIMIT_MS = 210_000;
+
+const dbUrl = (port = 5432) => {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${DB_NAME}`;
+  url.port = String(port);
+  return url.toString();
+};
+
+const children = new Set<ChildProcess>();
+const results: Array<{ name: string; ok: boolean }> = [];
+let failed = 0;
+
+function check(name: string, ok: boolean, detail = ''): void {
+  results.push({ name, ok });
+  if (!ok) failed += 1;
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? ` — ${detail}` : ''}`);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A TCP proxy we own, between one API process and PostgreSQL: killing it is that process's outage only. */
+async function startProxy(targetPort: number): Promise<{ port: number; kill: () => Promise<void> }> {
+  const port = await freePort();
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(targetPort, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    client.pipe(upstream).pipe(client);
+    const drop = () => { client.destroy(); upstream.destroy(); sockets.delete(client); sockets.delete(upstream); };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    port,
+    kill: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
+  };
+}
+
+function baseEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'test',
+    DATABASE_URL: dbUrl(),
+    REDIS_URL,
+    REDIS_KEY_PREFIX: PREFIX,
+    MIGRATE_ON_START: 'false',
+    LOG_LEVEL: 'warn',
+    JWT_SECRET: 'faults-secret-0123456789abcdef0123456789abcdef',
+    RATE_LIMIT_MAX: '0',
+    EVENTS_LEASE_MS: '3000',
+    EVENTS_STALE_MS: '2000',
+    EVENTS_SWEEP_INTERVAL_MS: '1000',
+    EVENTS_BACKOFF_MS: '200',
+    ...extra,
+  };
+}
+
+function spawnService(name: string, script: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const out = openSync(path.join(LOG_DIR, `${name}.log`), 'a');
+  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', out, out] });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return child;
+}
+
+async function startApi(name: string, extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const child = spawnService(name, 'dist/src/main.js', baseEnv({ PORT: String(port), HOST: '127.0.0.1', WORKERS: 'off', ...extraEnv }));
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${name} to be ready`, async () => {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; see ${LOG_DIR}/${name}.log`);
+    try {
+      return (await fetch(`${base}/health/ready`)).ok;
+    } catch {
+      return false;
+    }
+  }, 30_000);
+  return { child, base };
+}
+
+function startWorker(name: string, extraEnv: Record<string, string> = {}): ChildProcess {
+  return spawnService(name, 'dist/src/worker.js', baseEnv({ WORKERS: 'on', ...extraEnv }));
+}
+
+function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
+
+interface Reply {
+  status: number;
+  body: any;
+  text: string;
+  headers: Headers;
+}
+
+async function http(base: string, method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+  const res = await fetch(`${base}${pathname}`, {
+    method,
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  let json: unknown;
+  try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+  return { status: res.status, body: json, text, headers: res.headers };
+}
+
+async function expectOk(promise: Promise<Reply>, status: number, step: string): Promise<any> {
+  const res = await promise;
+  if (res.status !== status) throw new Error(`${step}: expected ${status}, got ${res.status}: ${res.text}`);
+  return res.body;
+}
+
+/** A published agent with an agent API key, through the management API. */
+async function seedAgent(base: string): Promise<{ agentId: string; headers: Record<string, string> }> {
+  const org = { 'x-organization-api-key': ORG_KEY };
+  const project = await expectOk(http(base, 'POST', '/management/v1/projects', { name: 'faults' }, org), 201, 'project');
+  const agent = await expectOk(http(base, 'POST', `/management/v1/projects/${project.id}/agents`, { name: 'faults', runtime: 'v1' }, org), 201, 'agent');
+  const version = await expectOk(http(base, 'POST', `/management/v1/agents/${agent.id}/versions`, { source: 'template', template: 'shopping-assistant' }, org), 201, 'version');
+  await expectOk(http(base, 'POST', `/management/v1/agents/${agent.id}/versions/${version.id}/publish`, undefined, org), 200, 'publish');
+  const key = await expectOk(http(base, 'POST', `/management/v1/agents/${agent.id}/api-keys`, {}, org), 201, 'api key');
+  return { agentId: agent.id, headers: { 'x-agent-api-key': key.api_key } };
+}
+
+const QUESTIONS = ['show me trail shoes', 'do you have rain jackets', 'anything under $100', 'where is my order', 'show me backpacks'];
+
+/**
+ * Posts `perThread` events on each of `threads` caller thread ids: each thread's events one after the other
+ * (acceptance order is then unambiguous), threads in parallel. Retries 502/503 as the spec tells callers to.
+ * Returns the accepted ids per thread, in acceptance order.
+ */
+async function postEvents(
+  base: string,
+  headers: Record<string, string>,
+  { label, threads, perThread, onAccepted = () => undefined }: { label: string; threads: number; perThread: number; onAccepted?: () => void },
+): Promise<Map<string, string[]>> {
+  const accepted = new Map<string, string[]>();
+  await Promise.all(Array.from({ length: threads }, async (_, t) => {
+    const threadId = `${label}-${t}`;
+    const ids: string[] = [];
+    accepted.set(threadId, ids);
+    for (let i = 0; i < perThread; i += 1) {
+      for (let attempt = 0; ; attempt += 1) {
+        const res = await http(base, 'POST', '/messaging/v1/events', { text: `${QUESTIONS[i % QUESTIONS.length]} #${i}`, thread_id: threadId }, headers);
+        if (res.status === 202) { ids.push(res.body.event_id); onAccepted(); break; }
+        if ((res.status === 502 || res.status === 503) && attempt < 20) { await sleep(100); continue; }
+        throw new Error(`event ${threadId}#${i}: ${res.status} ${res.text}`);
+      }
+    }
+  }));
+  return accepted;
+}
+
+async function countByStatus(db: pg.Pool, ids: string[]): Promise<Record<string, number>> {
+  const { rows } = await db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM events WHERE id = ANY($1) GROUP BY status`, [ids]);
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}
+
+/** Every event completed, exactly one interaction each, and per thread the turns in acceptance order. */
+async function verify(db: pg.Pool, label: string, accepted: Map<string, string[]>): Promise<void> {
+  const ids = [...accepted.values()].flat();
+  const statuses = await countByStatus(db, ids);
+  check(`${label}: all ${ids.length} events completed`, statuses.completed === ids.length, JSON.stringify(statuses));
+  const { rows: [dup] } = await db.query<{ turns: number; events: number }>(
+    `SELECT count(*)::int AS turns, count(DISTINCT event_id)::int AS events FROM interactions WHERE event_id = ANY($1)`, [ids],
+  );
+  check(`${label}: one turn per event (none twice, none missing)`, dup?.turns === ids.length && dup.events === ids.length, `${dup?.turns} turns for ${dup?.events} events`);
+  let outOfOrder = 0;
+  for (const [threadId, eventIds] of accepted) {
+    const { rows } = await db.query<{ event_id: string }>(
+      `SELECT i.event_id FROM interactions i JOIN threads t ON t.id = i.thread_id WHERE t.external_id = $1 ORDER BY i.seq`, [threadId],
+    );
+    const seen = rows.map((r) => r.event_id.trim());
+    if (seen.join(',') !== eventIds.join(',')) outOfOrder += 1;
+  }
+  check(`${label}: acceptance order kept on every thread`, outOfOrder === 0, `${outOfOrder} of ${accepted.size} threads out of order`);
+}
+
+async function waitAllDone(db: pg.Pool, accepted: Map<string, string[]>, timeoutMs: number, label: string): Promise<number> {
+  const ids = [...accepted.values()].flat();
+  const started = Date.now();
+  await waitFor(`${label}: ${ids.length} events to finish`, async () => {
+    const s = await countByStatus(db, ids);
+    return (s.queued ?? 0) + (s.processing ?? 0) === 0;
+  }, timeoutMs, 250);
+  return Date.now() - started;
+}
+
+async function deletePrefixKeys(redis: Redis): Promise<number> {
+  let cursor = '0';
+  let deleted = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
+    if (keys.length > 0) deleted += await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  return deleted;
+}
+
+async function main(): Promise<void> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${DB_NAME}"`);
+  const db = new pg.Pool({ connectionString: dbUrl(), max: 4 });
+  const redis = new Redis(REDIS_URL);
+  const processes: { api?: { child: ChildProcess; base: string }; apiProxied?: { child: ChildProcess; base: string }; w1?: ChildProcess; w2?: ChildProcess } = {};
+  try {
+    // Migrate once, then the processes start with MIGRATE_ON_START=false.
+    await new Promise<void>((resolve, reject) => {
+      const m = spawn(process.execPath, ['dist/src/database/migrate.js'], { env: baseEnv(), stdio: ['ignore', 'ignore', 'inherit'] });
+      m.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`migrate exited ${code}`))));
+    });
+    processes.api = await startApi('api', { BOOTSTRAP_ORG_API_KEY: ORG_KEY, BOOTSTRAP_ORG_NAME: 'faults' });
+    const api = processes.api;
+    const { headers } = await seedAgent(api.base);
+
+    // a) kill -9 of a worker in the middle of 2,000 events, then restart it.
+    processes.w1 = startWorker('worker-1');
+    processes.w2 = startWorker('worker-2');
+    let acceptedCount = 0;
+    let killed = false;
+    let acceptedA = new Map<string, string[]>();
+    const ids = () => [...acceptedA.values()].flat();
+    const killer = (async () => {
+      await waitFor('a: 600 events accepted and some completed', async () => {
+        if (acceptedCount < 400) return false;
+        const { rows: [r] } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE status = 'completed'`);
+        return (r?.n ?? 0) >= 50;
+      }, 90_000, 100);
+      const { rows: [p] } = await db.query<{ processing: number; completed: number }>(`SELECT count(*) FILTER (WHERE status = 'processing')::int AS processing, count(*) FILTER (WHERE status = 'completed')::int AS completed FROM events`);
+      processes.w1?.kill('SIGKILL');
+      killed = true;
+      console.log(`     a: kill -9 worker-1 (pid ${processes.w1?.pid}) with ${acceptedCount} accepted, ${p?.completed} completed, ${p?.processing} processing`);
+      await sleep(1500);
+      processes.w1 = startWorker('worker-1b');
+      console.log('     a: worker restarted');
+    })();
+    const t0 = Date.now();
+    acceptedA = await postEvents(api.base, headers, { label: 'kill', threads: 40, perThread: 50, onAccepted: () => { acceptedCount += 1; } });
+    const acceptMs = Date.now() - t0;
+    await killer;
+    check('a: worker was killed mid-run', killed);
+    const drainMs = await waitAllDone(db, acceptedA, 120_000, 'a');
+    console.log(`     a: ${ids().length} accepted in ${acceptMs} ms over 40 threads (sequential per thread); drained ${drainMs} ms after the last accept`);
+    await verify(db, 'a', acceptedA);
+
+    // b) Bull's Redis keys lost mid-run: the sweeper re-enqueues from PostgreSQL.
+    let acceptedB = 0;
+    let flushed = 0;
+    const flusher = (async () => {
+      await waitFor('b: 300 events accepted', async () => acceptedB >= 300, 60_000, 50);
+      flushed = await deletePrefixKeys(redis);
+      console.log(`     b: deleted ${flushed} Redis keys under ${PREFIX}: with ${acceptedB} accepted`);
+    })();
+    const acceptedFlush = await postEvents(api.base, headers, { label: 'flush', threads: 20, perThread: 40, onAccepted: () => { acceptedB += 1; } });
+    await flusher;
+    check('b: Redis keys deleted mid-run', flushed > 0, `${flushed} keys`);
+    await waitAllDone(db, acceptedFlush, 90_000, 'b');
+    await verify(db, 'b', acceptedFlush);
+
+    // c) PostgreSQL unreachable for one API process: its answers are 502/503, nothing is half-accepted.
+    const proxy = await startProxy(5432);
+    processes.apiProxied = await startApi('api-proxied', { DATABASE_URL: dbUrl(proxy.port), DATABASE_POOL_SIZE: '4' });
+    const warm = await http(processes.apiProxied.base, 'POST', '/messaging/v1/events', { text: 'before the outage', thread_id: 'outage' }, headers);
+    check('c: accepted while PostgreSQL is reachable', warm.status === 202, `${warm.status}`);
+    await proxy.kill();
+    const answers: Record<string, number> = {};
+    let acceptedDuringOutage = 0;
+    for (let i = 0; i < 40; i += 1) {
+      const res = await http(processes.apiProxied.base, 'POST', '/messaging/v1/events', { text: `during the outage ${i}`, thread_id: 'outage' }, headers);
+      answers[res.status] = (answers[res.status] ?? 0) + 1;
+      if (res.status === 202) acceptedDuringOutage += 1;
+      if (res.status === 503 && !res.headers.get('retry-after')) answers['503-without-retry-after'] = (answers['503-without-retry-after'] ?? 0) + 1;
+    }
+    // Past the credential and agent caches (4 s, 2 s), the key lookup itself cannot reach PostgreSQL: still 502.
+    await sleep(4500);
+    for (let i = 0; i < 5; i += 1) {
+      const res = await http(processes.apiProxied.base, 'POST', '/messaging/v1/events', { text: `during the outage, cold ${i}`, thread_id: 'outage' }, headers);
+      answers[`${res.status} (cold caches)`] = (answers[`${res.status} (cold caches)`] ?? 0) + 1;
+      if (res.status === 202) acceptedDuringOutage += 1;
+    }
+    const onlyRetryable = Object.keys(answers).every((s) => s.startsWith('502') || s.startsWith('503'));
+    check('c: every answer during the outage is 502 or 503', onlyRetryable && acceptedDuringOutage === 0, JSON.stringify(answers));
+    const { rows: [half] } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE text LIKE 'during the outage%'`);
+    check('c: nothing from the outage was stored', half?.n === 0, `${half?.n} rows`);
+    const warmDone = await waitFor('c: the event accepted before the outage to complete', async () => {
+      const { rows: [r] } = await db.query<{ status: string }>(`SELECT status FROM events WHERE id = $1`, [warm.body.event_id]);
+      return r?.status === 'completed' ? r : undefined;
+    }, 30_000);
+    check('c: the event accepted before the outage completed', warmDone.status === 'completed');
+  } finally {
+    for (const child of [...children]) await stop(child);
+    redis.disconnect();
+    await db.end();
+    await admin.query(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+    const leftovers = new Redis(REDIS_URL);
+    await deletePrefixKeys(leftovers).catch(() => undefined);
+    leftovers.disconnect();
+  }
+}
+
+const watchdog = setTimeout(() => {
+  console.log(`FAIL events faults: over ${OVERALL_LIMIT_MS} ms, stopping`);
+  for (const child of children) child.kill('SIGKILL');
+  process.exit(1);
+}, OVERALL_LIMIT_MS);
+watchdog.unref();
+
+try {
+  await main();
+} catch (error) {
+  failed += 1;
+  console.log(`FAIL events faults: ${error instanceof Error ? error.stack : String(error)}`);
+  console.log(`     logs in ${LOG_DIR}`);
+}
+console.log(`events faults: ${results.filter((r) => r.ok).length} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
