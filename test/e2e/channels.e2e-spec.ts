@@ -1,6 +1,6 @@
 import type { TestOrg } from '../factories/factory.js';
 import { liveAgent, shopBundle, type LiveTestAgent } from '../support/agents.js';
-import { eventually, startFakeTwilio, type FakeTwilio } from '../support/fake-twilio-server.js';
+import { eventually, inboundParams, signTwilioRequest, startFakeTwilio, type FakeTwilio } from '../support/fake-twilio-server.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const DEFAULT_SMS = '+15550001111';
@@ -10,6 +10,16 @@ const PHONE = '+15557654321';
 const WELCOME = shopBundle.welcome_message!;
 
 const threads = (channel: string) => `/messaging/v1/channels/${channel}/threads`;
+
+/** Posts a provider webhook the way Twilio does: form-encoded, signed over the public URL (unless told otherwise). */
+async function postWebhook(t: TestApp, twilio: FakeTwilio, path: string, params: Record<string, string>, options: { signature?: string | null; signedUrl?: string } = {}) {
+  const signature = options.signature === undefined ? signTwilioRequest(twilio.authToken, options.signedUrl ?? `${PUBLIC_BASE}${path}`, params) : options.signature;
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  if (signature !== null) headers['x-twilio-signature'] = signature;
+  return t.http.request('POST', path, { raw: new URLSearchParams(params).toString(), headers });
+}
+
+const inbound = (channel: string) => `/messaging/v1/channels/${channel}/inbound`;
 
 async function channelMessages(t: TestApp, threadId: string): Promise<any[]> {
   return t.dataSource.query(`SELECT * FROM channel_messages WHERE thread_id = $1 ORDER BY created_at, id`, [threadId]);
@@ -169,6 +179,132 @@ describe('channels with a provider', () => {
     });
   });
 
+  describe('inbound replies from the phone', () => {
+    async function startConversation(channel: 'whatsapp' | 'sms', body: Record<string, unknown> = {}) {
+      const res = await t.http.post(threads(channel), { user_id: 'shopper-1', phone_number: PHONE, ...body }, agent.headers);
+      expect(res.status).toBe(201);
+      await twilio.waitForMessages(twilio.messages.length + 1);
+      return res.body.thread_id as string;
+    }
+
+    it('answers a WhatsApp reply with the agent, through the events pipeline, and delivers the answer to the phone', async () => {
+      const threadId = await startConversation('whatsapp');
+      const params = inboundParams(twilio.accountSid, { from: `whatsapp:${PHONE}`, to: `whatsapp:${DEFAULT_WHATSAPP}`, body: 'I am looking for trail shoes' });
+      const res = await postWebhook(t, twilio, inbound('whatsapp'), params);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/xml/);
+      expect(res.text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
+
+      const [, answer] = await twilio.waitForMessages(2);
+      expect(answer).toMatchObject({ to: `whatsapp:${PHONE}`, from: `whatsapp:${DEFAULT_WHATSAPP}` });
+      expect(answer!.body).toContain('Ridge Runner Trail Shoe');
+
+      const rows = await channelMessages(t, threadId);
+      const received = rows.find((m) => m.kind === 'inbound');
+      expect(received).toMatchObject({ direction: 'inbound', status: 'received', provider_message_id: params.MessageSid, from_number: PHONE, to_number: DEFAULT_WHATSAPP, body: 'I am looking for trail shoes' });
+      const reply = await messageWithStatus(t, threadId, 'reply', 'sent');
+      expect(reply).toMatchObject({ in_reply_to: received.id, provider_message_id: answer!.sid, from_number: DEFAULT_WHATSAPP, to_number: PHONE });
+
+      const [event] = await t.dataSource.query(`SELECT * FROM events WHERE id = $1`, [received.event_id]);
+      expect(event).toMatchObject({ status: 'completed', thread_id: threadId, external_thread_id: `whatsapp:${threadId}` });
+      const [thread] = await t.dataSource.query(`SELECT interaction_count, user_id FROM threads WHERE id = $1`, [threadId]);
+      expect(thread).toEqual({ interaction_count: 1, user_id: 'shopper-1' });
+      const [turn] = await t.dataSource.query(`SELECT id, user_text, user_id FROM interactions WHERE thread_id = $1`, [threadId]);
+      expect(turn).toMatchObject({ id: reply.interaction_id, user_text: 'I am looking for trail shoes', user_id: 'shopper-1' });
+    });
+
+    it('continues an SMS conversation started from a connected sender', async () => {
+      const sender = (await t.http.post('/management/v1/senders', { channel: 'sms', phone_number: '+15550005555' }, org.headers)).body;
+      const threadId = await startConversation('sms', { sender_id: sender.id });
+      const res = await postWebhook(t, twilio, inbound('sms'), inboundParams(twilio.accountSid, { from: PHONE, to: '+15550005555', body: 'show me jackets' }));
+      expect(res.status).toBe(200);
+      const [, answer] = await twilio.waitForMessages(2);
+      expect(answer).toMatchObject({ to: PHONE, from: '+15550005555' });
+      expect(answer!.body).toContain('Storm Shell Jacket');
+      expect((await messageWithStatus(t, threadId, 'reply', 'sent')).thread_id).toBe(threadId);
+    });
+
+    it('produces one reply for duplicate deliveries of the same MessageSid', async () => {
+      const threadId = await startConversation('sms');
+      const params = inboundParams(twilio.accountSid, { from: PHONE, to: DEFAULT_SMS, body: 'show me jackets' });
+      const responses = await Promise.all([1, 2, 3].map(() => postWebhook(t, twilio, inbound('sms'), params)));
+      expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
+      await messageWithStatus(t, threadId, 'reply', 'sent');
+      const again = await postWebhook(t, twilio, inbound('sms'), params);
+      expect(again.status).toBe(200);
+
+      const rows = await channelMessages(t, threadId);
+      expect(rows.filter((m) => m.kind === 'inbound')).toHaveLength(1);
+      expect(rows.filter((m) => m.kind === 'reply')).toHaveLength(1);
+      expect(await t.dataSource.query(`SELECT id FROM events WHERE external_thread_id = $1`, [`sms:${threadId}`])).toHaveLength(1);
+      expect(await t.dataSource.query(`SELECT id FROM interactions WHERE thread_id = $1`, [threadId])).toHaveLength(1);
+      expect(twilio.messages).toHaveLength(2);
+    });
+
+    it('runs the turns of one conversation in the order the messages arrived', async () => {
+      const threadId = await startConversation('sms');
+      const texts = ['show me jackets', 'I am looking for trail shoes', 'where is my order'];
+      for (const text of texts) {
+        expect((await postWebhook(t, twilio, inbound('sms'), inboundParams(twilio.accountSid, { from: PHONE, to: DEFAULT_SMS, body: text }))).status).toBe(200);
+      }
+      await eventually(async () => (await channelMessages(t, threadId)).filter((m) => m.kind === 'reply' && m.status === 'sent').length === 3, 'three replies sent');
+      const turns = await t.dataSource.query(`SELECT user_text FROM interactions WHERE thread_id = $1 ORDER BY seq`, [threadId]);
+      expect(turns.map((r: any) => r.user_text)).toEqual(texts);
+    });
+
+    it('continues the latest conversation between the two numbers', async () => {
+      await startConversation('sms');
+      const latest = await startConversation('sms');
+      await postWebhook(t, twilio, inbound('sms'), inboundParams(twilio.accountSid, { from: PHONE, to: DEFAULT_SMS, body: 'show me jackets' }));
+      expect((await messageWithStatus(t, latest, 'reply', 'sent')).thread_id).toBe(latest);
+    });
+
+    it('acknowledges a message that matches no conversation without recording or answering it', async () => {
+      const res = await postWebhook(t, twilio, inbound('sms'), inboundParams(twilio.accountSid, { from: '+15559990000', to: DEFAULT_SMS, body: 'hello?' }));
+      expect(res.status).toBe(200);
+      expect(res.text).toContain('<Response/>');
+      expect(await t.dataSource.query(`SELECT id FROM channel_messages`)).toEqual([]);
+    });
+
+    it('rejects unsigned (401) and badly signed (403) webhook calls, and records nothing', async () => {
+      const threadId = await startConversation('sms');
+      const params = inboundParams(twilio.accountSid, { from: PHONE, to: DEFAULT_SMS, body: 'show me jackets' });
+      const unsigned = await postWebhook(t, twilio, inbound('sms'), params, { signature: null });
+      expect(unsigned.status).toBe(401);
+      expect(unsigned.body.error.code).toBe('unauthorized');
+      const wrongKey = await postWebhook(t, twilio, inbound('sms'), params, { signature: signTwilioRequest('not-the-token', `${PUBLIC_BASE}${inbound('sms')}`, params) });
+      expect(wrongKey.status).toBe(403);
+      expect(wrongKey.body.error.code).toBe('forbidden');
+      const wrongUrl = await postWebhook(t, twilio, inbound('sms'), params, { signedUrl: `${t.baseUrl}${inbound('sms')}` });
+      expect(wrongUrl.status).toBe(403);
+      const tampered = await postWebhook(t, twilio, inbound('sms'), params, { signature: signTwilioRequest(twilio.authToken, `${PUBLIC_BASE}${inbound('sms')}`, { ...params, Body: 'something else' }) });
+      expect(tampered.status).toBe(403);
+      expect((await channelMessages(t, threadId)).filter((m) => m.kind === 'inbound')).toEqual([]);
+    });
+
+    it('answers 404 for an unknown channel and 422 for a signed body without the message fields', async () => {
+      const params = inboundParams(twilio.accountSid, { from: PHONE, to: DEFAULT_SMS, body: 'hi' });
+      expect((await postWebhook(t, twilio, inbound('telegram'), params)).status).toBe(404);
+      const smsToWhatsapp = await postWebhook(t, twilio, inbound('whatsapp'), params);
+      expect(smsToWhatsapp.status).toBe(422);
+      const { MessageSid: _a, SmsMessageSid: _b, SmsSid: _c, ...withoutSid } = params;
+      const missing = await postWebhook(t, twilio, inbound('sms'), withoutSid);
+      expect(missing.status).toBe(422);
+      expect(missing.body.error.code).toBe('validation_error');
+    });
+
+    it('applies signed delivery-status callbacks to outbound messages', async () => {
+      const threadId = await startConversation('sms');
+      const opening = await messageWithStatus(t, threadId, 'opening', 'sent');
+      const status = `/messaging/v1/channels/sms/status`;
+      const delivered = { MessageSid: opening.provider_message_id, MessageStatus: 'delivered', AccountSid: twilio.accountSid, To: PHONE, From: DEFAULT_SMS };
+      expect((await postWebhook(t, twilio, status, delivered, { signature: 'bad' })).status).toBe(403);
+      const res = await postWebhook(t, twilio, status, delivered);
+      expect(res.status).toBe(200);
+      expect((await channelMessages(t, threadId))[0]).toMatchObject({ kind: 'opening', status: 'delivered' });
+    });
+  });
+
   describe('outbound delivery', () => {
     it('retries on provider 5xx with backoff, then sends', async () => {
       twilio.failNext(2, 503);
@@ -287,6 +423,12 @@ describe('channels without a provider', () => {
     const [opening] = await channelMessages(t, res.body.thread_id);
     expect(opening).toMatchObject({ kind: 'opening', status: 'undelivered', attempts: 0, body: WELCOME, from_number: DEFAULT_SMS, to_number: PHONE });
     expect(opening.error).toMatch(/No channel provider is configured/);
+  });
+
+  it('refuses provider webhooks: nothing can verify them', async () => {
+    const res = await t.http.request('POST', inbound('sms'), { raw: 'MessageSid=SM1&From=%2B15557654321&To=%2B15550001111&Body=hi', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'x' } });
+    expect(res.status).toBe(403);
+    expect(res.body.error.message).toMatch(/No channel provider is configured/);
   });
 
   it('answers 422 naming sender_id when the channel has no default sender and none is given', async () => {

@@ -220,4 +220,57 @@ export class ChannelMessagesRepository {
     );
     return rows.map((r) => r.id);
   }
+
+  /**
+   * Inbound messages recorded but not yet handed to the events pipeline (the hand-off failed or its process
+   * died): claims up to `limit` of them for this caller by bumping `updated_at` (others skip them for a while).
+   */
+  async claimUnhanded(olderThanSeconds: number, limit: number): Promise<InboundRow[]> {
+    return this.sql.rows<InboundRow>(
+      `UPDATE channel_messages SET updated_at = now()
+        WHERE id IN (SELECT id FROM channel_messages
+                      WHERE direction = 'inbound' AND status = 'received' AND event_id IS NULL
+                        AND updated_at < now() - make_interval(secs => $1)
+                      ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+        RETURNING id, organization_id, agent_id, thread_id, channel, from_number, to_number, event_id`,
+      [olderThanSeconds, limit],
+    );
+  }
+
+  /** Claims one recorded inbound message for a hand-off retry, when nobody touched it for a while. */
+  async claimForRetry(inboundId: string, olderThanSeconds: number): Promise<boolean> {
+    const rows = await this.sql.rows(
+      `UPDATE channel_messages SET updated_at = now()
+        WHERE id = $1 AND status = 'received' AND event_id IS NULL AND updated_at < now() - make_interval(secs => $2)
+        RETURNING id`,
+      [inboundId, olderThanSeconds],
+    );
+    return rows.length > 0;
+  }
+
+  /** The inbound message could not reach the agent (e.g. the agent was deleted or unpublished). */
+  async markInboundUnhandled(inboundId: string, error: string): Promise<void> {
+    await this.sql.rows(
+      `UPDATE channel_messages SET status = 'undelivered', error = $2, updated_at = now() WHERE id = $1 AND direction = 'inbound'`,
+      [inboundId, error],
+    );
+  }
+
+  async inboundText(inboundId: string): Promise<{ body: string; user_id: string; external_id: string | null; phone_number: string; channel: Channel } | undefined> {
+    return this.sql.one(
+      `SELECT m.body, t.user_id, t.external_id, t.phone_number, m.channel
+         FROM channel_messages m JOIN threads t ON t.id = m.thread_id
+        WHERE m.id = $1`,
+      [inboundId],
+    );
+  }
+
+  /** The turn an event wrote (its reply text and cards), read back for delivery. */
+  async turnForEvent(organizationId: string, eventId: string): Promise<{ id: string; reply_text: string; reply: { cards?: unknown[] } } | undefined> {
+    return this.sql.one(
+      `SELECT id, reply_text, reply FROM interactions WHERE event_id = $1 AND organization_id = $2`,
+      [eventId, organizationId],
+      'channel_turn_for_event',
+    );
+  }
 }

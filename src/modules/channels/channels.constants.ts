@@ -17,3 +17,9 @@ export type ChannelMessageStatus = 'queued' | 'sent' | 'delivered' | 'undelivere
 export type ChannelMessageKind = 'opening' | 'inbound' | 'reply';
 
 export const CHANNEL_LABEL: Record<Channel, string> = { whatsapp: 'WhatsApp', sms: 'SMS' };
+
+/** Job on the same queue: wait for an inbound message's event turn, then record and queue the reply. */
+export const REPLY_JOB = 'reply';
+/** Custom backoff of reply jobs (registered with the queue): 250 ms doubling, capped at 5 s. */
+export const REPLY_BACKOFF = 'reply-poll';
+export const replyPollDelay = (attemptsMade: number) => Math.min(250 * 2 ** Math.max(0, attemptsMade - 1), 5000);

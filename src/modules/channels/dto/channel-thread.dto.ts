@@ -55,3 +55,10 @@ export class InboundChannelMessageDto {
   @ApiProperty({ example: 'whatsapp:+15550100000', description: 'Our sender number' }) To: string;
   @ApiProperty({ example: 'Do you have trail shoes?' }) Body: string;
 }
+
+/** Documents the delivery-status callback's form body (Twilio's names). */
+export class ProviderStatusCallbackDto {
+  @ApiProperty({ example: 'SM0123456789abcdef0123456789abcdef' }) MessageSid: string;
+  @ApiProperty({ enum: ['queued', 'sending', 'sent', 'delivered', 'read', 'undelivered', 'failed'] }) MessageStatus: string;
+  @ApiPropertyOptional({ example: '30003' }) ErrorCode?: string;
+}

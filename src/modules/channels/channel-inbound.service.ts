@@ -1,0 +1,197 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import type { Job, Queue } from 'bull';
+import { AppError, ForbiddenError, UnauthorizedError, ValidationError } from '../../common/errors/app-error.js';
+import { newId } from '../../common/ids/new-id.js';
+import { AppConfig } from '../../config/app-config.js';
+import { EventsIngestService } from '../events/events-ingest.service.js';
+import { EventsService } from '../events/events.service.js';
+import { ChannelMessagesRepository, type InboundRow } from './channel-messages.repository.js';
+import { ChannelOutboundService } from './channel-outbound.service.js';
+import { CHANNELS_OUTBOUND_QUEUE, REPLY_BACKOFF, REPLY_JOB, type Channel } from './channels.constants.js';
+import { CHANNEL_PROVIDER, type ChannelProvider } from './providers/channel-provider.js';
+
+export interface ReplyJobPayload {
+  inboundId: string;
+}
+
+/** A recorded inbound message not handed to the events pipeline after this long is handed over by the sweeper. */
+const HANDOFF_RETRY_AFTER_SECONDS = 20;
+const SWEEP_INTERVAL_MS = 10_000;
+/** Polls of a reply job (see REPLY_BACKOFF in the queue settings: 250 ms doubling, capped at 5 s: about 12 minutes). */
+const REPLY_POLL_ATTEMPTS = 150;
+const MAX_CARD_LINES = 3;
+
+class TurnNotDoneYet extends Error {
+  constructor(eventId: string) {
+    super(`event ${eventId} has not finished yet`);
+  }
+}
+
+/**
+ * Replies from the phone. The webhook is authenticated by the provider's signature; the message is recorded
+ * once per provider message id (`channel_messages`, the dedupe key), resolved to its conversation (the latest
+ * channel thread between that sender number and that phone), and handed to the events pipeline, which makes the
+ * turn durable and ordered per conversation. A `reply` job per inbound message waits for the event's turn and
+ * records the agent's reply as an outbound message (at most one per inbound message), delivered like any other.
+ */
+@Injectable()
+export class ChannelInboundService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('ChannelInbound');
+  private sweeper?: NodeJS.Timeout;
+  private pipeline?: { ingest: EventsIngestService; events: EventsService };
+
+  constructor(
+    @InjectQueue(CHANNELS_OUTBOUND_QUEUE) private readonly queue: Queue<ReplyJobPayload>,
+    @Inject(CHANNEL_PROVIDER) private readonly provider: ChannelProvider,
+    private readonly messages: ChannelMessagesRepository,
+    private readonly outbound: ChannelOutboundService,
+    private readonly config: AppConfig,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.config.workersEnabled) return;
+    void this.queue.process(REPLY_JOB, 4, (job: Job<ReplyJobPayload>) => this.reply(job.data.inboundId));
+    this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
+    this.sweeper.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+  }
+
+  /**
+   * The events pipeline. The application registers the events module once (EventsModule.register(config));
+   * importing it here would instantiate it a second time, so its services are looked up from the application.
+   */
+  private get eventsPipeline(): { ingest: EventsIngestService; events: EventsService } {
+    this.pipeline ??= {
+      ingest: this.moduleRef.get(EventsIngestService, { strict: false }),
+      events: this.moduleRef.get(EventsService, { strict: false }),
+    };
+    return this.pipeline;
+  }
+
+  /** Authenticates a provider webhook call: 401 without a signature, 403 with a wrong one. */
+  verify(url: string, params: Record<string, unknown>, signature: string | undefined): void {
+    if (!this.provider.configured) throw new ForbiddenError('No channel provider is configured: provider webhooks cannot be verified');
+    if (!signature) throw new UnauthorizedError('Missing X-Twilio-Signature: only the channel provider may call this webhook');
+    if (!this.provider.verifyWebhook(url, params, signature)) {
+      throw new ForbiddenError('The X-Twilio-Signature does not match this request (check CHANNEL_PUBLIC_BASE_URL and the auth token)');
+    }
+  }
+
+  /** An inbound message from the phone (already verified). Returns once it is recorded and handed over. */
+  async receive(channel: Channel, params: Record<string, unknown>): Promise<void> {
+    const message = this.provider.parseInbound(channel, params);
+    if (!message) {
+      throw new ValidationError([{ field: 'From', message: `MessageSid, From and To (${channel === 'whatsapp' ? 'whatsapp:+E.164' : 'E.164'}) are required` }]);
+    }
+    const conversation = await this.messages.findConversation(channel, message.to, message.from);
+    if (!conversation) {
+      // Nobody started a conversation between these numbers: there is no agent to answer.
+      this.logger.warn({ channel, to: message.to, providerMessageId: message.providerMessageId }, 'inbound channel message matches no conversation; ignored');
+      return;
+    }
+    const { row, created } = await this.messages.recordInbound({
+      id: newId(), organizationId: conversation.organizationId, agentId: conversation.agentId, threadId: conversation.threadId,
+      channel, direction: 'inbound', kind: 'inbound', providerMessageId: message.providerMessageId, fromNumber: message.from,
+      toNumber: message.to, body: message.body, status: 'received', error: null, inReplyTo: null, interactionId: null,
+    });
+    if (!created) {
+      // A provider retry. Hand it over only if the first delivery recorded it but never got it to the pipeline.
+      if (row.event_id || !(await this.messages.claimForRetry(row.id, HANDOFF_RETRY_AFTER_SECONDS))) return;
+    }
+    await this.handOver(row);
+  }
+
+  /** A delivery-status callback for an outbound message (already verified). */
+  async status(channel: Channel, params: Record<string, unknown>): Promise<void> {
+    const report = this.provider.parseStatus(params);
+    if (!report) throw ValidationError.field('MessageStatus', 'MessageSid and MessageStatus are required');
+    await this.messages.applyProviderStatus(channel, report.providerMessageId, report.status, report.error);
+  }
+
+  /**
+   * Hands a recorded inbound message to the events pipeline (the event continues the channel thread through
+   * its external id) and schedules the reply. A transient failure leaves it for the sweeper; a permanent one
+   * (agent deleted or unpublished) is recorded on the message.
+   */
+  private async handOver(row: InboundRow): Promise<void> {
+    const inbound = await this.messages.inboundText(row.id);
+    if (!inbound?.external_id) return;
+    let eventId: string;
+    try {
+      eventId = await this.eventsPipeline.ingest.accept(row.organization_id, row.agent_id, {
+        ...(inbound.body.trim() ? { text: inbound.body } : {}),
+        agent_variables: { user_id: inbound.user_id, channel: inbound.channel, phone_number: inbound.phone_number },
+        thread_id: inbound.external_id,
+      });
+    } catch (error) {
+      if (error instanceof AppError && error.status < 500) {
+        await this.messages.markInboundUnhandled(row.id, `${error.code}: ${error.message}`);
+        return;
+      }
+      this.logger.warn({ err: error, inboundId: row.id }, 'inbound channel message not handed to the events pipeline yet; the sweeper will retry');
+      return;
+    }
+    await this.messages.setEventId(row.id, eventId);
+    await this.queue.add(REPLY_JOB, { inboundId: row.id }, {
+      jobId: `reply:${row.id}`,
+      attempts: REPLY_POLL_ATTEMPTS,
+      backoff: { type: REPLY_BACKOFF },
+      removeOnComplete: true,
+      removeOnFail: true,
+    }).catch((error: unknown) => this.logger.warn({ err: error, inboundId: row.id }, 'could not schedule the channel reply'));
+  }
+
+  /**
+   * The reply job: once the event's turn is done, records the agent's reply (at most one per inbound message)
+   * and queues its delivery. Throws while the turn is still pending, so Bull polls again with backoff.
+   */
+  async reply(inboundId: string): Promise<void> {
+    const inbound = await this.messages.findInbound(inboundId);
+    if (!inbound?.event_id) return;
+    const event = await this.eventsPipeline.events.status(inbound.organization_id, inbound.agent_id, inbound.event_id);
+    if (event.status === 'failed') {
+      await this.messages.markInboundUnhandled(inbound.id, `The agent's turn failed: ${event.error ?? 'unknown error'}`);
+      return;
+    }
+    if (event.status !== 'completed') throw new TurnNotDoneYet(inbound.event_id);
+    const turn = await this.messages.turnForEvent(inbound.organization_id, inbound.event_id);
+    if (!turn) throw new TurnNotDoneYet(inbound.event_id);
+    const body = replyBody(turn.reply_text, turn.reply.cards);
+    if (!body) return;
+    const { status, error } = this.outbound.initialStatus();
+    const replyId = newId();
+    const recorded = await this.messages.recordReply({
+      id: replyId, organizationId: inbound.organization_id, agentId: inbound.agent_id, threadId: inbound.thread_id,
+      channel: inbound.channel, direction: 'outbound', kind: 'reply', providerMessageId: null,
+      fromNumber: inbound.to_number, toNumber: inbound.from_number, body, status, error, inReplyTo: inbound.id, interactionId: turn.id,
+    });
+    if (recorded && status === 'queued') await this.outbound.enqueue(replyId);
+  }
+
+  /** Hands over inbound messages a crash or an unavailable pipeline left behind. */
+  private async sweep(): Promise<void> {
+    try {
+      for (const row of await this.messages.claimUnhanded(HANDOFF_RETRY_AFTER_SECONDS, 50)) await this.handOver(row);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'channel inbound sweep failed');
+    }
+  }
+}
+
+/** The reply as a text message: the agent's text, then up to three of its cards as "• title url" lines. */
+export function replyBody(text: string, cards: unknown[] | undefined): string {
+  const lines: string[] = [];
+  for (const card of (cards ?? []).slice(0, MAX_CARD_LINES)) {
+    const c = card as { title?: unknown; json_data?: { entity?: Record<string, unknown> } };
+    const title = typeof c.title === 'string' ? c.title : undefined;
+    const url = c.json_data?.entity?.url;
+    if (title) lines.push(`• ${title}${typeof url === 'string' && url ? ` ${url}` : ''}`);
+  }
+  return [text.trim(), ...(lines.length ? [lines.join('\n')] : [])].filter(Boolean).join('\n\n');
+}

@@ -1,0 +1,83 @@
+import { Body, Controller, Headers, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { AppConfig } from '../../config/app-config.js';
+import { Public } from '../auth/decorators/auth.decorator.js';
+import { ChannelPipe } from './channel.pipe.js';
+import { ChannelInboundService } from './channel-inbound.service.js';
+import { CHANNELS, type Channel } from './channels.constants.js';
+import { InboundChannelMessageDto, ProviderStatusCallbackDto } from './dto/channel-thread.dto.js';
+
+/** What the provider is answered: an empty TwiML document (no message sent from the webhook itself). */
+const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
+const TWIML_RESPONSE = { description: 'Empty TwiML: the reply is sent later through the Messages API', content: { 'text/xml': { schema: { type: 'string', example: EMPTY_TWIML } } } };
+
+/**
+ * Webhooks the channel provider calls (no API credential: each call is authenticated by the provider's
+ * `X-Twilio-Signature` over CHANNEL_PUBLIC_BASE_URL + the path and the form parameters).
+ */
+@ApiTags('Channels')
+@Controller('messaging/v1')
+@Public()
+export class ChannelWebhooksController {
+  constructor(
+    private readonly inbound: ChannelInboundService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Post('channels/:channel/inbound')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Provider webhook: a message from the phone (Twilio-compatible, form-encoded, signed)',
+    description: 'Recorded once per MessageSid, then answered by the agent through the events pipeline; the reply is delivered to the phone through the Messages API.',
+  })
+  @ApiParam({ name: 'channel', enum: CHANNELS })
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({ type: InboundChannelMessageDto })
+  @ApiHeader({ name: 'X-Twilio-Signature', required: true, description: 'base64 HMAC-SHA1 of the public URL + sorted parameters, keyed by the auth token' })
+  @ApiOkResponse(TWIML_RESPONSE)
+  @ApiErrors(401, 403, 404, 413, 422)
+  async receive(
+    @Param('channel', ChannelPipe) channel: Channel,
+    @Body() params: Record<string, unknown> | undefined,
+    @Headers('x-twilio-signature') signature: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const form = params ?? {};
+    this.inbound.verify(this.publicUrl(request), form, signature);
+    await this.inbound.receive(channel, form);
+    void reply.type('text/xml; charset=utf-8');
+    return EMPTY_TWIML;
+  }
+
+  @Post('channels/:channel/status')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Provider webhook: delivery status of an outbound message (sent, delivered, undelivered, failed)' })
+  @ApiParam({ name: 'channel', enum: CHANNELS })
+  @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({ type: ProviderStatusCallbackDto })
+  @ApiHeader({ name: 'X-Twilio-Signature', required: true })
+  @ApiOkResponse(TWIML_RESPONSE)
+  @ApiErrors(401, 403, 404, 413, 422)
+  async status(
+    @Param('channel', ChannelPipe) channel: Channel,
+    @Body() params: Record<string, unknown> | undefined,
+    @Headers('x-twilio-signature') signature: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<string> {
+    const form = params ?? {};
+    this.inbound.verify(this.publicUrl(request), form, signature);
+    await this.inbound.status(channel, form);
+    void reply.type('text/xml; charset=utf-8');
+    return EMPTY_TWIML;
+  }
+
+  /** The URL the provider called and signed: the configured public base (proxies change the host), then the path as received. */
+  private publicUrl(request: FastifyRequest): string {
+    const base = this.config.channels.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+    return `${base}${request.originalUrl}`;
+  }
+}
