@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import { AppConfig } from '../../config/app-config.js';
 import { RedisService } from '../../common/redis/redis.service.js';
 import { isTerminal, type StreamEvent } from './stream-events.js';
@@ -78,14 +78,16 @@ export class ReplayBufferRepository {
 }
 
 /**
- * Appends one turn's events in order. `append` sends the command at once (one connection, so Redis applies them
- * in order) and resolves when Redis has it: a transport that writes an event to its client only after that
- * never shows a client an event it could not resume after. A Redis failure is logged and the event still goes out
- * (that stream is then not resumable), so a Redis blip never breaks a turn.
+ * Appends one turn's events in order. `append` resolves when Redis has the event: a transport that writes an event
+ * to its client only after that never shows a client an event it could not resume after. Events produced in the same
+ * turn of the event loop (an engine yields many deltas at once) go to Redis as one pipeline: one write and one reply
+ * for the batch instead of a round trip each. A Redis failure is logged and the events still go out (that stream is
+ * then not resumable), so a Redis blip never breaks a turn.
  */
 export class ReplayWriter {
   private seq = 0;
   private failed = false;
+  private pending: Array<{ add: (pipeline: ChainableCommander) => void; done: () => void }> | undefined;
 
   constructor(
     private readonly client: Redis,
@@ -95,29 +97,46 @@ export class ReplayWriter {
     private readonly ttlSeconds: number,
     private readonly logger: Logger,
   ) {
-    this.guard(this.client.set(this.ownerKey, `${owner.organizationId}:${owner.agentId}`, 'EX', ttlSeconds));
+    void this.enqueue((p) => p.set(this.ownerKey, `${owner.organizationId}:${owner.agentId}`, 'EX', ttlSeconds));
   }
 
-  /** Buffers the event; resolves with its sequence number once Redis has it. */
+  /** Buffers the event; `stored` resolves once Redis has it. */
   append(event: StreamEvent): { seq: number; json: string; stored: Promise<void> } {
     const seq = (this.seq += 1);
     const json = JSON.stringify(event.data);
-    const commands: Array<Promise<unknown>> = [this.client.xadd(this.streamKey, `0-${seq}`, 'e', event.event, 'd', json)];
-    // The TTL runs from the first event and again from the last, so a buffer outlives its turn by the full TTL.
-    if (seq === 1 || isTerminal(event.event)) {
-      commands.push(this.client.expire(this.streamKey, this.ttlSeconds));
-      if (seq > 1) commands.push(this.client.expire(this.ownerKey, this.ttlSeconds));
-    }
-    return { seq, json, stored: this.guard(Promise.all(commands)) };
+    const stored = this.enqueue((p) => {
+      p.xadd(this.streamKey, `0-${seq}`, 'e', event.event, 'd', json);
+      // The TTL runs from the first event and again from the last, so a buffer outlives its turn by the full TTL.
+      if (seq === 1 || isTerminal(event.event)) {
+        p.expire(this.streamKey, this.ttlSeconds);
+        if (seq > 1) p.expire(this.ownerKey, this.ttlSeconds);
+      }
+    });
+    return { seq, json, stored };
   }
 
-  private guard(command: Promise<unknown>): Promise<void> {
-    return command.then(
-      () => undefined,
-      (error: unknown) => {
-        if (!this.failed) this.logger.error({ err: error, key: this.streamKey }, 'replay buffer write failed; this stream cannot be resumed');
-        this.failed = true;
-      },
+  private enqueue(add: (pipeline: ChainableCommander) => void): Promise<void> {
+    if (!this.pending) {
+      this.pending = [];
+      setImmediate(() => this.flush());
+    }
+    const pending = this.pending;
+    return new Promise<void>((done) => pending.push({ add, done }));
+  }
+
+  private flush(): void {
+    const batch = this.pending ?? [];
+    this.pending = undefined;
+    const pipeline = this.client.pipeline();
+    for (const item of batch) item.add(pipeline);
+    const finish = (error?: unknown) => {
+      if (error && !this.failed) this.logger.error({ err: error, key: this.streamKey }, 'replay buffer write failed; this stream cannot be resumed');
+      if (error) this.failed = true;
+      for (const item of batch) item.done();
+    };
+    pipeline.exec().then(
+      (results) => finish(results?.find(([error]) => error)?.[0] ?? undefined),
+      (error: unknown) => finish(error ?? new Error('pipeline failed')),
     );
   }
 }

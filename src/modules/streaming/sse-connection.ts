@@ -39,6 +39,7 @@ export class SseConnection {
   private endWhenFlushed = false;
   private readonly queue: string[] = [];
   private queuedBytes = 0;
+  private corked = false;
   private ping: NodeJS.Timeout | undefined;
   private readonly closeListeners: Array<() => void> = [];
 
@@ -133,6 +134,15 @@ export class SseConnection {
         return false;
       }
       return true;
+    }
+    if (!this.corked) {
+      // Frames written in one turn of the event loop (a batch of deltas) leave in one syscall.
+      this.corked = true;
+      this.raw.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.raw.uncork();
+      });
     }
     if (!this.raw.write(chunk)) this.waiting = true;
     return true;
