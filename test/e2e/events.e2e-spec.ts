@@ -155,6 +155,18 @@ describe('events webhook', () => {
       expect(n).toBe(1);
     });
 
+    it('stores every event of a burst of concurrent accepts (they share commits) before answering 202', async () => {
+      const agent = await webhookAgent();
+      const responses = await Promise.all(Array.from({ length: 120 }, (_, i) => t.http.post(EVENTS, { text: `burst ${i}`, thread_id: `burst-${i % 7}` }, agent.headers)));
+      expect(responses.every((r) => r.status === 202)).toBe(true);
+      const ids = responses.map((r) => r.body.event_id as string);
+      const rows: Array<{ id: string; text: string }> = await t.dataSource.query(`SELECT id, text FROM events WHERE id = ANY($1)`, [ids]);
+      expect(rows.length).toBe(120);
+      expect(new Set(ids).size).toBe(120);
+      expect(Object.fromEntries(rows.map((r) => [r.id, r.text]))).toEqual(Object.fromEntries(ids.map((id, i) => [id, `burst ${i}`])));
+      await settled(ids, agent.headers, 60_000);
+    });
+
     it('answers 413 webhooks.payload_too_large over 1 MiB', async () => {
       const agent = await webhookAgent();
       const res = await t.http.post(EVENTS, { text: 'x'.repeat(1024 * 1024 + 10) }, agent.headers);
@@ -211,7 +223,7 @@ describe('events webhook', () => {
       const agent = await webhookAgent();
       expect((await t.http.post(EVENTS, { text: 'warm the caches' }, agent.headers)).status).toBe(202);
       const repository = t.app.get(EventsRepository);
-      const spy = jest.spyOn(repository, 'insert').mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+      const spy = jest.spyOn(repository, 'insertMany').mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
       try {
         const res = await t.http.post(EVENTS, { text: 'hi', thread_id: 'down' }, agent.headers);
         expect(res.status).toBe(502);

@@ -10,6 +10,7 @@ import { LiveRevisionNotifier } from '../versions/live-revision.notifier.js';
 import { EventJobs } from './event-jobs.js';
 import { EventsErrorCode, EventsForbiddenError, EventStoreUnavailableError, EventsUnavailableError, NoRuntimeVersionError } from './events.errors.js';
 import { EventsRepository, type IngestTarget } from './events.repository.js';
+import { GroupInsert } from './group-insert.js';
 
 /** What the key's agent allows, cached briefly (the accept path must not read it from PostgreSQL each time). */
 export const INGEST_TARGET_TTL_MS = 2000;
@@ -24,8 +25,8 @@ export interface EventInput {
 }
 
 /**
- * The accept path: agent checks on a cached read, body rules, one INSERT (committed before the 202), then a
- * fire-and-forget Bull job. Sheds load with 503 while the backlog is over EVENTS_MAX_BACKLOG, and from the start
+ * The accept path: agent checks on a cached read, body rules, one INSERT (committed before the 202; concurrent
+ * accepts share a statement, see GroupInsert), then a fire-and-forget Bull job. Sheds load with 503 while the backlog is over EVENTS_MAX_BACKLOG, and from the start
  * of shutdown.
  */
 @Injectable()
@@ -35,6 +36,7 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
   private backlog = 0;
   private sampler: NodeJS.Timeout | undefined;
   private closing = false;
+  private readonly inserts: GroupInsert;
 
   constructor(
     private readonly repository: EventsRepository,
@@ -51,6 +53,8 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
       },
     });
     notifier.onChange((change) => this.targets.delete(`${change.organizationId}:${change.agentId}`));
+    // A quarter of the pool at most, so processing and the other routes keep connections under an accept flood.
+    this.inserts = new GroupInsert((events) => this.repository.insertMany(events), Math.max(1, Math.floor(config.db.poolSize / 4)));
   }
 
   onModuleInit(): void {
@@ -76,7 +80,7 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
     if (this.backlog >= this.config.events.maxBacklog) throw new EventsUnavailableError('backlog over its bound');
     const id = newId();
     try {
-      await this.repository.insert({ id, organizationId, agentId, ...input });
+      await this.inserts.insert({ id, organizationId, agentId, ...input });
     } catch (error) {
       // Not committed: nothing was queued. A data or constraint error would be a bug (500); anything else is the store.
       if (error instanceof DatabaseError && /^(22|23|42)/.test(error.code ?? '')) throw error;

@@ -69,11 +69,21 @@ export class EventsRepository {
     );
   }
 
-  async insert(event: NewEvent): Promise<void> {
+  /**
+   * Stores events in one statement (one commit): all of them or none. Rows get `seq` in array order, which is
+   * their order of arrival. One prepared statement serves every batch size.
+   */
+  async insertMany(events: NewEvent[]): Promise<void> {
     await this.sql.rows(
-      `INSERT INTO events (id, organization_id, agent_id, external_thread_id, text, agent_variables) VALUES ($1, $2, $3, $4, $5, $6::jsonb)`,
-      [event.id, event.organizationId, event.agentId, event.externalThreadId, event.text, JSON.stringify(event.agentVariables)],
-      'events_insert',
+      `INSERT INTO events (id, organization_id, agent_id, external_thread_id, text, agent_variables)
+       SELECT id, organization_id, agent_id, external_thread_id, text, agent_variables::jsonb
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+           AS e(id, organization_id, agent_id, external_thread_id, text, agent_variables)`,
+      [
+        events.map((e) => e.id), events.map((e) => e.organizationId), events.map((e) => e.agentId),
+        events.map((e) => e.externalThreadId), events.map((e) => e.text), events.map((e) => JSON.stringify(e.agentVariables)),
+      ],
+      'events_insert_many',
     );
   }
 
