@@ -176,7 +176,7 @@ export class RuntimeService {
       .slice(-HISTORY_TURNS)
       .filter((h) => h.text)
       .map((h) => ({ role: h.role === 'agent' ? 'assistant' : 'user', content: h.text }));
-    messages.push({ role: 'user', content: input.text ?? '' });
+    messages.push({ role: 'user', content: input.text?.trim() ? input.text : input.imageUrl ? '' : '(no message text: answer from the facts, which include the agent variables)' });
     const model = agent.bundle.model;
     return {
       model: model?.name,

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { TokenUsage } from '../runtime.types.js';
-import type { CompletionChunk, CompletionRequest, CompletionResult, LlmProvider } from './llm-provider.js';
+import type { ChatMessage, CompletionChunk, CompletionRequest, CompletionResult, LlmProvider } from './llm-provider.js';
 import { ZERO_USAGE } from './llm-provider.js';
 import { Deadline, toProviderError } from './provider-errors.js';
 
@@ -24,6 +24,21 @@ export function anthropicUsage(u: AnthropicUsage | null | undefined): TokenUsage
   };
 }
 
+/**
+ * The Messages API wants a conversation that starts with the user and alternates roles: leading agent turns
+ * are dropped and consecutive turns of one role are joined.
+ */
+export function alternate(messages: ChatMessage[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (const m of messages) {
+    if (!out.length && m.role !== 'user') continue;
+    const prev = out[out.length - 1];
+    if (prev && prev.role === m.role) prev.content = [prev.content, m.content].filter(Boolean).join('\n\n');
+    else out.push({ ...m });
+  }
+  return out;
+}
+
 /** The Messages API through the official SDK (`ANTHROPIC_BASE_URL` for a gateway or a local fake). */
 export class AnthropicProvider implements LlmProvider {
   readonly name = 'anthropic' as const;
@@ -43,8 +58,9 @@ export class AnthropicProvider implements LlmProvider {
 
   private body(request: CompletionRequest) {
     const messages: MessageParam[] = [];
-    request.messages.forEach((m, i) => {
-      const last = i === request.messages.length - 1;
+    const turns = alternate(request.messages);
+    turns.forEach((m, i) => {
+      const last = i === turns.length - 1;
       if (last && m.role === 'user' && request.imageUrl) {
         const content: ContentBlockParam[] = [{ type: 'image', source: { type: 'url', url: request.imageUrl } }];
         if (m.content) content.push({ type: 'text', text: m.content });

@@ -163,3 +163,22 @@ describe('provider configuration', () => {
     await expect(runtime.run(agent, turn('running shoes'))).rejects.toMatchObject({ status: 502, code: 'upstream_unavailable' });
   });
 });
+
+describe('anthropic conversation shape', () => {
+  it('starts with the user and alternates roles', async () => {
+    const { alternate } = await import('./anthropic.provider.js');
+    expect(
+      alternate([
+        { role: 'assistant', content: 'Welcome!' },
+        { role: 'user', content: 'a' },
+        { role: 'user', content: 'b' },
+        { role: 'assistant', content: 'c' },
+        { role: 'user', content: 'd' },
+      ]),
+    ).toEqual([
+      { role: 'user', content: 'a\n\nb' },
+      { role: 'assistant', content: 'c' },
+      { role: 'user', content: 'd' },
+    ]);
+  });
+});
