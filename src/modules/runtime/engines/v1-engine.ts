@@ -399,9 +399,9 @@ function matchingVariant(record: CatalogRecord, filters: Filter[]): Record<strin
 
 function runTool(tool: CompiledTool, intent: string | null, queryText: string, params: Map<string, ParamValue>, carried = false): ToolRun {
   const triggerType = tool.intents ? 'intent' : 'always';
-  const base = { tool, triggerType, query: '', filters: [] as Filter[], hits: [] as ToolRun['hits'] } as const;
+  const skipped = (filters: Filter[], reason: string): ToolRun => ({ tool, triggerType, query: '', filters, hits: [], ran: false, reason });
   if (tool.intents && (!intent || !tool.intents.has(intent))) {
-    return { ...base, filters: [], hits: [], ran: false, reason: `runs only for intents ${[...tool.intents].join(', ')}; recognised ${intent ?? 'none'}` };
+    return skipped([], `runs only for intents ${[...tool.intents].join(', ')}; recognised ${intent ?? 'none'}`);
   }
   const filters = filtersFor(tool, params);
   const query = searchWords(queryText).join(' ');
@@ -437,7 +437,7 @@ function runTool(tool: CompiledTool, intent: string | null, queryText: string, p
     // Nothing in the catalog matches the words (e.g. "gift ideas"): browse by the filters alone.
     hits = tool.records.filter((rec) => matches(rec, filters)).slice(0, limit).map((record) => ({ record, score: 0 }));
   } else if (!query) {
-    return { ...base, filters, hits: [], ran: false, reason: 'nothing to search for (no words and no filters)' };
+    return skipped(filters, 'nothing to search for (no words and no filters)');
   }
   const reason = `${tool.intents ? `intent ${intent} is listed for this tool` : 'runs on every unblocked message'}${carried ? ' (continuing the earlier request)' : ''}`;
   return { tool, triggerType, query, filters, hits, ran: true, reason };
