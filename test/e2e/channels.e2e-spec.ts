@@ -250,6 +250,14 @@ describe('channels with a provider', () => {
       await eventually(async () => (await channelMessages(t, threadId)).filter((m) => m.kind === 'reply' && m.status === 'sent').length === 3, 'three replies sent');
       const turns = await t.dataSource.query(`SELECT user_text FROM interactions WHERE thread_id = $1 ORDER BY seq`, [threadId]);
       expect(turns.map((r: any) => r.user_text)).toEqual(texts);
+      // The replies reached the provider in the same order.
+      const rows = await channelMessages(t, threadId);
+      const answered = twilio.messages.slice(1).map((sent) => {
+        const reply = rows.find((m) => m.provider_message_id === sent.sid);
+        return rows.find((m) => m.id === reply.in_reply_to).body;
+      });
+      expect(answered).toEqual(texts);
+      expect(rows.filter((m) => m.kind === 'inbound').every((m) => m.interaction_id)).toBe(true);
     });
 
     it('continues the latest conversation between the two numbers', async () => {

@@ -19,6 +19,8 @@ export interface ReplyJobPayload {
 /** A recorded inbound message not handed to the events pipeline after this long is handed over by the sweeper. */
 const HANDOFF_RETRY_AFTER_SECONDS = 20;
 const SWEEP_INTERVAL_MS = 10_000;
+/** An inbound message handed over but unanswered this long without a reply job gets a new one. */
+const REPLY_RESCHEDULE_AFTER_SECONDS = 60;
 /** Polls of a reply job (see REPLY_BACKOFF in the queue settings: 250 ms doubling, capped at 5 s: about 12 minutes). */
 const REPLY_POLL_ATTEMPTS = 150;
 const MAX_CARD_LINES = 3;
@@ -138,13 +140,7 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
       return;
     }
     await this.messages.setEventId(row.id, eventId);
-    await this.queue.add(REPLY_JOB, { inboundId: row.id }, {
-      jobId: `reply:${row.id}`,
-      attempts: REPLY_POLL_ATTEMPTS,
-      backoff: { type: REPLY_BACKOFF },
-      removeOnComplete: true,
-      removeOnFail: true,
-    }).catch((error: unknown) => this.logger.warn({ err: error, inboundId: row.id }, 'could not schedule the channel reply'));
+    await this.scheduleReply(row.id).catch((error: unknown) => this.logger.warn({ err: error, inboundId: row.id }, 'could not schedule the channel reply; the sweeper will'));
   }
 
   /**
@@ -153,7 +149,7 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
    */
   async reply(inboundId: string): Promise<void> {
     const inbound = await this.messages.findInbound(inboundId);
-    if (!inbound?.event_id) return;
+    if (!inbound?.event_id || inbound.interaction_id) return;
     const event = await this.eventsPipeline.events.status(inbound.organization_id, inbound.agent_id, inbound.event_id);
     if (event.status === 'failed') {
       await this.messages.markInboundUnhandled(inbound.id, `The agent's turn failed: ${event.error ?? 'unknown error'}`);
@@ -162,22 +158,40 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
     if (event.status !== 'completed') throw new TurnNotDoneYet(inbound.event_id);
     const turn = await this.messages.turnForEvent(inbound.organization_id, inbound.event_id);
     if (!turn) throw new TurnNotDoneYet(inbound.event_id);
+    // Replies leave in the order the messages arrived: wait while an earlier one is unanswered or still queued.
+    if (await this.messages.hasEarlierPending(inbound.id)) throw new TurnNotDoneYet(inbound.event_id);
     const body = replyBody(turn.reply_text, turn.reply.cards);
-    if (!body) return;
-    const { status, error } = this.outbound.initialStatus();
+    let recorded = false;
     const replyId = newId();
-    const recorded = await this.messages.recordReply({
-      id: replyId, organizationId: inbound.organization_id, agentId: inbound.agent_id, threadId: inbound.thread_id,
-      channel: inbound.channel, direction: 'outbound', kind: 'reply', providerMessageId: null,
-      fromNumber: inbound.to_number, toNumber: inbound.from_number, body, status, error, inReplyTo: inbound.id, interactionId: turn.id,
-    });
-    if (recorded && status === 'queued') await this.outbound.enqueue(replyId);
+    const { status, error } = this.outbound.initialStatus();
+    if (body) {
+      recorded = await this.messages.recordReply({
+        id: replyId, organizationId: inbound.organization_id, agentId: inbound.agent_id, threadId: inbound.thread_id,
+        channel: inbound.channel, direction: 'outbound', kind: 'reply', providerMessageId: null,
+        fromNumber: inbound.to_number, toNumber: inbound.from_number, body, status, error, inReplyTo: inbound.id, interactionId: turn.id,
+      });
+    }
+    await this.messages.markInboundAnswered(inbound.id, turn.id);
+    if (recorded && status === 'queued') await this.outbound.enqueueQuietly(replyId);
   }
 
-  /** Hands over inbound messages a crash or an unavailable pipeline left behind. */
+  private scheduleReply(inboundId: string): Promise<unknown> {
+    return this.queue.add(REPLY_JOB, { inboundId }, {
+      jobId: `reply:${inboundId}`,
+      attempts: REPLY_POLL_ATTEMPTS,
+      backoff: { type: REPLY_BACKOFF },
+      removeOnComplete: true,
+      removeOnFail: true,
+    });
+  }
+
+  /** Hands over inbound messages a crash or an unavailable pipeline left behind, and reschedules lost reply jobs. */
   private async sweep(): Promise<void> {
     try {
       for (const row of await this.messages.claimUnhanded(HANDOFF_RETRY_AFTER_SECONDS, 50)) await this.handOver(row);
+      for (const id of await this.messages.unansweredHandedOver(REPLY_RESCHEDULE_AFTER_SECONDS, 50)) {
+        if (!(await this.queue.getJob(`reply:${id}`))) await this.scheduleReply(id);
+      }
     } catch (error) {
       this.logger.warn({ err: error }, 'channel inbound sweep failed');
     }

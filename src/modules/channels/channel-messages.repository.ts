@@ -68,6 +68,7 @@ export interface InboundRow {
   from_number: string;
   to_number: string;
   event_id: string | null;
+  interaction_id: string | null;
 }
 
 type Db = Pick<PoolClient, 'query'>;
@@ -126,12 +127,12 @@ export class ChannelMessagesRepository {
     const inserted = await this.sql.one<InboundRow>(
       `INSERT INTO channel_messages (${MESSAGE_COLUMNS}) VALUES (${MESSAGE_PLACEHOLDERS})
        ON CONFLICT (channel, provider_message_id) WHERE direction = 'inbound' DO NOTHING
-       RETURNING id, organization_id, agent_id, thread_id, channel, from_number, to_number, event_id`,
+       RETURNING id, organization_id, agent_id, thread_id, channel, from_number, to_number, event_id, interaction_id`,
       messageValues(message),
     );
     if (inserted) return { row: inserted, created: true };
     const existing = await this.sql.one<InboundRow>(
-      `SELECT id, organization_id, agent_id, thread_id, channel, from_number, to_number, event_id FROM channel_messages
+      `SELECT id, organization_id, agent_id, thread_id, channel, from_number, to_number, event_id, interaction_id FROM channel_messages
         WHERE channel = $1 AND provider_message_id = $2 AND direction = 'inbound'`,
       [message.channel, message.providerMessageId],
     );
@@ -145,7 +146,7 @@ export class ChannelMessagesRepository {
 
   async findInbound(inboundId: string): Promise<InboundRow | undefined> {
     return this.sql.one<InboundRow>(
-      `SELECT id, organization_id, agent_id, thread_id, channel, from_number, to_number, event_id FROM channel_messages
+      `SELECT id, organization_id, agent_id, thread_id, channel, from_number, to_number, event_id, interaction_id FROM channel_messages
         WHERE id = $1 AND direction = 'inbound'`,
       [inboundId],
     );
@@ -153,7 +154,7 @@ export class ChannelMessagesRepository {
 
   async findInboundByEvent(eventId: string): Promise<InboundRow | undefined> {
     return this.sql.one<InboundRow>(
-      `SELECT id, organization_id, agent_id, thread_id, channel, from_number, to_number, event_id FROM channel_messages
+      `SELECT id, organization_id, agent_id, thread_id, channel, from_number, to_number, event_id, interaction_id FROM channel_messages
         WHERE event_id = $1 AND direction = 'inbound'`,
       [eventId],
     );
@@ -232,7 +233,7 @@ export class ChannelMessagesRepository {
                       WHERE direction = 'inbound' AND status = 'received' AND event_id IS NULL
                         AND updated_at < now() - make_interval(secs => $1)
                       ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-        RETURNING id, organization_id, agent_id, thread_id, channel, from_number, to_number, event_id`,
+        RETURNING id, organization_id, agent_id, thread_id, channel, from_number, to_number, event_id, interaction_id`,
       [olderThanSeconds, limit],
     );
   }
@@ -272,5 +273,40 @@ export class ChannelMessagesRepository {
       [eventId, organizationId],
       'channel_turn_for_event',
     );
+  }
+
+  /**
+   * Whether an earlier inbound message of the same thread still awaits its answer (not answered yet, or its
+   * reply still queued for delivery): replies go out in the order the messages came in.
+   */
+  async hasEarlierPending(inboundId: string): Promise<boolean> {
+    const row = await this.sql.one(
+      `SELECT 1 AS pending
+         FROM channel_messages m
+         JOIN channel_messages e ON e.thread_id = m.thread_id AND e.direction = 'inbound' AND (e.created_at, e.id) < (m.created_at, m.id)
+         LEFT JOIN channel_messages r ON r.in_reply_to = e.id
+        WHERE m.id = $1 AND ((e.status = 'received' AND e.interaction_id IS NULL) OR r.status = 'queued')
+        LIMIT 1`,
+      [inboundId],
+      'channel_earlier_pending',
+    );
+    return row !== undefined;
+  }
+
+  /** The inbound message was answered by this turn (whether or not the reply had anything to send). */
+  async markInboundAnswered(inboundId: string, interactionId: string): Promise<void> {
+    await this.sql.rows(`UPDATE channel_messages SET interaction_id = $2, updated_at = now() WHERE id = $1 AND direction = 'inbound'`, [inboundId, interactionId]);
+  }
+
+  /** Inbound messages handed to the pipeline but not answered for a while: their reply job may have been lost. */
+  async unansweredHandedOver(olderThanSeconds: number, limit: number): Promise<string[]> {
+    const rows = await this.sql.rows<{ id: string }>(
+      `SELECT id FROM channel_messages
+        WHERE direction = 'inbound' AND status = 'received' AND event_id IS NOT NULL AND interaction_id IS NULL
+          AND updated_at < now() - make_interval(secs => $1)
+        ORDER BY created_at LIMIT $2`,
+      [olderThanSeconds, limit],
+    );
+    return rows.map((r) => r.id);
   }
 }

@@ -20,6 +20,7 @@ const TWIML_RESPONSE = { description: 'Empty TwiML: the reply is sent later thro
 @ApiTags('Channels')
 @Controller('messaging/v1')
 @Public()
+@ApiErrors(500)
 export class ChannelWebhooksController {
   constructor(
     private readonly inbound: ChannelInboundService,

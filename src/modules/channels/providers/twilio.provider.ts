@@ -26,6 +26,15 @@ function fromProviderAddress(channel: Channel, address: string): string | undefi
   return E164.test(number) ? number : undefined;
 }
 
+function parseJson(raw: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = raw ? JSON.parse(raw) : {};
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /**
@@ -72,12 +81,7 @@ export class TwilioProvider implements ChannelProvider {
       throw new ChannelProviderError(`The provider could not be reached: ${reason}`, true);
     }
     const raw = await response.text().catch(() => '');
-    let body: Record<string, unknown> = {};
-    try {
-      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-    } catch {
-      body = {};
-    }
+    const body = parseJson(raw);
     if (!response.ok) {
       const detail = [text(body.message), body.code !== undefined ? `code ${String(body.code)}` : undefined].filter(Boolean).join(', ');
       const retryable = response.status >= 500 || response.status === 429 || response.status === 408;
