@@ -104,6 +104,26 @@ describe('channels with a provider', () => {
       expect(sent.map((m) => m.from).sort()).toEqual([DEFAULT_SMS, 'whatsapp:+15550008888']);
     });
 
+    it('reads a channel thread back with the current status of its opening message', async () => {
+      const sender = (await t.http.post('/management/v1/senders', { channel: 'sms', phone_number: '+15550004444' }, org.headers)).body;
+      const started = (await t.http.post(threads('sms'), { user_id: 'u-4', phone_number: PHONE, sender_id: sender.id }, agent.headers)).body;
+      await messageWithStatus(t, started.thread_id, 'opening', 'sent');
+      const res = await t.http.get(`${threads('sms')}/${started.thread_id}`, agent.headers);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ...started, status: 'sent' });
+      const plain = (await t.http.post(threads('whatsapp'), { user_id: 'u-4', phone_number: PHONE }, agent.headers)).body;
+      expect((await t.http.get(`${threads('whatsapp')}/${plain.thread_id}`, agent.headers)).body).not.toHaveProperty('from');
+
+      expect((await t.http.get(`${threads('whatsapp')}/${started.thread_id}`, agent.headers)).status).toBe(404);
+      expect((await t.http.get(`${threads('telegram')}/${started.thread_id}`, agent.headers)).status).toBe(404);
+      const other = await liveAgent(t, await t.factory.org(), { bundle: shopBundle, runtime: 'v1' });
+      expect((await t.http.get(`${threads('sms')}/${started.thread_id}`, other.headers)).status).toBe(404);
+      const bad = await t.http.get(`${threads('sms')}/nope`, agent.headers);
+      expect(bad.status).toBe(422);
+      expect(bad.body.error.details).toEqual([expect.objectContaining({ field: 'threadId' })]);
+      expect((await t.http.get(`${threads('sms')}/${started.thread_id}`)).status).toBe(401);
+    });
+
     it("answers 404 for another organization's sender or an unknown one, and 422 for a sender of the other channel", async () => {
       const other = await t.factory.org();
       const foreign = (await t.http.post('/management/v1/senders', { channel: 'sms', phone_number: '+15550007777' }, other.headers)).body;

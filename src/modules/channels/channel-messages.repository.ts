@@ -309,4 +309,26 @@ export class ChannelMessagesRepository {
     );
     return rows.map((r) => r.id);
   }
+
+  /** A channel thread of the agent with its opening message's status. */
+  async findChannelThread(organizationId: string, agentId: string, channel: Channel, threadId: string): Promise<ChannelThreadRow | undefined> {
+    return this.sql.one<ChannelThreadRow>(
+      `SELECT t.id, t.channel, t.phone_number, t.user_id, t.sender_id, t.sender_number,
+              (SELECT m.status FROM channel_messages m WHERE m.thread_id = t.id AND m.kind = 'opening' LIMIT 1) AS status
+         FROM threads t
+        WHERE t.id = $1 AND t.organization_id = $2 AND t.agent_id = $3 AND t.channel = $4`,
+      [threadId.toLowerCase(), organizationId, agentId, channel],
+      'channel_find_thread',
+    );
+  }
+}
+
+export interface ChannelThreadRow {
+  id: string;
+  channel: Channel;
+  phone_number: string;
+  user_id: string;
+  sender_id: string | null;
+  sender_number: string;
+  status: Exclude<ChannelMessageStatus, 'received'>;
 }

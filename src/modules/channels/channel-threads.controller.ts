@@ -1,5 +1,5 @@
-import { Body, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
+import { Body, Get, Param, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
 import { MessagingController } from '../../common/http/surface.decorators.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
@@ -7,7 +7,7 @@ import { actingAgentId, type Principal } from '../auth/principal.js';
 import { ChannelPipe } from './channel.pipe.js';
 import { ChannelThreadsService } from './channel-threads.service.js';
 import { CHANNELS, type Channel } from './channels.constants.js';
-import { ChannelThreadResponseDto, StartChannelThreadDto } from './dto/channel-thread.dto.js';
+import { ChannelThreadParams, ChannelThreadResponseDto, StartChannelThreadDto } from './dto/channel-thread.dto.js';
 
 @MessagingController('Channels')
 export class ChannelThreadsController {
@@ -29,5 +29,17 @@ export class ChannelThreadsController {
     @Body() body: StartChannelThreadDto,
   ): Promise<ChannelThreadResponseDto> {
     return this.threads.start({ organizationId: who.organizationId, agentId: actingAgentId(who) }, channel, body);
+  }
+
+  @Get('channels/:channel/threads/:threadId')
+  @ApiOperation({ summary: 'A channel conversation started by this agent, with the current status of its opening message' })
+  @ApiOkResponse({ type: ChannelThreadResponseDto })
+  @ApiErrors(400, 403, 404, 422)
+  get(
+    @Param('channel', ChannelPipe) channel: Channel,
+    @Param() { threadId }: ChannelThreadParams,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<ChannelThreadResponseDto> {
+    return this.threads.get({ organizationId: who.organizationId, agentId: actingAgentId(who) }, channel, threadId);
   }
 }

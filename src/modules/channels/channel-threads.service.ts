@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ValidationError } from '../../common/errors/app-error.js';
+import { NotFoundError, ValidationError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import { AppConfig } from '../../config/app-config.js';
 import { LiveAgentsService } from '../messaging/live-agents.service.js';
@@ -57,6 +57,20 @@ export class ChannelThreadsService {
       user_id: dto.user_id,
       status,
       ...(sender.id ? { from: sender.number } : {}),
+    };
+  }
+
+  /** The channel thread as started, with the current status of its opening message. */
+  async get(caller: TurnCaller, channel: Channel, threadId: string): Promise<ChannelThreadResponseDto> {
+    const thread = await this.messages.findChannelThread(caller.organizationId, caller.agentId, channel, threadId);
+    if (!thread) throw new NotFoundError('Thread');
+    return {
+      thread_id: thread.id,
+      channel: thread.channel,
+      phone_number: thread.phone_number,
+      user_id: thread.user_id,
+      status: thread.status,
+      ...(thread.sender_id ? { from: thread.sender_number } : {}),
     };
   }
 

@@ -62,3 +62,14 @@ export class ProviderStatusCallbackDto {
   @ApiProperty({ enum: ['queued', 'sending', 'sent', 'delivered', 'read', 'undelivered', 'failed'] }) MessageStatus: string;
   @ApiPropertyOptional({ example: '30003' }) ErrorCode?: string;
 }
+
+/** Path of a channel thread: `channel` is checked by ChannelPipe (unknown → 404), `threadId` here (bad → 422). */
+export class ChannelThreadParams {
+  @ApiProperty({ enum: CHANNELS })
+  @IsString()
+  channel: string;
+
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @IsId()
+  threadId: string;
+}
