@@ -62,6 +62,9 @@ async function interactionCount(t: TestApp): Promise<number> {
 
 describe('GET /messaging/v1/session (WebSocket)', () => {
   let t: TestApp;
+  /** Instances sharing PostgreSQL and Redis with `t`, with other settings (created once: see afterAll). */
+  let limited: TestApp;
+  let prefixed: TestApp;
   let org: TestOrg;
   let shop: LiveTestAgent;
   let wsUrl: string;
@@ -85,6 +88,8 @@ describe('GET /messaging/v1/session (WebSocket)', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
+    limited = await createTestApp({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '3600' });
+    prefixed = await createTestApp({ BASE_PATH: '/api' });
     wsUrl = `${t.baseUrl.replace(/^http/, 'ws')}${SESSION}`;
   });
   beforeEach(async () => {
@@ -95,7 +100,11 @@ describe('GET /messaging/v1/session (WebSocket)', () => {
   afterEach(() => {
     for (const c of open.splice(0)) c.socket.terminate();
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await prefixed.close();
+    await limited.close();
+    await t.close();
+  });
 
   describe('authentication on the upgrade', () => {
     it('accepts the Authorization header and streams a turn: thread → delta… → card… → message → suggestions → done', async () => {
@@ -241,19 +250,29 @@ describe('GET /messaging/v1/session (WebSocket)', () => {
     expect(frames[1].message.trace_info.runtime).toBe('v2');
   });
 
+  it("counts message frames against the credential's rate limit", async () => {
+    const c = client(`${limited.baseUrl.replace(/^http/, 'ws')}${SESSION}`, { headers: shop.headers });
+    await c.next((f) => f.type === 'ready');
+    for (const id of ['m1', 'm2', 'm3']) {
+      c.send({ type: 'message', id, text: 'show me jackets', user_id: 'u1' });
+      expect((await c.request(id)).at(-1).type).toBe('done');
+    }
+    c.send({ type: 'message', id: 'm4', text: 'show me jackets', user_id: 'u1' });
+    const rejected = await c.next((f) => f.id === 'm4');
+    expect(rejected).toMatchObject({ type: 'error', error: { code: 'rate_limited' } });
+    // The HTTP surface shares the bucket.
+    const res = await limited.http.post('/messaging/v1/messages', { text: 'hi', user_id: 'u1' }, shop.headers);
+    expect(res.status).toBe(429);
+    expect(c.socket.readyState).toBe(WebSocket.OPEN);
+  });
+
   it('honours BASE_PATH and the legacy base path', async () => {
-    const t2 = await createTestApp({ BASE_PATH: '/api' });
-    try {
-      const base = t2.baseUrl.replace(/^http/, 'ws');
-      for (const path of [`/api${SESSION}`, `/api-v2${SESSION}`]) {
-        const c = client(`${base}${path}`, { headers: shop.headers });
-        await c.next((f) => f.type === 'ready');
-        c.send({ type: 'ping' });
-        await c.next((f) => f.type === 'pong');
-      }
-    } finally {
-      for (const c of open.splice(0)) c.socket.terminate();
-      await t2.close();
+    const base = prefixed.baseUrl.replace(/^http/, 'ws');
+    for (const path of [`/api${SESSION}`, `/api-v2${SESSION}`]) {
+      const c = client(`${base}${path}`, { headers: shop.headers });
+      await c.next((f) => f.type === 'ready');
+      c.send({ type: 'ping' });
+      await c.next((f) => f.type === 'pong');
     }
   });
 });

@@ -39,6 +39,8 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
   let t: TestApp;
   /** A second instance sharing PostgreSQL and Redis (same worker prefix), with a short ping interval. */
   let t2: TestApp;
+  /** A third instance with a small bound for slow readers. */
+  let t3: TestApp;
   let org: TestOrg;
   let shop: LiveTestAgent;
 
@@ -47,6 +49,7 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
     const env = { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'test-key', PROVIDER_TIMEOUT_MS: '5000' };
     t = await createTestApp(env);
     t2 = await createTestApp({ ...env, STREAM_PING_INTERVAL_MS: '40' });
+    t3 = await createTestApp({ ...env, STREAM_MAX_BUFFERED_BYTES: '65536' });
   });
   beforeEach(async () => {
     await t.reset();
@@ -55,6 +58,7 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
     shop = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });
   });
   afterAll(async () => {
+    await t3.close();
     await t2.close();
     await t.close();
     await fake.close();
@@ -295,7 +299,6 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
   });
 
   it('cuts off a client that stops reading once its unsent data passes the bound; it can resume', async () => {
-    const t3 = await createTestApp({ OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'test-key', STREAM_MAX_BUFFERED_BYTES: '65536' });
     try {
       const agent = await liveAgent(t3, org, { bundle: withOpenAI(shopBundle), runtime: 'v1' });
       // A long reply in big pieces: far more than the socket buffers hold while the client does not read.
@@ -327,7 +330,6 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
       expect(rest.map(seqOf)).toEqual(rest.map((_, i) => i + 2));
     } finally {
       fake.behave({});
-      await t3.close();
     }
   });
 });

@@ -3,13 +3,14 @@ import type { IncomingMessage } from 'node:http';
 import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import secureJson from 'secure-json-parse';
 import type { WebSocket, RawData } from 'ws';
-import { AppError, UnauthorizedError, ValidationError } from '../../common/errors/app-error.js';
+import { AppError, RateLimitedError, UnauthorizedError, ValidationError } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
 import { newId } from '../../common/ids/new-id.js';
 import { createValidationPipe } from '../../common/validation/validation-pipe.js';
+import { RedisService } from '../../common/redis/redis.service.js';
 import { AppConfig } from '../../config/app-config.js';
 import { AuthService } from '../auth/auth.service.js';
-import type { Principal } from '../auth/principal.js';
+import { rateLimitSubject, type Principal } from '../auth/principal.js';
 import { TokenService } from '../auth/token.service.js';
 import { LiveAgentsService } from '../messaging/live-agents.service.js';
 import { MessagingService, type TurnCaller, type TurnStreamEvent } from '../messaging/messaging.service.js';
@@ -34,6 +35,8 @@ interface Session {
   id: string;
   socket: WebSocket;
   caller?: TurnCaller;
+  /** The credential's rate-limit bucket, shared with its HTTP requests. */
+  rateLimitSubject?: string;
   /** Resolves true once authenticated (false when the socket was closed for its credentials). */
   ready: Promise<boolean>;
   inFlight: Set<string>;
@@ -61,6 +64,7 @@ export class SessionService implements BeforeApplicationShutdown {
     private readonly messaging: MessagingService,
     private readonly live: LiveAgentsService,
     private readonly config: AppConfig,
+    private readonly redis: RedisService,
   ) {}
 
   /** Picks `bearer` from the offered subprotocols so the browser's `['bearer', token]` handshake succeeds. */
@@ -125,6 +129,7 @@ export class SessionService implements BeforeApplicationShutdown {
     }
     if (socket.readyState !== socket.OPEN) return false;
     session.caller = { organizationId: principal.organizationId, agentId: principal.agentId };
+    session.rateLimitSubject = rateLimitSubject(principal);
     // A token that expires during the session ends it, as it would end HTTP access.
     session.expiry = setTimeout(() => socket.close(CLOSE_POLICY_VIOLATION, 'the access token expired'), Math.max(0, expiresAt - Date.now()));
     session.expiry.unref();
@@ -177,6 +182,11 @@ export class SessionService implements BeforeApplicationShutdown {
       this.sendError(session, requestKey, error, requestId);
       return;
     }
+    const limited = await this.rateLimited(session);
+    if (limited) {
+      this.sendError(session, dto.id, limited, requestId);
+      return;
+    }
     if (session.inFlight.has(dto.id)) {
       this.sendError(session, dto.id, ValidationError.field('id', 'A request with this id is still running on this session'), requestId);
       return;
@@ -206,6 +216,26 @@ export class SessionService implements BeforeApplicationShutdown {
     } catch (error) {
       if (errorParts(error).status >= 500) this.logger.error({ err: error, reqId: requestId, sessionId: session.id }, 'session turn failed');
       this.sendError(session, id, error, requestId);
+    }
+  }
+
+  /**
+   * Each `message` frame counts against the credential's rate limit like an HTTP request (same Redis fixed window as
+   * RateLimitGuard), so a session is no way around it: over the limit the request gets `rate_limited`.
+   */
+  private async rateLimited(session: Session): Promise<RateLimitedError | undefined> {
+    const { max, windowSeconds } = this.config.rateLimit;
+    if (max === 0 || !session.rateLimitSubject) return undefined;
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const window = Math.floor(nowSeconds / windowSeconds);
+    const key = this.redis.key('rl', session.rateLimitSubject, String(window));
+    try {
+      const results = await this.redis.client.pipeline().incr(key).expire(key, windowSeconds + 1).exec();
+      const count = Number(results?.[0]?.[1] ?? 0);
+      return count > max ? new RateLimitedError((window + 1) * windowSeconds - nowSeconds) : undefined;
+    } catch (error) {
+      this.logger.warn({ err: error }, 'rate limit check failed; allowing the request');
+      return undefined;
     }
   }
 
