@@ -1,14 +1,17 @@
 /**
- * Events processing throughput with the builtin engine (docs/performance.md "Events"):
- * `npm run -s build && node dist/bench/events-processing.js [--events N] [--threads T] [--workers W]`.
+ * Events webhook throughput, accept side and processing side (docs/performance.md "Events"):
+ * `npm run -s build && node dist/bench/events-processing.js [--ingest-seconds S] [--connections C] [--events N] [--threads T] [--workers W]`.
  *
- * Accepts N events over T caller thread ids through an API-only process (WORKERS=off), stops it, then starts W
- * `npm run worker` processes (EVENTS_CONCURRENCY each, default 8) and measures how fast they drain the backlog:
- * events/s between the first and the last completion (process start-up excluded), and the per-thread rate.
+ * 1. Ingest: autocannon (its own process, C connections, S seconds) posts events to an API-only process
+ *    (WORKERS=off, as API replicas run when workers are scaled apart); reports accepts/s and latency, and checks
+ *    that every 202 is a row in PostgreSQL. Those events are then discarded.
+ * 2. Processing: accepts N events over T caller thread ids, stops the API, starts W `npm run worker` processes
+ *    (EVENTS_CONCURRENCY each, default 8) and measures how fast they drain the backlog with the builtin engine:
+ *    events/s between the first and the last completion (process start-up excluded).
  * Uses its own database and Redis key prefix; stops everything it started. Bounded: 5 minutes at most.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,6 +23,8 @@ for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.repla
 const EVENTS = Number(args.get('events') ?? 2000);
 const THREADS = Number(args.get('threads') ?? 100);
 const WORKERS = Number(args.get('workers') ?? 1);
+const INGEST_SECONDS = Number(args.get('ingest-seconds') ?? 10);
+const CONNECTIONS = Number(args.get('connections') ?? 50);
 
 const ADMIN_URL = process.env.BENCH_PG_URL ? `${process.env.BENCH_PG_URL}/postgres` : 'postgres://agent_service:agent_service@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
@@ -46,7 +51,7 @@ function env(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 function spawnService(name: string, script: string, vars: NodeJS.ProcessEnv): ChildProcess {
   const out = openSync(path.join(LOG_DIR, `${name}.log`), 'a');
-  const child = spawn(process.execPath, [script], { env: vars, stdio: ['ignore', out, out] });
+  const child = spawn(process.execPath, script.split(' '), { env: vars, stdio: ['ignore', out, out] });
   children.add(child);
   child.on('exit', () => children.delete(child));
   return child;
@@ -78,6 +83,67 @@ async function stopAll(): Promise<void> {
   })));
 }
 
+interface AutocannonJson {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  '2xx': number;
+}
+
+/** Phase 1: accepts per second against the API-only process; every 202 must be a committed row. */
+async function ingest(base: string, key: string, db: pg.Pool, apiPid: number | undefined): Promise<void> {
+  const body = JSON.stringify({ text: 'show me trail shoes', thread_id: 'ingest', agent_variables: { source: 'bench' } });
+  const warm = ['-c', String(CONNECTIONS), '-d', '3', '-m', 'POST', '-H', 'content-type=application/json', '-H', `x-agent-api-key=${key}`, '-b', body, '-j', `${base}/messaging/v1/events`];
+  const run = (argv: string[]) => new Promise<AutocannonJson>((resolve, reject) => {
+    const child = spawn(process.execPath, ['node_modules/autocannon/autocannon.js', ...argv], { stdio: ['ignore', 'pipe', 'ignore'] });
+    children.add(child);
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    child.on('exit', (code) => {
+      children.delete(child);
+      if (code !== 0) return reject(new Error(`autocannon exited ${code}`));
+      resolve(JSON.parse(out) as AutocannonJson);
+    });
+  });
+  await run(warm);
+  await db.query(`DELETE FROM events`);
+  const apiCpuBefore = apiPid ? cpuMicros(apiPid) : 0;
+  const argv = [...warm];
+  argv[3] = String(INGEST_SECONDS);
+  const result = await run(argv);
+  const { rows: [stored] } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM events`);
+  console.log(`events ingest: ${CONNECTIONS} connections × ${INGEST_SECONDS} s against an API-only process (WORKERS=off)`);
+  console.log(`  ${Math.round(result.requests.total / INGEST_SECONDS)} accepts/s (202: ${result['2xx']}, non-2xx ${result.non2xx}, errors ${result.errors}); p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`);
+  // Requests still in flight when autocannon stops are committed but not counted: at most one per connection.
+  const extra = (stored?.n ?? 0) - result['2xx'];
+  const durable = extra >= 0 && extra <= CONNECTIONS;
+  console.log(`  rows committed: ${stored?.n} for ${result['2xx']} counted 202s (${durable ? `every 202 is a row; ${extra} more were in flight at the stop` : 'MISMATCH: a 202 without its row'})`);
+  if (apiPid) {
+    const cpu = cpuMicros(apiPid) - apiCpuBefore;
+    console.log(`  API process CPU: ${Math.round(cpu / Math.max(1, stored?.n ?? 1))} µs per accept`);
+  }
+  await db.query(`DELETE FROM events`);
+  await deleteKeys();
+}
+
+/** utime + stime of a process, in µs (Linux /proc; clock ticks of 10 ms). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+async function deleteKeys(): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  let cursor = '0';
+  do {
+    const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = nextCursor;
+  } while (cursor !== '0');
+  redis.disconnect();
+}
+
 async function main(): Promise<void> {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -89,7 +155,8 @@ async function main(): Promise<void> {
       m.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`migrate exited ${code}`))));
     });
     const port = await freePort();
-    const api = spawnService('api', 'dist/src/main.js', env({ PORT: String(port), WORKERS: 'off', BOOTSTRAP_ORG_API_KEY: ORG_KEY, BOOTSTRAP_ORG_NAME: 'bench' }));
+    const profile = process.env.EVENTS_BENCH_CPU_PROFILE_DIR;
+    const api = spawnService('api', profile ? `--cpu-prof --cpu-prof-dir=${profile} dist/src/main.js` : 'dist/src/main.js', env({ PORT: String(port), WORKERS: 'off', BOOTSTRAP_ORG_API_KEY: ORG_KEY, BOOTSTRAP_ORG_NAME: 'bench' }));
     const base = `http://127.0.0.1:${port}`;
     for (let i = 0; ; i += 1) {
       if (i > 150) throw new Error(`the API did not start; see ${LOG_DIR}`);
@@ -104,6 +171,7 @@ async function main(): Promise<void> {
     const version = await post(base, `/management/v1/agents/${agent.id}/versions`, { source: 'template', template: 'shopping-assistant' }, org);
     await post(base, `/management/v1/agents/${agent.id}/versions/${version.id}/publish`, undefined, org);
     const key = (await post(base, `/management/v1/agents/${agent.id}/api-keys`, {}, org)).api_key as string;
+    if (INGEST_SECONDS > 0) await ingest(base, key, db, api.pid);
     const questions = ['show me trail shoes', 'do you have rain jackets under $150', 'what backpacks do you have', 'where is my order'];
     let next = 0;
     await Promise.all(Array.from({ length: 32 }, async () => {
@@ -135,14 +203,7 @@ async function main(): Promise<void> {
     await db.end();
     await admin.query(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`).catch(() => undefined);
     await admin.end();
-    const redis = new Redis(REDIS_URL);
-    let cursor = '0';
-    do {
-      const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = nextCursor;
-    } while (cursor !== '0');
-    redis.disconnect();
+    await deleteKeys();
   }
 }
 
