@@ -55,7 +55,9 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
 
   onModuleInit(): void {
     if (!this.config.workersEnabled) return;
-    void this.queue.process(REPLY_JOB, 4, (job: Job<ReplyJobPayload>) => this.reply(job.data.inboundId));
+    this.queue
+      .process(REPLY_JOB, 4, (job: Job<ReplyJobPayload>) => this.reply(job.data.inboundId))
+      .catch((error: unknown) => this.logger.error({ err: error }, 'channels-outbound reply processor stopped'));
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
     this.sweeper.unref();
   }

@@ -39,7 +39,9 @@ export class ChannelOutboundService implements OnModuleInit, OnApplicationShutdo
   /** Processors run where workers are enabled (WORKERS=on, or `npm run worker`). */
   onModuleInit(): void {
     if (!this.config.workersEnabled) return;
-    void this.queue.process(DELIVER_JOB, CONCURRENCY, (job: Job<DeliverJobPayload>) => this.deliver(job));
+    this.queue
+      .process(DELIVER_JOB, CONCURRENCY, (job: Job<DeliverJobPayload>) => this.deliver(job))
+      .catch((error: unknown) => this.logger.error({ err: error }, 'channels-outbound deliver processor stopped'));
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
     this.sweeper.unref();
   }
