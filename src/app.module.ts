@@ -16,6 +16,7 @@ import { KeysModule } from './modules/keys/keys.module.js';
 import { RuntimeModule } from './modules/runtime/runtime.module.js';
 import { MessagingModule } from './modules/messaging/messaging.module.js';
 import { StreamingModule } from './modules/streaming/streaming.module.js';
+import { EventsModule } from './modules/events/events.module.js';
 import { ChannelsModule } from './modules/channels/channels.module.js';
 import { ThreadsModule } from './modules/threads/threads.module.js';
 import { TracesModule } from './modules/traces/traces.module.js';
@@ -44,6 +45,7 @@ export class AppModule {
         RuntimeModule,
         MessagingModule,
         StreamingModule,
+        EventsModule.register(config),
         ChannelsModule,
         ThreadsModule,
         TracesModule,

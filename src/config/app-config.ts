@@ -27,6 +27,15 @@ export class AppConfig {
     outboundBackoffMs: number;
     timeoutMs: number;
   };
+  readonly events: {
+    concurrency: number;
+    maxAttempts: number;
+    backoffMs: number;
+    leaseMs: number;
+    sweepIntervalMs: number;
+    staleMs: number;
+    maxBacklog: number;
+  };
   readonly streaming: { pingIntervalMs: number; replayTtlSeconds: number; maxBufferedBytes: number; resumeStallMs: number };
 
   constructor(vars: EnvironmentVariables) {
@@ -66,6 +75,15 @@ export class AppConfig {
       outboundAttempts: vars.CHANNEL_OUTBOUND_ATTEMPTS,
       outboundBackoffMs: vars.CHANNEL_OUTBOUND_BACKOFF_MS,
       timeoutMs: vars.CHANNEL_PROVIDER_TIMEOUT_MS,
+    };
+    this.events = {
+      concurrency: vars.EVENTS_CONCURRENCY,
+      maxAttempts: vars.EVENTS_MAX_ATTEMPTS,
+      backoffMs: vars.EVENTS_BACKOFF_MS,
+      leaseMs: vars.EVENTS_LEASE_MS,
+      sweepIntervalMs: vars.EVENTS_SWEEP_INTERVAL_MS,
+      staleMs: vars.EVENTS_STALE_MS,
+      maxBacklog: vars.EVENTS_MAX_BACKLOG,
     };
     this.streaming = {
       pingIntervalMs: vars.STREAM_PING_INTERVAL_MS,

@@ -154,6 +154,34 @@ export class EnvironmentVariables {
   /** A resumed SSE stream tailing a turn that produces nothing for this long (its instance died) ends with an error. */
   @IsInt() @Min(1000) @Max(3600000)
   STREAM_RESUME_STALL_MS: number = 300000;
+
+  /** Events webhook (docs/events.md): jobs one worker process runs at once. */
+  @IsInt() @Min(1) @Max(256)
+  EVENTS_CONCURRENCY: number = 8;
+
+  /** Attempts per event (the first included) before it is `failed`; transient failures back off exponentially. */
+  @IsInt() @Min(1) @Max(50)
+  EVENTS_MAX_ATTEMPTS: number = 5;
+
+  /** First retry delay; attempt n waits EVENTS_BACKOFF_MS * 2^(n-1). */
+  @IsInt() @Min(10) @Max(3600000)
+  EVENTS_BACKOFF_MS: number = 1000;
+
+  /** How long a worker owns an event it started; after that (a crash) the sweeper hands it to another worker. */
+  @IsInt() @Min(1000) @Max(3600000)
+  EVENTS_LEASE_MS: number = 120000;
+
+  /** How often one instance sweeps for events a crash or a lost Redis left pending. */
+  @IsInt() @Min(100) @Max(600000)
+  EVENTS_SWEEP_INTERVAL_MS: number = 5000;
+
+  /** A queued event not picked up for this long is enqueued again by the sweeper. */
+  @IsInt() @Min(100) @Max(3600000)
+  EVENTS_STALE_MS: number = 15000;
+
+  /** Pending (queued or processing) events above which ingestion sheds load with 503 and Retry-After. */
+  @IsInt() @Min(1)
+  EVENTS_MAX_BACKLOG: number = 200000;
 }
 
 export class InvalidEnvironmentError extends Error {
