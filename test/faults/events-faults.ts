@@ -363,5 +363,5 @@ try {
   console.log(`FAIL events faults: ${error instanceof Error ? error.stack : String(error)}`);
   console.log(`     logs in ${LOG_DIR}`);
 }
-console.log(`events faults: ${results.filter((r) => r.ok).length} passed, ${failed} failed`);
+console.log(`faults: ${results.filter((r) => r.ok).length} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
