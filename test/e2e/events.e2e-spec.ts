@@ -133,6 +133,7 @@ describe('events webhook', () => {
         [{}, 'text'],
         [{ thread_id: 'x' }, 'text'],
         [{ text: 42 }, 'text'],
+        [{ text: '', agent_variables: { a: 1 } }, 'text'],
         [{ agent_variables: [1, 2] }, 'agent_variables'],
         [{ agent_variables: 'a=b' }, 'agent_variables'],
         [{ agent_variables: null }, 'agent_variables'],

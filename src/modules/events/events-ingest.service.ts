@@ -133,6 +133,7 @@ export function parseEventBody(body: unknown): EventInput {
   const details: ErrorDetail[] = [];
   const { text, agent_variables: variables, thread_id: threadId } = raw;
   if (text !== undefined && typeof text !== 'string') details.push({ field: 'text', message: 'text must be a string' });
+  else if (text === '') details.push({ field: 'text', message: 'text must not be empty; omit it to run on agent_variables alone' });
   if (variables !== undefined && (variables === null || typeof variables !== 'object' || Array.isArray(variables))) {
     details.push({ field: 'agent_variables', message: 'agent_variables must be an object' });
   }
