@@ -347,9 +347,9 @@ describe('events webhook', () => {
     it('fails at once, without retrying, when the agent can no longer answer (a client-side error)', async () => {
       const agent = await webhookAgent();
       expect(await api.app.get(EventsIngestService).sampleBacklog()).toBe(0);
-      // The API instance has the agent cached as live (≤ 2 s), so it still accepts after the delete; the
-      // processing instance (through its sweeper) finds the agent gone.
-      expect((await api.http.post(EVENTS, { text: 'warm up', thread_id: 'gone' }, agent.headers)).status).toBe(202);
+      // The API instance has the agent cached as live (≤ 2 s; warmed by a request that stores nothing), so it still
+      // accepts after the delete; the processing instance (through its sweeper) finds the agent gone.
+      expect((await api.http.post(EVENTS, { thread_id: 'gone' }, agent.headers)).status).toBe(422);
       await t.dataSource.query(`UPDATE agents SET deleted_at = now(), live_version_id = NULL, live_revision_id = NULL WHERE id = $1`, [agent.agentId]);
       const eventId = (await api.http.post(EVENTS, { text: 'hi', thread_id: 'gone' }, agent.headers)).body.event_id;
       const row = await waitFor(async () => {
