@@ -19,7 +19,7 @@ import { newId } from '../src/common/ids/new-id.js';
 import { generateSecret, hashSecret, secretPrefix } from '../src/modules/auth/secrets.js';
 import type { ListThreadsQueryDto } from '../src/modules/threads/dto/thread-query.dto.js';
 import { SqlParams } from '../src/modules/threads/sql-page.js';
-import { threadFilterConditions } from '../src/modules/threads/thread-filters.js';
+import { rareFacetDriven, threadFilterConditions, type FacetFrequency } from '../src/modules/threads/thread-filters.js';
 import { parseUsageRange, planUsage } from '../src/modules/usage/usage-range.js';
 import { UsageRepository } from '../src/modules/usage/usage.repository.js';
 import type { SqlService } from '../src/database/sql.service.js';
@@ -71,12 +71,21 @@ const user = await one<{ user_id: string }>(
 const external = await one<{ external_id: string }>(`SELECT external_id FROM threads WHERE organization_id = $1 AND runtime = 'v1' AND external_id IS NOT NULL ORDER BY created_at DESC OFFSET $2 LIMIT 1`, [org.id, Math.floor(Number(bigAgent.n) / 20)]);
 const daysAgo = (days: number, hour = 0) => new Date(Math.floor(Date.now() / 86_400_000 - days) * 86_400_000 + hour * 3_600_000 + 123).toISOString();
 
+// The facet frequencies the service reads (ThreadsRepository.facetFrequency), for the same SQL as the route.
+const shares = new Map<string, number>();
+for (const row of (await db.query<{ attname: string; elems: string[] | null; freqs: number[] | null }>(
+  `SELECT attname, most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
+     FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'threads' AND attname IN ('tools', 'rules')`,
+)).rows) (row.elems ?? []).forEach((elem, i) => shares.set(`${row.attname}:${elem}`, row.freqs?.[i] ?? 0));
+
 const listSql = (query: Query) => () => {
   const params = new SqlParams();
-  const where = threadFilterConditions(org.id, query as unknown as ListThreadsQueryDto, params);
+  const frequency: FacetFrequency = (column, value) => shares.get(`${column}:${value}`) ?? 0;
+  const where = threadFilterConditions(org.id, query as unknown as ListThreadsQueryDto, params, frequency);
+  const sortKey = rareFacetDriven(query as unknown as ListThreadsQueryDto, frequency) ? `(t.created_at + interval '0 seconds')` : 't.created_at';
   return {
     text: `SELECT t.id, t.title, t.created_at, t.version_tag, t.agent_id, t.user_id, t.external_id FROM threads t WHERE ${where.join(' AND ')}
-           ORDER BY t.created_at DESC, t.id DESC LIMIT 51`,
+           ORDER BY ${sortKey} DESC, t.id DESC LIMIT 51`,
     values: params.values,
   };
 };

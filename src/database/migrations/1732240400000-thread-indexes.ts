@@ -6,10 +6,19 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - Keyset indexes `(organization_id, <filter column>, created_at, id)`: a filter on agent, user, project or
  *   external id walks one index in list order and stops after a page. The unfiltered list and `created` ranges
  *   use `ix_threads_organization_created` from the threads migration.
- * - GIN indexes on the facets: `tools` and `rules` (text[]: `&&` for OR within the field) and `params`
- *   (jsonb_ops, not jsonb_path_ops: `key:*` is the `?` operator, which jsonb_path_ops cannot answer).
- *   The planner picks between walking the created_at index with a filter (common facets) and a bitmap of the
- *   GIN index (rare facets) from the array statistics.
+ * - One GIN index over (agent_id, project_id, tools, rules) (btree_gin gives GIN the equality operators on the ids):
+ *   a tool or rule filter alone reads that value's posting list (`@>`, or `&&` for OR within the field), and with
+ *   an agent or project filter GIN intersects the two lists inside one index scan, so "this agent's threads where
+ *   rule X fired" touches only those threads' heap pages. A GIN index answers conditions on any subset of its
+ *   columns, so this one index replaces separate ones on tools and rules (one index to maintain per write).
+ * - GIN on `params` with jsonb_path_ops: `key:value` is `@>`, one hashed (path, value) entry per lookup, so a
+ *   lookup reads only the posting list of that pair (jsonb_ops would intersect the key's list — hundreds of thousands of rows
+ *   for a common key — with the value's). `key:*` and the numeric comparisons are jsonpath predicates that no GIN
+ *   index can narrow; they use the filter-only operators `#@?` / `#@@` below.
+ * - Statistics target 1000 on the facet columns: the planner's choice between walking the created_at index with a
+ *   filter (common facets: the page fills after a few hundred rows) and a GIN bitmap (rare facets) rests on the
+ *   element frequencies (tools, rules) and on the jsonpath selectivity, which PostgreSQL estimates by running the
+ *   predicate over the column's histogram; 1000 entries resolve frequencies down to ~0.1%.
  * - `usage_daily`: one row per (agent, UTC day, shard) with the interaction count and token sums, maintained in
  *   the inserting transaction by a statement-level trigger (one upsert per statement, bulk inserts included).
  *   Usage over a range reads whole days from here and only the partial first and last days from interactions.
@@ -25,9 +34,17 @@ export class ThreadIndexes1732240400000 implements MigrationInterface {
       CREATE INDEX ix_threads_org_user_created ON threads (organization_id, user_id, created_at, id);
       CREATE INDEX ix_threads_org_project_created ON threads (organization_id, project_id, created_at, id);
       CREATE INDEX ix_threads_org_external_created ON threads (organization_id, external_id, created_at, id) WHERE external_id IS NOT NULL;
-      CREATE INDEX ix_threads_tools ON threads USING gin (tools);
-      CREATE INDEX ix_threads_rules ON threads USING gin (rules);
-      CREATE INDEX ix_threads_params ON threads USING gin (params);
+      CREATE EXTENSION IF NOT EXISTS btree_gin;
+      CREATE INDEX ix_threads_facets ON threads USING gin (agent_id, project_id, tools, rules);
+      CREATE INDEX ix_threads_params ON threads USING gin (params jsonb_path_ops);
+      ALTER TABLE threads ALTER COLUMN tools SET STATISTICS 1000, ALTER COLUMN rules SET STATISTICS 1000,
+                          ALTER COLUMN params SET STATISTICS 1000;
+      -- @@ and @? on jsonb_path_ops: a predicate without an equality (a comparison, a bare key) has no index entry to
+      -- look up, so the GIN index would be read whole (a million entries) — yet the planner sometimes prices that as
+      -- cheap. These twins run the same functions with the same histogram-based estimate but belong to no operator
+      -- class, so they can only filter.
+      CREATE OPERATOR #@@ (LEFTARG = jsonb, RIGHTARG = jsonpath, FUNCTION = jsonb_path_match_opr, RESTRICT = matchingsel, JOIN = matchingjoinsel);
+      CREATE OPERATOR #@? (LEFTARG = jsonb, RIGHTARG = jsonpath, FUNCTION = jsonb_path_exists_opr, RESTRICT = matchingsel, JOIN = matchingjoinsel);
 
       CREATE TABLE usage_daily (
         organization_id char(24) NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
@@ -82,7 +99,11 @@ export class ThreadIndexes1732240400000 implements MigrationInterface {
       DROP TRIGGER tr_interactions_usage_insert ON interactions;
       DROP FUNCTION usage_daily_apply();
       DROP TABLE usage_daily;
-      DROP INDEX ix_threads_params, ix_threads_rules, ix_threads_tools, ix_threads_org_external_created,
+      DROP OPERATOR #@? (jsonb, jsonpath);
+      DROP OPERATOR #@@ (jsonb, jsonpath);
+      ALTER TABLE threads ALTER COLUMN tools SET STATISTICS -1, ALTER COLUMN rules SET STATISTICS -1,
+                          ALTER COLUMN params SET STATISTICS -1;
+      DROP INDEX ix_threads_params, ix_threads_facets, ix_threads_org_external_created,
                  ix_threads_org_project_created, ix_threads_org_user_created, ix_threads_org_agent_created;
     `);
   }

@@ -8,9 +8,31 @@ const NUMBER = /^-?\d+(\.\d+)?$/;
 /**
  * Translates the thread list filters into SQL conditions on `threads t`, every value a bound parameter.
  * OR within a field, AND across fields. Each condition is written so an index can answer it: equality on the
- * keyset indexes' leading columns, `@>`/`&&` on the GIN-indexed facets, `?`/`@>` on the GIN-indexed params.
+ * keyset indexes' leading columns, `@>`/`&&` on the GIN-indexed facets and params, jsonpath predicates with
+ * histogram-based estimates for parameter presence and comparisons.
  */
-export function threadFilterConditions(organizationId: string, query: ListThreadsQueryDto, p: SqlParams): string[] {
+/** How common a facet value is (share of threads, from the planner statistics); 0 when unknown or rare. */
+export type FacetFrequency = (column: 'tools' | 'rules', value: string) => number;
+
+/** A facet value at least this common is answered by filtering a keyset walk, not by its GIN posting list. */
+export const COMMON_FACET = 0.02;
+/** Below this share, a facet's posting list (then sorted) beats walking the created_at order with a filter. */
+export const RARE_FACET = 0.005;
+
+/**
+ * Whether the list should be driven by a rare facet's GIN posting list rather than by walking an index in
+ * created_at order. The planner prices the walk as "stops after ~51/share rows" and often prefers it down to
+ * shares of 0.1–0.2%, where it reads tens of thousands of rows; the posting list of such a value is a few
+ * thousand rows at a million threads, sorted in a few milliseconds.
+ */
+export function rareFacetDriven(query: ListThreadsQueryDto, frequency: FacetFrequency): boolean {
+  return (['tools', 'rules'] as const).some((column) => {
+    const values = [...new Set((column === 'tools' ? query.tool : query.rule) ?? [])];
+    return values.length > 0 && values.reduce((sum, value) => sum + frequency(column, value), 0) < RARE_FACET;
+  });
+}
+
+export function threadFilterConditions(organizationId: string, query: ListThreadsQueryDto, p: SqlParams, frequency: FacetFrequency = () => 0): string[] {
   const runtime = selectedRuntime(query.runtime_version);
   if (runtime === 'v2' && !query.agent_id?.length && query.user_id === undefined) {
     throw ValidationError.field('runtime_version', 'runtime_version other than 1 lists runtime-v2 threads and requires an agent_id or user_id filter');
@@ -39,13 +61,20 @@ export function threadFilterConditions(organizationId: string, query: ListThread
     }
   }
 
-  const facet = (column: 'tools' | 'rules', values: string[] | undefined) => {
-    const distinct = [...new Set(values ?? [])];
-    if (distinct.length === 1) where.push(`t.${column} @> ARRAY[${p.add(distinct[0])}]::text[]`);
-    else if (distinct.length > 1) where.push(`t.${column} && ${p.add(distinct)}::text[]`);
-  };
-  facet('tools', query.tool);
-  facet('rules', query.rule);
+  // Facets: `@>` (one value) / `&&` (OR of values) are GIN-indexable. When the query also has a rare facet value
+  // (whose posting list drives the plan), a common one is written so it can only filter: otherwise the planner may
+  // AND the rare list with a posting list of hundreds of thousands of rows, which costs more than it saves.
+  const facets = (['tools', 'rules'] as const).map((column) => {
+    const values = [...new Set((column === 'tools' ? query.tool : query.rule) ?? [])];
+    return { column, values, share: values.reduce((sum, value) => sum + frequency(column, value), 0) };
+  }).filter((f) => f.values.length > 0);
+  const hasRare = facets.some((f) => f.share < COMMON_FACET);
+  for (const { column, values, share } of facets) {
+    const filterOnly = hasRare && share >= COMMON_FACET;
+    const target = filterOnly ? `(t.${column} || '{}'::text[])` : `t.${column}`;
+    if (values.length === 1) where.push(`${target} @> ARRAY[${p.add(values[0])}]::text[]`);
+    else where.push(`${target} && ${p.add(values)}::text[]`);
+  }
 
   const params = [...new Set(query.param ?? [])];
   if (params.length > 0) {
@@ -55,17 +84,22 @@ export function threadFilterConditions(organizationId: string, query: ListThread
   return where;
 }
 
-/** One `param` filter: `key:*` (present), `key:value` (equal), `key>=n` and the other comparisons (numeric). */
+/**
+ * One `param` filter. `key:value` is containment (`@>`, answered by the jsonb_path_ops GIN index); `key:*` and
+ * the comparisons are jsonpath predicates through the filter-only operators `#@?` / `#@@` (migration
+ * 1732240400000): no index can narrow them, and PostgreSQL estimates their selectivity from the column's histogram.
+ * A comparison matches JSON numbers only: comparing a string or boolean is a jsonpath error, which `@@` turns
+ * into "no match". Keys are limited to [A-Za-z0-9_.-], so quoting them in the path needs no escaping.
+ */
 function paramCondition(filter: string, p: SqlParams): string {
   const match = PARAM_FILTER_PATTERN.exec(filter);
   if (!match) throw ValidationError.field('param', 'param must be key:value, key:*, or key>=n, key>n, key<=n, key<n with a number n');
   const [, key, value, operator, number] = match as unknown as [string, string, string | undefined, string | undefined, string | undefined];
   if (operator && COMPARATORS.has(operator)) {
-    // Only JSON numbers compare: a string or boolean value under the key never matches (and never fails the cast).
-    const k = p.add(key);
-    return `(t.params ? ${k} AND CASE WHEN jsonb_typeof(t.params -> ${k}) = 'number' THEN (t.params ->> ${k})::numeric END ${operator} ${p.add(number)}::numeric)`;
+    // Number() then String(): a canonical jsonpath literal (no leading zeros; the pattern keeps it out of exponent form).
+    return `t.params #@@ ${p.add(`$."${key}" ${operator} ${String(Number(number))}`)}::jsonpath`;
   }
-  if (value === '*') return `t.params ? ${p.add(key)}`;
+  if (value === '*') return `t.params #@? ${p.add(`$."${key}"`)}::jsonpath`;
   // The value as a JSON string, and also as the number or boolean it spells (`budget:30` matches 30 and "30").
   const candidates: unknown[] = [value];
   if (value !== undefined && NUMBER.test(value) && Number.isFinite(Number(value))) candidates.push(Number(value));

@@ -4,6 +4,10 @@ import type { PageQuery } from '../../common/pagination/page-query.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { SqlService } from '../../database/sql.service.js';
 import { paginateSql, SqlParams } from './sql-page.js';
+import type { FacetFrequency } from './thread-filters.js';
+
+/** How long the facet frequencies read from the planner statistics are reused. */
+const FACET_STATS_TTL_MS = 60_000;
 
 export interface ThreadRow {
   id: string;
@@ -46,16 +50,53 @@ const THREAD_COLUMNS = `id, organization_id, project_id, agent_id, user_id, exte
 /** Raw SQL over `threads` and `interactions` (tables written by the messaging turn; read here). */
 @Injectable()
 export class ThreadsRepository {
+  private facetStats: { at: number; shares: Map<string, number> } | null = null;
+  private refreshing: Promise<void> | null = null;
+
   constructor(private readonly sql: SqlService) {}
 
-  /** One page of list items; `where` are conditions on `threads t` whose values are in `params`. */
-  list<T>(where: string[], params: SqlParams, query: PageQuery, request: PageRequest, toItem: (row: ThreadItemRow) => T): Promise<Page<T>> {
+  /**
+   * The share of threads carrying each common tool and rule entry, from `pg_stats` (what ANALYZE sampled; values
+   * not listed are rarer than every listed one). Read once a minute; the list filters use it to pick which facet
+   * an index answers.
+   */
+  async facetFrequency(): Promise<FacetFrequency> {
+    if (!this.facetStats || Date.now() - this.facetStats.at > FACET_STATS_TTL_MS) {
+      this.refreshing ??= this.loadFacetStats().finally(() => { this.refreshing = null; });
+      if (!this.facetStats) await this.refreshing;
+    }
+    const shares = this.facetStats?.shares;
+    return (column, value) => shares?.get(`${column}:${value}`) ?? 0;
+  }
+
+  private async loadFacetStats(): Promise<void> {
+    const shares = new Map<string, number>();
+    try {
+      const rows = await this.sql.rows<{ attname: string; elems: string[] | null; freqs: number[] | null }>(
+        `SELECT attname, most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
+           FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'threads' AND attname IN ('tools', 'rules')`,
+        [],
+        'threads_facet_stats',
+      );
+      for (const row of rows) (row.elems ?? []).forEach((elem, i) => shares.set(`${row.attname}:${elem}`, row.freqs?.[i] ?? 0));
+    } catch {
+      // No statistics is not an error: every facet then counts as rare and stays index-eligible.
+    }
+    this.facetStats = { at: Date.now(), shares };
+  }
+
+  /**
+   * One page of list items; `where` are conditions on `threads t` whose values are in `params`. With
+   * `unordered`, the sort key is written as an expression no index provides, so the plan cannot walk a
+   * created_at index and sorts the (small) set a rare facet's posting list yields instead; same order, same cursors.
+   */
+  list<T>(where: string[], params: SqlParams, query: PageQuery, request: PageRequest, toItem: (row: ThreadItemRow) => T, unordered = false): Promise<Page<T>> {
     return paginateSql<ThreadItemRow & Record<string, unknown>, T>(
       this.sql,
       { select: 'SELECT t.id, t.title, t.created_at, t.version_tag, t.agent_id, t.user_id, t.external_id FROM threads t', where, params },
       query,
       {
-        sortColumns: { created_at: 't.created_at' },
+        sortColumns: { created_at: unordered ? `(t.created_at + interval '0 seconds')` : 't.created_at' },
         idColumn: 't.id',
         sortValue: (row) => row.created_at.toISOString(),
         valueKind: 'timestamp',

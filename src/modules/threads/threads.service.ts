@@ -6,7 +6,7 @@ import type { Principal } from '../auth/principal.js';
 import { selectedRuntime, type ListMessagesQueryDto, type ListThreadsQueryDto } from './dto/thread-query.dto.js';
 import { toThread, toThreadItem, toThreadMessage, type ThreadDto, type ThreadItemDto, type ThreadMessageDto } from './dto/thread-response.dto.js';
 import { SqlParams } from './sql-page.js';
-import { threadFilterConditions } from './thread-filters.js';
+import { rareFacetDriven, threadFilterConditions } from './thread-filters.js';
 import { ThreadsRepository, type ThreadRow } from './threads.repository.js';
 
 /** The organization's conversations, read side: list with filters, get, rename, transcript. */
@@ -14,10 +14,11 @@ import { ThreadsRepository, type ThreadRow } from './threads.repository.js';
 export class ThreadsService {
   constructor(private readonly threads: ThreadsRepository) {}
 
-  list(who: Principal, query: ListThreadsQueryDto, request: PageRequest): Promise<Page<ThreadItemDto>> {
+  async list(who: Principal, query: ListThreadsQueryDto, request: PageRequest): Promise<Page<ThreadItemDto>> {
     const params = new SqlParams();
-    const where = threadFilterConditions(who.organizationId, query, params);
-    return this.threads.list(where, params, query, request, toThreadItem);
+    const frequency = await this.threads.facetFrequency();
+    const where = threadFilterConditions(who.organizationId, query, params, frequency);
+    return this.threads.list(where, params, query, request, toThreadItem, rareFacetDriven(query, frequency));
   }
 
   async get(who: Principal, threadId: string, runtimeVersion: string | undefined): Promise<ThreadDto> {

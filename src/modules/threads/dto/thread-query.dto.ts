@@ -9,8 +9,8 @@ const toArray = ({ value }: { value: unknown }) => (value === undefined ? undefi
 
 export const RUNTIME_VERSION_PATTERN = /^\d+(\.\d+){0,2}$/;
 export const RULE_FILTER_PATTERN = /^[A-Za-z0-9_.-]{1,100}(:(fired|blocked|passed))?$/;
-/** `key:value`, `key:*`, or `key` followed by >=, <=, > or < and a number. */
-export const PARAM_FILTER_PATTERN = /^([A-Za-z0-9_.-]{1,100})(?::(.{1,200})|(>=|<=|>|<)(-?\d+(?:\.\d+)?))$/s;
+/** `key:value`, `key:*`, or `key` followed by >=, <=, > or < and a number (up to 15 digits, 6 decimals). */
+export const PARAM_FILTER_PATTERN = /^([A-Za-z0-9_.-]{1,100})(?::(.{1,200})|(>=|<=|>|<)(-?\d{1,15}(?:\.\d{1,6})?))$/s;
 
 /** `runtime_version`: `1` (the default) reads runtime-v1 threads; any other build (`2`, `2.1.0`) reads runtime-v2 threads. */
 export class RuntimeVersionQueryDto {
