@@ -18,7 +18,7 @@ import { loadConfig } from '../src/config/app-config.js';
 import { newId } from '../src/common/ids/new-id.js';
 import { generateSecret, hashSecret, secretPrefix } from '../src/modules/auth/secrets.js';
 import type { ListThreadsQueryDto } from '../src/modules/threads/dto/thread-query.dto.js';
-import { SqlParams } from '../src/modules/threads/sql-page.js';
+import { SqlParams } from '../src/database/sql-params.js';
 import { rareFacetDriven, threadFilterConditions, type FacetFrequency } from '../src/modules/threads/thread-filters.js';
 import { parseUsageRange, planUsage } from '../src/modules/usage/usage-range.js';
 import { UsageRepository } from '../src/modules/usage/usage.repository.js';

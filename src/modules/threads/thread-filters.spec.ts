@@ -1,6 +1,6 @@
 import { ValidationError } from '../../common/errors/app-error.js';
 import type { ListThreadsQueryDto } from './dto/thread-query.dto.js';
-import { SqlParams } from './sql-page.js';
+import { SqlParams } from '../../database/sql-params.js';
 import { rareFacetDriven, threadFilterConditions, type FacetFrequency } from './thread-filters.js';
 
 const ORG = 'a'.repeat(24);

@@ -1,6 +1,6 @@
 import { ValidationError } from '../../common/errors/app-error.js';
 import { PARAM_FILTER_PATTERN, selectedRuntime, type ListThreadsQueryDto } from './dto/thread-query.dto.js';
-import type { SqlParams } from './sql-page.js';
+import type { SqlParams } from '../../database/sql-params.js';
 
 const COMPARATORS = new Set(['>=', '<=', '>', '<']);
 const NUMBER = /^-?\d+(\.\d+)?$/;

@@ -3,7 +3,8 @@ import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageQuery } from '../../common/pagination/page-query.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { SqlService } from '../../database/sql.service.js';
-import { paginateSql, SqlParams } from './sql-page.js';
+import { paginateSql } from '../../common/pagination/paginate-sql.js';
+import { SqlParams } from '../../database/sql-params.js';
 import type { FacetFrequency } from './thread-filters.js';
 
 /** How long the facet frequencies read from the planner statistics are reused. */
@@ -99,7 +100,6 @@ export class ThreadsRepository {
         sortColumns: { created_at: unordered ? `(t.created_at + interval '0 seconds')` : 't.created_at' },
         idColumn: 't.id',
         sortValue: (row) => row.created_at.toISOString(),
-        valueKind: 'timestamp',
         rowId: (row) => row.id,
         defaultSort: 'created_at',
         defaultOrder: 'desc',
@@ -153,7 +153,7 @@ export class ThreadsRepository {
         sortColumns: { created_at: 'm.position' },
         idColumn: 'm.id',
         sortValue: (row) => Number(row.position),
-        valueKind: 'number',
+        sortKinds: { created_at: 'number' },
         rowId: (row) => row.id,
         defaultSort: 'created_at',
         defaultOrder: 'asc',

@@ -3,7 +3,8 @@ import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageQuery } from '../../common/pagination/page-query.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { SqlService } from '../../database/sql.service.js';
-import { paginateSql, SqlParams } from '../threads/sql-page.js';
+import { paginateSql } from '../../common/pagination/paginate-sql.js';
+import { SqlParams } from '../../database/sql-params.js';
 import type { TraceRow } from './dto/trace.dto.js';
 
 /** Traces live on the interactions rows the messaging turn writes. */
@@ -25,7 +26,6 @@ export class TracesRepository {
         sortColumns: { created_at: 'i.created_at' },
         idColumn: 'i.id',
         sortValue: (row) => row.created_at.toISOString(),
-        valueKind: 'timestamp',
         rowId: (row) => row.id,
         defaultSort: 'created_at',
         defaultOrder: 'asc',

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SqlService } from '../../database/sql.service.js';
-import { SqlParams } from '../threads/sql-page.js';
+import { SqlParams } from '../../database/sql-params.js';
 import type { UsageSums } from './dto/usage.dto.js';
 import type { UsagePlan } from './usage-range.js';
 

@@ -1,0 +1,38 @@
+import type { QueryResultRow } from 'pg';
+import type { SqlParams } from '../../database/sql-params.js';
+import type { SqlService } from '../../database/sql.service.js';
+import { assemblePage, planPage, type KeysetSpec, type PageRequest } from './keyset.js';
+import type { Page } from './page.dto.js';
+import type { PageQuery } from './page-query.dto.js';
+
+/** A SELECT without ORDER BY / LIMIT: the pager adds the cursor condition, the order and the limit. */
+export interface SqlListQuery {
+  /** `SELECT ... FROM ...` (no WHERE). */
+  select: string;
+  where: string[];
+  params: SqlParams;
+}
+
+/**
+ * Keyset pagination of raw SQL, for reads that are not entity queries (threads at a million rows, transcripts
+ * derived from interactions): the same parameters, cursors, envelope and links as `paginate()` (see keyset.ts).
+ */
+export async function paginateSql<R extends QueryResultRow, T>(
+  sql: SqlService,
+  list: SqlListQuery,
+  query: PageQuery,
+  spec: KeysetSpec<R>,
+  request: PageRequest,
+  toItem: (row: R) => T,
+): Promise<Page<T>> {
+  const plan = planPage(query, spec);
+  const where = [...list.where];
+  if (plan.cursor) {
+    const { value, id, cast } = plan.cursor;
+    where.push(`(${plan.column}, ${spec.idColumn}) ${plan.comparison} (${list.params.add(value)}${cast}, ${list.params.add(id)})`);
+  }
+  const text = `${list.select}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
+    ORDER BY ${plan.column} ${plan.direction}, ${spec.idColumn} ${plan.direction} LIMIT ${plan.size + 1}`;
+  const rows = await sql.rows<R>(text, list.params.values);
+  return assemblePage(rows, plan, spec, request, toItem);
+}
