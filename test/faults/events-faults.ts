@@ -251,6 +251,8 @@ async function main(): Promise<void> {
   await admin.connect();
   await admin.query(`CREATE DATABASE "${DB_NAME}"`);
   const db = new pg.Pool({ connectionString: dbUrl(), max: 4 });
+  // Dropping the database at the end terminates idle connections; that is expected, not a failure.
+  db.on('error', () => undefined);
   const redis = new Redis(REDIS_URL);
   const processes: { api?: { child: ChildProcess; base: string }; apiProxied?: { child: ChildProcess; base: string }; w1?: ChildProcess; w2?: ChildProcess } = {};
   try {
