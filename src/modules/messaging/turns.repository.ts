@@ -57,7 +57,7 @@ const INTERACTION_COLUMNS = `id, organization_id, project_id, agent_id, thread_i
 // on uq_interactions_thread_seq and the loser retries with the next number.
 const NEXT_SEQ = '(SELECT COALESCE(max(seq), 0) + 1 FROM interactions WHERE thread_id = $5)';
 const interactionValues = (seq: string, eventId: string) => `$1, $2, $3, $4, $5, ${seq},
-  $6, $7, $8, $9, $10, $11::jsonb, $12, $13, $14::jsonb, $15::jsonb, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, ${eventId}`;
+  $6, $7, $8, $9, $10, $11::jsonb, $12, $13, $14::json, $15::json, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, ${eventId}`;
 
 /** The unique index that makes an events-webhook turn's write happen at most once per event. */
 export const INTERACTION_EVENT_ID_INDEX = 'uq_interactions_event_id';

@@ -136,7 +136,7 @@ export class ThreadsRepository {
     const thread = params.add(threadId);
     const select = `SELECT m.* FROM (
         SELECT i.user_message_id AS id, 'user' AS role, i.user_text AS text, i.created_at, i.id AS interaction_id, i.image_url,
-               NULL::jsonb AS reply, i.version_tag, i.input_tokens, i.output_tokens, i.seq * 2 AS position
+               NULL::json AS reply, i.version_tag, i.input_tokens, i.output_tokens, i.seq * 2 AS position
           FROM interactions i
          WHERE i.thread_id = ${thread} AND (i.user_text IS NOT NULL OR i.image_url IS NOT NULL)
         UNION ALL
