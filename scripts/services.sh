@@ -43,6 +43,11 @@ if [ "$(as_superuser "SELECT 1 FROM pg_database WHERE datname = 'agent_service'"
   log "creating database agent_service"
   as_superuser "CREATE DATABASE agent_service OWNER $DB_ROLE"
 fi
+# A database made earlier by someone else: the service role must own it to create its schema (PostgreSQL 15+).
+if [ "$(as_superuser "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = 'agent_service'")" != "$DB_ROLE" ]; then
+  log "giving database agent_service to $DB_ROLE"
+  as_superuser "ALTER DATABASE agent_service OWNER TO $DB_ROLE"
+fi
 
 if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
   log "starting Redis"
