@@ -38,6 +38,7 @@ export class AuthService {
   private readonly cache: LRUCache<string, Cached<unknown>>;
   // A fixed argon2 hash to verify against when the user does not exist, so timing does not reveal emails.
   private dummyPasswordHash: Promise<string> | undefined;
+  private readonly changeListeners = new Set<() => void>();
 
   constructor(
     private readonly repository: CredentialsRepository,
@@ -45,6 +46,15 @@ export class AuthService {
     config: AppConfig,
   ) {
     this.cache = new LRUCache({ max: 100_000, ttl: Math.max(1, config.auth.credentialCacheTtlMs) });
+  }
+
+  /**
+   * Runs `listener` after any credential was revoked or deleted, on this instance or (via the broadcast) another:
+   * holders of long-lived authenticated state, such as open WebSocket sessions, re-check theirs then.
+   */
+  onCredentialsChanged(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
   }
 
   async authenticateOrganizationKey(secret: string): Promise<Principal> {
