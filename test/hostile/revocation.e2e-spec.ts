@@ -1,0 +1,169 @@
+import type { TestApp } from '../support/test-app.js';
+import { createTestApp } from '../support/test-app.js';
+import { Oracle, report, sendRaw, type RawRequest } from './support/oracles.js';
+import { seedTenant, startHostileApp, type Tenant } from './support/world.js';
+
+/** How long and how often each revoked credential is tried after the revocation answered. */
+const POLL_MS = 1_500;
+const POLL_EVERY_MS = 25;
+/** DESIGN/issue 13: at once on the instance that revoked; within 1 s on every other instance. */
+const OTHER_INSTANCE_BOUND_MS = 1_000;
+
+interface Probe {
+  name: string;
+  request: RawRequest;
+  /** The answer a refused request must have. */
+  statuses: number[];
+  oauth?: boolean;
+}
+
+describe('hostile input: revocation and deletion take effect at once', () => {
+  let t: TestApp;
+  /** A second instance on the same database and Redis: it learns of revocations only through the broadcast. */
+  let other: TestApp;
+  let close: () => Promise<void>;
+  const oracle = new Oracle('revocation');
+
+  beforeAll(async () => {
+    const started = await startHostileApp();
+    ({ t, close } = started);
+    other = await createTestApp({ WORKERS: 'off', RATE_LIMIT_MAX: '1000000', EVENTS_MAX_BACKLOG: '1000000' });
+  }, 60_000);
+  afterAll(async () => {
+    report(oracle);
+    await other.close();
+    await close();
+  });
+
+  const welcome = (tenant: Tenant): Probe => ({ name: 'messaging with the token', request: { method: 'GET', url: '/messaging/v1/welcome-message', headers: tenant.bearer }, statuses: [401, 404] });
+  const send = (tenant: Tenant): Probe => ({
+    name: 'send with the token', statuses: [401, 404],
+    request: { method: 'POST', url: '/messaging/v1/messages', headers: { ...tenant.bearer, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'still there?', user_id: 'u' }) },
+  });
+  const exchange = (tenant: Tenant): Probe => ({
+    name: 'token exchange with the publishable key', statuses: [400], oauth: true,
+    request: { method: 'POST', url: '/management/v1/auth/token', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'publishable_key', publishable_key: tenant.publishableKey }) },
+  });
+  const event = (tenant: Tenant): Probe => ({
+    name: 'event with the agent API key', statuses: [401],
+    request: { method: 'POST', url: '/messaging/v1/events', headers: { ...tenant.agentKeyHeaders, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'still there?' }) },
+  });
+  const management = (headers: Record<string, string>): Probe => ({ name: 'management with the credential', request: { method: 'GET', url: '/management/v1/projects', headers }, statuses: [401] });
+
+  /** Sends every probe to both instances until `warm` (all accepted), so each instance has the credential cached. */
+  async function warm(probes: Probe[]): Promise<void> {
+    for (const app of [t, other]) {
+      for (const probe of probes) {
+        for (let i = 0; i < 2; i++) {
+          const res = await sendRaw(app.baseUrl, probe.request);
+          if (res.status >= 300) throw new Error(`warm-up of "${probe.name}" answered ${res.status}: ${res.text}`);
+        }
+      }
+    }
+  }
+
+  /**
+   * Right after `revoke` answered, tries every probe on both instances every 25 ms for 1.5 s. Any acceptance on
+   * the revoking instance, or on the other one after 1 s, is a violation; so is a refusal with the wrong status.
+   */
+  async function pollAfter(what: string, revoke: () => Promise<void>, probes: Probe[], revokingInstance = true): Promise<void> {
+    await revoke();
+    const start = Date.now();
+    while (Date.now() - start < POLL_MS) {
+      const elapsed = Date.now() - start;
+      for (const [instance, app] of [['revoking instance', t], ['other instance', other]] as const) {
+        for (const probe of probes) {
+          const res = await sendRaw(app.baseUrl, probe.request);
+          const bound = instance === 'revoking instance' && revokingInstance ? 0 : OTHER_INSTANCE_BOUND_MS;
+          const mutation = `${probe.name} on the ${instance} ${elapsed} ms after ${what}`;
+          oracle.check(what, mutation, res, { oauth: probe.oauth });
+          if (res.status < 300 && elapsed >= bound) oracle.record({ operation: what, mutation, status: res.status, problem: 'accepted after revocation', excerpt: res.text });
+          else if (res.status >= 300 && !probe.statuses.includes(res.status)) oracle.record({ operation: what, mutation, status: res.status, problem: `revoked credential answered ${res.status}, not ${probe.statuses.join('/')}`, excerpt: res.text });
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, POLL_EVERY_MS));
+    }
+  }
+
+  function expectNoViolations(what: string): void {
+    const mine = oracle.violations.filter((v) => v.operation === what);
+    if (mine.length > 0) throw new Error(`${mine.length} violations after ${what}:\n${mine.slice(0, 30).map((v) => `  - ${v.mutation} | ${v.status} | ${v.problem} | ${v.excerpt}`).join('\n')}`);
+  }
+
+  it('refuses a revoked publishable key and the tokens minted from it from the 204 on', async () => {
+    const tenant = await seedTenant(t, 'pk');
+    const what = 'DELETE publishable key';
+    await warm([welcome(tenant), exchange(tenant)]);
+    await pollAfter(what, async () => {
+      expect((await t.http.delete(`/management/v1/agents/${tenant.agentId}/publishable-keys/${tenant.publishableKeyId}`, tenant.org.headers)).status).toBe(204);
+    }, [welcome(tenant), send(tenant), exchange(tenant)]);
+    expectNoViolations(what);
+  }, 30_000);
+
+  it('refuses a revoked agent API key from the 204 on, with 401 (not 404 no_active_version)', async () => {
+    const tenant = await seedTenant(t, 'ak');
+    const what = 'DELETE agent API key';
+    await warm([event(tenant)]);
+    await pollAfter(what, async () => {
+      expect((await t.http.delete(`/management/v1/agents/${tenant.agentId}/api-keys/${tenant.agentApiKeyId}`, tenant.org.headers)).status).toBe(204);
+    }, [event(tenant)]);
+    expectNoViolations(what);
+  }, 30_000);
+
+  it('refuses a revoked agent API key of an agent without a live version with 401', async () => {
+    const tenant = await seedTenant(t, 'ak-unpublished');
+    const agent = await t.factory.agent(tenant.org);
+    const key = await t.http.post(`/management/v1/agents/${agent.id}/api-keys`, undefined, tenant.org.headers);
+    const probe: Probe = { ...event(tenant), request: { ...event(tenant).request, headers: { 'x-agent-api-key': key.body.api_key, 'content-type': 'application/json' } } };
+    const what = 'DELETE agent API key (agent not published)';
+    for (const app of [t, other]) await sendRaw(app.baseUrl, probe.request);
+    await pollAfter(what, async () => {
+      expect((await t.http.delete(`/management/v1/agents/${agent.id}/api-keys/${key.body.id}`, tenant.org.headers)).status).toBe(204);
+    }, [probe]);
+    expectNoViolations(what);
+  }, 30_000);
+
+  it('refuses a revoked organization key (no route revokes one: revoked in the database, as an operator would) within 1 s everywhere', async () => {
+    const tenant = await seedTenant(t, 'ok');
+    const what = 'organization key revoked in the database';
+    await warm([management(tenant.org.headers)]);
+    await pollAfter(what, async () => {
+      await t.dataSource.query(`UPDATE organization_api_keys SET revoked_at = now() WHERE organization_id = $1`, [tenant.org.id]);
+    }, [management(tenant.org.headers)], false);
+    expectNoViolations(what);
+  }, 30_000);
+
+  it('refuses a deleted user’s session token within 1 s everywhere', async () => {
+    const tenant = await seedTenant(t, 'user');
+    const user = await t.factory.user(tenant.org);
+    const login = await t.http.post('/management/v1/auth/token', { grant_type: 'password', username: user.email, password: user.password });
+    expect(login.status).toBe(200);
+    const headers = { authorization: `Bearer ${login.body.access_token}` };
+    const what = 'user deleted in the database';
+    await warm([management(headers)]);
+    await pollAfter(what, async () => {
+      await t.dataSource.query(`DELETE FROM users WHERE id = $1`, [user.id]);
+    }, [management(headers)], false);
+    expectNoViolations(what);
+  }, 30_000);
+
+  it('stops a deleted project’s agents at once: token, publishable key and agent key', async () => {
+    const tenant = await seedTenant(t, 'project');
+    const what = 'DELETE project';
+    await warm([welcome(tenant), exchange(tenant), event(tenant)]);
+    await pollAfter(what, async () => {
+      expect((await t.http.delete(`/management/v1/projects/${tenant.projectId}`, tenant.org.headers)).status).toBe(204);
+    }, [welcome(tenant), send(tenant), exchange(tenant), { ...event(tenant), statuses: [401, 404] }]);
+    expectNoViolations(what);
+  }, 30_000);
+
+  it('stops a deleted agent at once: token, publishable key and agent key', async () => {
+    const tenant = await seedTenant(t, 'agent');
+    const what = 'DELETE agent';
+    await warm([welcome(tenant), exchange(tenant), event(tenant)]);
+    await pollAfter(what, async () => {
+      expect((await t.http.delete(`/management/v1/agents/${tenant.agentId}`, tenant.org.headers)).status).toBe(204);
+    }, [welcome(tenant), send(tenant), exchange(tenant), { ...event(tenant), statuses: [401, 404] }]);
+    expectNoViolations(what);
+  }, 30_000);
+});
