@@ -27,12 +27,13 @@ const { jsonish } = fc.letrec<{ jsonish: unknown }>((tie) => ({
 }));
 const jsonObject = fc.dictionary(hostileString, jsonish, { maxKeys: 5 });
 
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const LONE_SURROGATE_CHAR = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const unstorableText = (text: string) => text.includes('\u0000') || LONE_SURROGATE_CHAR.test(text);
 /** True when a string anywhere in `value` (keys included) is one PostgreSQL cannot store: NUL or a lone surrogate. */
 function unstorable(value: unknown): boolean {
-  if (typeof value === 'string') return UNSTORABLE.test(value);
+  if (typeof value === 'string') return unstorableText(value);
   if (Array.isArray(value)) return value.some(unstorable);
-  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => UNSTORABLE.test(k) || unstorable(v));
+  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => unstorableText(k) || unstorable(v));
   return false;
 }
 
