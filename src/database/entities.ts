@@ -9,6 +9,7 @@ import { AgentVersionEntity } from '../modules/versions/entities/agent-version.e
 import { AgentRevisionEntity } from '../modules/versions/entities/agent-revision.entity.js';
 import { ChannelMessageEntity } from '../modules/channels/entities/channel-message.entity.js';
 import { SenderEntity } from '../modules/channels/entities/sender.entity.js';
+import { ChannelUnroutedMessageEntity } from '../modules/channels/entities/channel-unrouted-message.entity.js';
 
 /** Every entity, as classes. A module that adds a table adds its entity here and a migration. */
 export const entities = [
@@ -23,4 +24,5 @@ export const entities = [
   AgentRevisionEntity,
   SenderEntity,
   ChannelMessageEntity,
+  ChannelUnroutedMessageEntity,
 ];

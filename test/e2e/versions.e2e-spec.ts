@@ -295,6 +295,71 @@ describe('agent versions (management)', () => {
     });
   });
 
+  describe('rename (PATCH agent name) with an unpublished push on the live version', () => {
+    /** The digest the service computes: sha256 of the JSON with keys sorted (flat bundles here). */
+    const digestOf = (bundle: Record<string, unknown>) =>
+      `sha256:${createHash('sha256').update(JSON.stringify(Object.fromEntries(Object.entries(bundle).sort(([a], [b]) => (a < b ? -1 : 1))))).digest('hex')}`;
+    const rename = (org: TestOrg, agentId: string, name: string) => t.http.patch(`/management/v1/agents/${agentId}`, { name }, org.headers);
+
+    it('shows the new name live at once and keeps the push: the next publish ships v1.1 content with the new name', async () => {
+      const { org, agent } = await setup('Trail Shop');
+      const v1 = await createVersion(org, agent.id);
+      expect((await publish(org, agent.id, v1.id)).status).toBe(200);
+      const draft = { schema_version: 1, name: 'Trail Shop', welcome_message: 'Unpublished welcome' };
+      const pushed = await push(org, agent.id, v1.id, draft, 'v1.1 content');
+      expect(pushed.body).toMatchObject({ version_tag: 'v1.1', digest: digestOf(draft) });
+
+      const renamed = await rename(org, agent.id, 'Ridge Shop');
+      expect(renamed.status).toBe(200);
+      expect(renamed.body).toMatchObject({ name: 'Ridge Shop', live_version_id: v1.id, live_version_tag: 'v1.2' });
+
+      // Live right away: the live content (v1.0) under the new name.
+      const liveBundle = { schema_version: 1, name: 'Ridge Shop' };
+      const live = await pull(org, agent.id, v1.id, 'v1.2');
+      expect(live.body.bundle).toEqual(liveBundle);
+      // The version's current revision: the unpublished content (v1.1) under the new name, not live yet.
+      const nextBundle = { ...draft, name: 'Ridge Shop' };
+      const current = await pull(org, agent.id, v1.id);
+      expect(current.body).toMatchObject({ version_tag: 'v1.3', bundle: nextBundle });
+      expect(await getVersion(org, agent.id, v1.id)).toMatchObject({ version_tag: 'v1.3', digest: digestOf(nextBundle), status: 'published', is_live: true });
+      const items = (await t.http.get(`${base(agent.id)}?filters[number]=1`, org.headers)).body.results;
+      expect(items.map((v: { version_tag: string; is_revision: boolean; is_live: boolean; digest: string }) => [v.version_tag, v.is_revision, v.is_live, v.digest])).toEqual([
+        ['v1.3', true, false, digestOf(nextBundle)],
+        ['v1.2', true, true, digestOf(liveBundle)],
+        ['v1.1', true, false, digestOf(draft)],
+        ['v1.3', false, true, digestOf(nextBundle)],
+      ]);
+      // Earlier tags are untouched.
+      expect((await pull(org, agent.id, v1.id, 'v1.1')).body.bundle).toEqual(draft);
+      expect((await pull(org, agent.id, v1.id, 'v1.0')).body.bundle).toEqual({ schema_version: 1, name: 'Trail Shop' });
+
+      const published = await publish(org, agent.id, v1.id);
+      expect(published.body).toMatchObject({ version_tag: 'v1.3', digest: digestOf(nextBundle), is_live: true });
+      expect(await getAgent(org, agent.id)).toMatchObject({ name: 'Ridge Shop', live_version_id: v1.id, live_version_tag: 'v1.3' });
+    });
+
+    it('renames twice and with a push that already carries the new name, never losing the unpublished content', async () => {
+      const { org, agent } = await setup('Trail Shop');
+      const v1 = await createVersion(org, agent.id);
+      await publish(org, agent.id, v1.id);
+      const draft = { schema_version: 1, name: 'Ridge Shop', persona: 'friendly' };
+      await push(org, agent.id, v1.id, draft);
+
+      // The push already says "Ridge Shop": only the live revision needs renaming; the push is re-committed on top, unchanged.
+      expect((await rename(org, agent.id, 'Ridge Shop')).body.live_version_tag).toBe('v1.2');
+      expect((await pull(org, agent.id, v1.id)).body).toMatchObject({ version_tag: 'v1.3', bundle: draft });
+
+      expect((await rename(org, agent.id, 'Summit Shop')).body.live_version_tag).toBe('v1.4');
+      expect((await pull(org, agent.id, v1.id, 'v1.4')).body.bundle).toEqual({ schema_version: 1, name: 'Summit Shop' });
+      expect((await pull(org, agent.id, v1.id)).body).toMatchObject({ version_tag: 'v1.5', bundle: { ...draft, name: 'Summit Shop' } });
+
+      // Renaming back and forth without a push in between commits one live revision each time, and nothing else.
+      await publish(org, agent.id, v1.id);
+      expect((await rename(org, agent.id, 'Trail Shop')).body.live_version_tag).toBe('v1.6');
+      expect((await pull(org, agent.id, v1.id)).body).toMatchObject({ version_tag: 'v1.6', bundle: { ...draft, name: 'Trail Shop' } });
+    });
+  });
+
   describe('pull', () => {
     it('returns the current bundle or the one of a revision tag, with expires_at and return_type', async () => {
       const { org, agent } = await setup();

@@ -39,11 +39,26 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     dataSource,
     factory: new Factory(dataSource),
     async reset() {
-      await dataSource.query(`TRUNCATE ${tables} RESTART IDENTITY CASCADE`);
+      await truncateAll(dataSource, tables);
       await deleteRedisKeys(config.redis.url, `${config.redis.keyPrefix}:*`);
     },
     close: () => app.close(),
   };
+}
+
+/**
+ * TRUNCATE locks every table in turn; the app's own background work (sweeper, processors) may hold a row lock
+ * on one and wait for another, which PostgreSQL resolves by failing one side with a deadlock. Ours retries.
+ */
+async function truncateAll(dataSource: DataSource, tables: string): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await dataSource.query(`TRUNCATE ${tables} RESTART IDENTITY CASCADE`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
+    }
+  }
 }
 
 export async function deleteRedisKeys(url: string, pattern: string): Promise<void> {

@@ -1,4 +1,6 @@
 import { ValidationError } from '../errors/app-error.js';
+import { isDateTime } from '../validation/date-time.js';
+import { unstorableReason } from '../validation/safe-json.js';
 import { decodeCursor, encodeCursor, type CursorPosition } from './cursor.js';
 import type { Page } from './page.dto.js';
 import type { PageQuery, SortOrder } from './page-query.dto.js';
@@ -23,6 +25,7 @@ export interface KeysetSpec<R> {
   sortKinds?: Record<string, SortKind>;
 }
 
+/** `number` columns hold integers (version numbers, positions). */
 export type SortKind = 'timestamp' | 'number' | 'text';
 
 /** One page's plan: the sort, the direction of the scan and the decoded cursor. */
@@ -40,7 +43,6 @@ export interface KeysetPlan {
 }
 
 const PAGE_PARAMS = new Set(['page[after]', 'page[before]']);
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T/;
 
 /**
  * Keyset pagination over (sort column, id): stable under concurrent inserts, without duplicates or gaps, and
@@ -73,12 +75,13 @@ export function planPage<R>(query: PageQuery, spec: KeysetSpec<R>): KeysetPlan {
   return { size, sortBy, order, column, backward, cursor, direction: scanDesc ? 'DESC' : 'ASC', comparison: scanDesc ? '<' : '>' };
 }
 
-const CASTS: Record<SortKind, string> = { timestamp: '::timestamptz', number: '::numeric', text: '::text' };
+const CASTS: Record<SortKind, string> = { timestamp: '::timestamptz', number: '::bigint', text: '::text' };
 
+/** Whether a cursor's value is one PostgreSQL takes for the column: the same checks as the fields of a request. */
 function fitsKind(value: CursorPosition['value'], kind: SortKind): boolean {
-  if (kind === 'number') return typeof value === 'number' && Number.isFinite(value);
-  if (kind === 'timestamp') return typeof value === 'string' && ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value));
-  return typeof value === 'string';
+  if (kind === 'number') return Number.isSafeInteger(value);
+  if (kind === 'timestamp') return isDateTime(value);
+  return typeof value === 'string' && unstorableReason(value) === undefined;
 }
 
 /** Builds the page envelope from `plan.size + 1` rows read in `plan.direction`. */

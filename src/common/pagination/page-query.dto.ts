@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { MaxChars } from '../validation/char-length.js';
 
 export type SortOrder = 'asc' | 'desc';
 
@@ -26,11 +27,11 @@ export function PageQueryDto<S extends string>(sortFields: readonly S[], default
     'page[size]'?: number;
 
     @ApiPropertyOptional({ name: 'page[after]', type: String, description: 'Opaque cursor: the page after this one (meta.after_cursor)' })
-    @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxLength(1024)
+    @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxChars(1024)
     'page[after]'?: string;
 
     @ApiPropertyOptional({ name: 'page[before]', type: String, description: 'Opaque cursor: the page before this one (meta.before_cursor)' })
-    @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxLength(1024)
+    @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxChars(1024)
     'page[before]'?: string;
 
     @ApiPropertyOptional({ enum: sortFields, default: defaultSort })

@@ -2,15 +2,17 @@ import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Job, Queue } from 'bull';
-import { AppError, ForbiddenError, UnauthorizedError, ValidationError } from '../../common/errors/app-error.js';
+import { AppError, ForbiddenError, UnauthorizedError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
+import { INPUT_LIMITS } from '../../common/validation/input-limits.js';
+import { unstorableReason } from '../../common/validation/safe-json.js';
 import { AppConfig } from '../../config/app-config.js';
 import { EventsIngestService } from '../events/events-ingest.service.js';
 import { EventsService } from '../events/events.service.js';
-import { ChannelMessagesRepository, type InboundRow } from './channel-messages.repository.js';
+import { ChannelMessagesRepository, type ChannelConversation, type InboundRow } from './channel-messages.repository.js';
 import { ChannelOutboundService } from './channel-outbound.service.js';
 import { CHANNELS_OUTBOUND_QUEUE, REPLY_BACKOFF, REPLY_JOB, type Channel } from './channels.constants.js';
-import { CHANNEL_PROVIDER, type ChannelProvider } from './providers/channel-provider.js';
+import { CHANNEL_PROVIDER, type ChannelProvider, type InboundChannelMessage } from './providers/channel-provider.js';
 
 export interface ReplyJobPayload {
   inboundId: string;
@@ -87,23 +89,23 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
     }
   }
 
-  /** An inbound message from the phone (already verified). Returns once it is recorded and handed over. */
+  /**
+   * An inbound message from the phone (already verified). Returns once it is recorded and handed over, or
+   * recorded as unrouted. Whatever the phone sent is acknowledged (the provider expects 2xx): a body the agent
+   * must not see (too long, or text PostgreSQL cannot store) is recorded `undelivered` with the reason instead.
+   */
   async receive(channel: Channel, params: Record<string, unknown>): Promise<void> {
     const message = this.provider.parseInbound(channel, params);
-    if (!message) {
-      throw new ValidationError([{ field: 'From', message: `MessageSid, From and To (${channel === 'whatsapp' ? 'whatsapp:+E.164' : 'E.164'}) are required` }]);
-    }
-    const conversation = await this.messages.findConversation(channel, message.to, message.from);
-    if (!conversation) {
-      // Nobody started a conversation between these numbers: there is no agent to answer.
-      this.logger.warn({ channel, to: message.to, providerMessageId: message.providerMessageId }, 'inbound channel message matches no conversation; ignored');
-      return;
-    }
+    const body = storableExcerpt(message.body);
+    const conversation = await this.route(channel, message, body);
+    if (!conversation) return;
+    const refusal = bodyRefusal(message.body);
     const { row, created } = await this.messages.recordInbound({
       id: newId(), organizationId: conversation.organizationId, agentId: conversation.agentId, threadId: conversation.threadId,
       channel, direction: 'inbound', kind: 'inbound', providerMessageId: message.providerMessageId, fromNumber: message.from,
-      toNumber: message.to, body: message.body, status: 'received', error: null, inReplyTo: null, interactionId: null,
+      toNumber: message.to, body, status: refusal ? 'undelivered' : 'received', error: refusal ?? null, inReplyTo: null, interactionId: null,
     });
+    if (refusal) return;
     if (!created) {
       // A provider retry. Hand it over only if the first delivery recorded it but never got it to the pipeline.
       if (row.event_id || !(await this.messages.claimForRetry(row.id, HANDOFF_RETRY_AFTER_SECONDS))) return;
@@ -111,10 +113,36 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
     await this.handOver(row);
   }
 
+  /**
+   * The conversation the message continues, within one organization only. A platform default sender (or a number
+   * several organizations connected) is shared: when the phone has open conversations with more than one
+   * organization there, nothing tells which one the phone answers, so the message goes to none of them and is
+   * kept in `channel_unrouted_messages` for operators.
+   */
+  private async route(channel: Channel, message: InboundChannelMessage, body: string): Promise<ChannelConversation | undefined> {
+    const platformDefault = this.config.channels.defaultSenders[channel] === message.to;
+    const conversations = await this.messages.findConversations(channel, message.to, message.from, platformDefault);
+    const where = { channel, to: message.to, providerMessageId: message.providerMessageId };
+    if (conversations.length === 0) {
+      // Nobody started a conversation between these numbers: there is no agent to answer.
+      this.logger.warn(where, 'inbound channel message matches no conversation; ignored');
+      return undefined;
+    }
+    if (conversations.length === 1) return conversations[0];
+    const organizationIds = conversations.map((c) => c.organizationId).sort();
+    const detail = `The phone has open conversations with ${organizationIds.length} organizations on the shared sender ${message.to}; `
+      + 'routed to none of them (a dedicated sender per organization avoids this)';
+    await this.messages.recordUnrouted({
+      id: newId(), channel, providerMessageId: message.providerMessageId, fromNumber: message.from, toNumber: message.to, body,
+      reason: 'ambiguous_shared_sender', detail, organizationIds,
+    });
+    this.logger.warn({ ...where, reason: 'ambiguous_shared_sender', organizationIds }, 'inbound channel message routed to no organization; recorded in channel_unrouted_messages');
+    return undefined;
+  }
+
   /** A delivery-status callback for an outbound message (already verified). */
   async status(channel: Channel, params: Record<string, unknown>): Promise<void> {
     const report = this.provider.parseStatus(params);
-    if (!report) throw ValidationError.field('MessageStatus', 'MessageSid and MessageStatus are required');
     await this.messages.applyProviderStatus(channel, report.providerMessageId, report.status, report.error);
   }
 
@@ -198,6 +226,26 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
       this.logger.warn({ err: error }, 'channel inbound sweep failed');
     }
   }
+}
+
+/** Why the agent must not see this body, or undefined: longer than any other surface accepts, or not storable. */
+function bodyRefusal(body: string): string | undefined {
+  if (body.length > INPUT_LIMITS.messageMaxChars) {
+    return `message_too_long: the message is longer than ${INPUT_LIMITS.messageMaxChars} characters; recorded cut to that length, not answered`;
+  }
+  const reason = unstorableReason(body);
+  return reason && `invalid_text: the message ${reason}; recorded with U+FFFD in its place, not answered`;
+}
+
+// eslint-disable-next-line no-control-regex -- NUL is exactly what must not reach PostgreSQL
+const UNSTORABLE_CHARACTER = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * The body as it can be recorded: at most messageMaxChars UTF-16 units, with NUL and lone surrogates (including
+ * half a pair the cut left at the end) replaced by U+FFFD, since PostgreSQL refuses NUL in text.
+ */
+function storableExcerpt(body: string): string {
+  return body.slice(0, INPUT_LIMITS.messageMaxChars).replace(UNSTORABLE_CHARACTER, '\uFFFD');
 }
 
 /** The reply as a text message: the agent's text, then up to three of its cards as "• title url" lines. */

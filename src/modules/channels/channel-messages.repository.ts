@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { PoolClient } from 'pg';
 import { SqlService } from '../../database/sql.service.js';
 import type { Channel, ChannelMessageKind, ChannelMessageStatus } from './channels.constants.js';
+import type { UnroutedReason } from './entities/channel-unrouted-message.entity.js';
 
 export interface NewChannelThread {
   id: string;
@@ -48,6 +49,18 @@ export interface ChannelConversation {
   channel: Channel;
   phoneNumber: string;
   senderNumber: string;
+}
+
+export interface NewUnroutedMessage {
+  id: string;
+  channel: Channel;
+  providerMessageId: string;
+  fromNumber: string;
+  toNumber: string;
+  body: string;
+  reason: UnroutedReason;
+  detail: string;
+  organizationIds: string[];
 }
 
 export interface OutboundRow {
@@ -104,19 +117,41 @@ export class ChannelMessagesRepository {
     await db.query(`INSERT INTO channel_messages (${MESSAGE_COLUMNS}) VALUES (${MESSAGE_PLACEHOLDERS})`, messageValues(message));
   }
 
-  /** The latest channel thread between this sender number and this phone (a reply continues the latest conversation). */
-  async findConversation(channel: Channel, senderNumber: string, phoneNumber: string): Promise<ChannelConversation | undefined> {
-    const row = await this.sql.one<{ id: string; organization_id: string; agent_id: string; user_id: string; external_id: string | null }>(
-      `SELECT id, organization_id, agent_id, user_id, external_id FROM threads
-        WHERE channel = $1 AND sender_number = $2 AND phone_number = $3
-        ORDER BY created_at DESC, id DESC LIMIT 1`,
-      [channel, senderNumber, phoneNumber],
-      'channel_find_conversation',
+  /**
+   * The conversations an inbound message to `senderNumber` from `phoneNumber` could continue: for each
+   * organization, its latest open channel thread between the two numbers (open: its agent and project are not
+   * deleted). A number exactly one organization connected as a sender, and that is not a shared platform
+   * default, belongs to that organization: only its threads count, whatever other organizations once did with
+   * the number. Otherwise the number is shared and every organization's thread counts; the caller decides.
+   */
+  async findConversations(channel: Channel, senderNumber: string, phoneNumber: string, platformDefault: boolean): Promise<ChannelConversation[]> {
+    const rows = await this.sql.rows<{ id: string; organization_id: string; agent_id: string; user_id: string; external_id: string | null }>(
+      `WITH owners AS (SELECT organization_id FROM senders WHERE channel = $1 AND phone_number = $2)
+       SELECT DISTINCT ON (t.organization_id) t.id, t.organization_id, t.agent_id, t.user_id, t.external_id
+         FROM threads t
+         JOIN agents a ON a.id = t.agent_id AND a.deleted_at IS NULL
+         JOIN projects p ON p.id = a.project_id AND p.deleted_at IS NULL
+        WHERE t.channel = $1 AND t.sender_number = $2 AND t.phone_number = $3
+          AND ($4 OR (SELECT count(*) FROM owners) <> 1 OR t.organization_id IN (SELECT organization_id FROM owners))
+        ORDER BY t.organization_id, t.created_at DESC, t.id DESC`,
+      [channel, senderNumber, phoneNumber, platformDefault],
+      'channel_find_conversations',
     );
-    return row && {
+    return rows.map((row) => ({
       threadId: row.id, organizationId: row.organization_id, agentId: row.agent_id, userId: row.user_id,
       externalId: row.external_id, channel, phoneNumber, senderNumber,
-    };
+    }));
+  }
+
+  /** Keeps an inbound message routed to no organization for operators, once per provider message id. */
+  async recordUnrouted(message: NewUnroutedMessage): Promise<void> {
+    await this.sql.rows(
+      `INSERT INTO channel_unrouted_messages (id, channel, provider_message_id, from_number, to_number, body, reason, detail, organization_ids)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (channel, provider_message_id) DO NOTHING`,
+      [message.id, message.channel, message.providerMessageId, message.fromNumber, message.toNumber, message.body, message.reason,
+        message.detail, message.organizationIds],
+    );
   }
 
   /**

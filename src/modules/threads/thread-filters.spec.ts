@@ -56,6 +56,11 @@ describe('threadFilterConditions', () => {
     expect(() => build({ created: ['2026-01-02T00:00:00Z', '2026-01-01T00:00:00Z'] })).toThrow(ValidationError);
   });
 
+  it('refuses impossible date-times in created, which PostgreSQL would refuse', () => {
+    expect(() => build({ created: ['2024-02-30T00:00:00Z'] })).toThrow(ValidationError);
+    expect(() => build({ created: ['2024-01-01T00:00:00Z', '2024-01-01T00:00:00+16:00'] })).toThrow(ValidationError);
+  });
+
   it('lower-cases ids and de-duplicates repeated agent ids', () => {
     const { where, values } = build({ agent_id: ['ABCDEF0123456789ABCDEF01', 'abcdef0123456789abcdef01'], project_id: 'B'.repeat(24) });
     expect(where).toContain('t.agent_id = $4');

@@ -1,4 +1,5 @@
 import { ValidationError } from '../../common/errors/app-error.js';
+import { parseDateTime } from '../../common/validation/date-time.js';
 import { PARAM_FILTER_PATTERN, selectedRuntime, type ListThreadsQueryDto } from './dto/thread-query.dto.js';
 import type { SqlParams } from '../../database/sql-params.js';
 
@@ -49,14 +50,14 @@ export function threadFilterConditions(organizationId: string, query: ListThread
 
   const created = query.created ?? [];
   if (created.length > 0) {
-    const [start, end] = created.map((value) => new Date(value));
-    if (Number.isNaN(start!.getTime()) || (end && Number.isNaN(end.getTime()))) {
+    const [start, end] = created.map(parseDateTime);
+    if (start === undefined || (created.length > 1 && end === undefined)) {
       throw ValidationError.field('created', 'created must be RFC 3339 date-times such as 2026-01-31T00:00:00Z');
     }
     // The caller's strings are passed as written: PostgreSQL keeps sub-millisecond precision that Date would drop.
     where.push(`t.created_at >= ${p.add(created[0])}::timestamptz`);
-    if (end) {
-      if (start!.getTime() > end.getTime()) throw ValidationError.field('created', 'created: the start of the range is after its end');
+    if (end !== undefined) {
+      if (start > end) throw ValidationError.field('created', 'created: the start of the range is after its end');
       where.push(`t.created_at <= ${p.add(created[1])}::timestamptz`);
     }
   }

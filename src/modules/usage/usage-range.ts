@@ -1,4 +1,5 @@
 import { ValidationError } from '../../common/errors/app-error.js';
+import { parseDateTime } from '../../common/validation/date-time.js';
 
 const DAY_MS = 86_400_000;
 
@@ -34,9 +35,9 @@ export function parseUsageRange(createdFrom: string | undefined, createdTo: stri
 }
 
 function toMillis(value: string, field: string, round: 'up' | 'down'): number {
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw ValidationError.field(field, `${field} must be an RFC 3339 date-time`);
-  // Date.parse keeps milliseconds and drops finer digits: round up when any dropped digit is not zero.
+  const ms = parseDateTime(value);
+  if (ms === undefined) throw ValidationError.field(field, `${field} must be an RFC 3339 date-time`);
+  // parseDateTime keeps milliseconds and drops finer digits: round up when any dropped digit is not zero.
   const fraction = /\.(\d+)/.exec(value)?.[1] ?? '';
   return round === 'up' && /[1-9]/.test(fraction.slice(3)) ? ms + 1 : ms;
 }
@@ -57,4 +58,8 @@ export function planUsage(range: UsageRange): UsagePlan {
   };
 }
 
-const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** YYYY-MM-DD as PostgreSQL reads it: the day after 9999-12-31 is 10000-01-01, which JS writes as +010000-01-01. */
+const isoDate = (ms: number) => {
+  const iso = new Date(ms).toISOString();
+  return iso.slice(0, iso.indexOf('T')).replace(/^\+0*/, '');
+};

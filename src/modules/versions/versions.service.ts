@@ -157,19 +157,33 @@ export class VersionsService {
   }
 
   /**
-   * Rename (called by the agents service inside its transaction, agent row locked): re-publishes the live revision
-   * with `bundle.name` = the new name as a new revision of the live version, which becomes live. The live version
-   * id does not change. Returns the change to announce after commit, or null when nothing moved.
+   * Rename (called by the agents service inside its transaction, agent row locked). The live version gets two
+   * revisions at most, in this order: the live revision's bundle with `bundle.name` = the new name, made live at
+   * once (the live version id does not change); then, when the version has unpublished content (its current
+   * revision is not the live one), that content with the new name, which stays the current revision, so the next
+   * publish ships the pushed content under the new name instead of losing it. Returns the change to announce
+   * after commit, or null when the live revision did not move.
    */
   async republishLiveWithName(em: EntityManager, agent: AgentEntity, name: string): Promise<LiveRevisionChange | null> {
     if (!agent.liveVersionId || !agent.liveRevisionId) return null;
-    const live = await em.getRepository(AgentRevisionEntity).findOneBy({ id: agent.liveRevisionId });
-    if (!live) return null;
-    const bundle: Bundle = { ...live.bundle, name };
-    if (bundleDigest(bundle) === live.digest) return null;
+    // The version row lock comes first: a concurrent push then lands before or after both revisions.
     const version = await this.findVersion(em, agent.id, agent.liveVersionId, true);
-    const revision = await this.commitRevision(em, version, bundle, `Agent renamed to "${name}"`);
-    return this.moveLivePointer(em, agent, version.id, revision, 'rename');
+    const revisions = em.getRepository(AgentRevisionEntity);
+    const live = await revisions.findOneBy({ id: agent.liveRevisionId });
+    if (!live) return null;
+    const message = `Agent renamed to "${name}"`;
+    let change: LiveRevisionChange | null = null;
+    const renamedLive: Bundle = { ...live.bundle, name };
+    if (bundleDigest(renamedLive) !== live.digest) {
+      change = await this.moveLivePointer(em, agent, version.id, await this.commitRevision(em, version, renamedLive, message), 'rename');
+    }
+    if (version.currentRevisionId !== live.id) {
+      const current = await revisions.findOneByOrFail({ id: version.currentRevisionId! });
+      const renamedCurrent: Bundle = { ...current.bundle, name };
+      // Re-committed even when its name is already right, if the live rename took its place as the newest revision.
+      if (change || bundleDigest(renamedCurrent) !== current.digest) await this.commitRevision(em, version, renamedCurrent, message);
+    }
+    return change;
   }
 
   /** Agent delete (inside the agents service's transaction): hard-deletes the versions and, by cascade, revisions. */

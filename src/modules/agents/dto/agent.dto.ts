@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString, Length, MaxLength, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, IsString, ValidateIf } from 'class-validator';
 import { ApiId, IsId } from '../../../common/ids/is-id.decorator.js';
+import { CharLength, MaxChars } from '../../../common/validation/char-length.js';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
 import type { AgentEntity, AgentRuntime } from '../agent.entity.js';
 
@@ -15,11 +16,11 @@ export class AgentIdParams {
 
 export class CreateAgentDto {
   @ApiProperty({ minLength: 1, maxLength: 100, example: 'Store assistant' })
-  @IsString() @Length(1, 100)
+  @IsString() @CharLength(1, 100)
   name: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000 })
-  @IsOptional() @IsString() @MaxLength(2000)
+  @IsOptional() @IsString() @MaxChars(2000)
   description?: string | null;
 
   @ApiPropertyOptional({ enum: AGENT_RUNTIMES, default: 'v1', description: 'v1: decisioning engine; v2: grounded engine' })
@@ -31,11 +32,11 @@ export class CreateAgentDto {
 export class UpdateAgentDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
   @ValidateIf((o: UpdateAgentDto) => o.name !== undefined)
-  @IsString() @Length(1, 100)
+  @IsString() @CharLength(1, 100)
   name?: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000, description: 'null clears it' })
-  @IsOptional() @IsString() @MaxLength(2000)
+  @IsOptional() @IsString() @MaxChars(2000)
   description?: string | null;
 }
 
@@ -43,7 +44,7 @@ export const AGENT_SORT_FIELDS = ['created_at', 'updated_at', 'name'] as const;
 
 export class ListAgentsQueryDto extends PageQueryDto(AGENT_SORT_FIELDS, 'created_at', 'desc') {
   @ApiPropertyOptional({ name: 'filters[name]', type: String, description: 'Case-insensitive substring of the name' })
-  @IsOptional() @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value)) @IsString() @MaxLength(100)
+  @IsOptional() @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value)) @IsString() @MaxChars(100)
   'filters[name]'?: string;
 }
 

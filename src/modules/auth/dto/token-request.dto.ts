@@ -1,28 +1,29 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IsOptional, IsString, ValidateIf } from 'class-validator';
 import { IsId } from '../../../common/ids/is-id.decorator.js';
+import { MaxChars } from '../../../common/validation/char-length.js';
 
 export const GRANT_TYPES = ['publishable_key', 'password'] as const;
 
 /** Body of `POST /management/v1/auth/token`, as JSON or application/x-www-form-urlencoded. */
 export class TokenRequestDto {
   @ApiProperty({ enum: GRANT_TYPES, example: 'publishable_key' })
-  @IsString()
+  @IsString() @MaxChars(64)
   grant_type: string;
 
   @ApiPropertyOptional({ description: 'With grant_type=publishable_key', example: 'pk_Zm9vYmFy…' })
   @ValidateIf((o: TokenRequestDto) => o.grant_type === 'publishable_key')
-  @IsString() @MaxLength(200)
+  @IsString() @MaxChars(200)
   publishable_key?: string;
 
   @ApiPropertyOptional({ description: 'With grant_type=password: the user email' })
   @ValidateIf((o: TokenRequestDto) => o.grant_type === 'password')
-  @IsString() @MaxLength(320)
+  @IsString() @MaxChars(320)
   username?: string;
 
   @ApiPropertyOptional({ description: 'With grant_type=password' })
   @ValidateIf((o: TokenRequestDto) => o.grant_type === 'password')
-  @IsString() @MaxLength(1024)
+  @IsString() @MaxChars(1024)
   password?: string;
 
   @ApiPropertyOptional({ description: 'With grant_type=password: scope the session to this agent so it serves messaging too' })

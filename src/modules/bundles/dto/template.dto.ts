@@ -1,10 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Matches, MaxLength } from 'class-validator';
+import { IsString, Matches } from 'class-validator';
+import { MaxChars } from '../../../common/validation/char-length.js';
 import type { BundleTemplate } from '../templates/template.js';
 
 export class TemplateIdParams {
   @ApiProperty({ example: 'shopping-assistant' })
-  @IsString() @MaxLength(100) @Matches(/^[a-z0-9-]+$/, { message: 'templateId must be a template id such as shopping-assistant' })
+  @IsString() @MaxChars(100) @Matches(/^[a-z0-9-]+$/, { message: 'templateId must be a template id such as shopping-assistant' })
   templateId: string;
 }
 

@@ -47,10 +47,13 @@ export interface ChannelProvider {
   send(message: OutboundChannelMessage): Promise<ProviderAcceptance>;
   /** Whether an inbound webhook call was signed by the provider. `url` is the full public URL it called. */
   verifyWebhook(url: string, params: Record<string, unknown>, signature: string | undefined): boolean;
-  /** Reads an inbound webhook body; undefined when it lacks the fields of a message. */
-  parseInbound(channel: Channel, params: Record<string, unknown>): InboundChannelMessage | undefined;
-  /** Reads a delivery-status callback body; undefined when it is not one. */
-  parseStatus(params: Record<string, unknown>): ProviderStatusReport | undefined;
+  /**
+   * Reads an inbound webhook body. A missing or malformed message id or number is a 422 naming the provider's
+   * field (a message id that could be stored, numbers in E.164); the body text is returned as sent.
+   */
+  parseInbound(channel: Channel, params: Record<string, unknown>): InboundChannelMessage;
+  /** Reads a delivery-status callback body; a 422 naming the provider's field when it is not one. */
+  parseStatus(params: Record<string, unknown>): ProviderStatusReport;
 }
 
 /** A delivery-status report for an outbound message, mapped onto our statuses. */

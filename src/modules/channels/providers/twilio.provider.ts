@@ -1,3 +1,4 @@
+import { ValidationError } from '../../../common/errors/app-error.js';
 import type { AppConfig } from '../../../config/app-config.js';
 import { E164, type Channel } from '../channels.constants.js';
 import {
@@ -36,6 +37,15 @@ function parseJson(raw: string): Record<string, unknown> {
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** Provider message ids are short printable ASCII (Twilio: `SM` + 32 hex): the dedupe key, stored as is. */
+const MESSAGE_SID = /^[\x21-\x7e]{1,64}$/;
+const ERROR_CODE = /^\d{1,10}$/;
+
+function messageSid(value: string | undefined): string {
+  if (value === undefined || !MESSAGE_SID.test(value)) throw ValidationError.field('MessageSid', 'MessageSid is required: 1 to 64 printable ASCII characters');
+  return value;
+}
 
 /**
  * Adapter for a Twilio-compatible Messages API: `POST {base}/2010-04-01/Accounts/{sid}/Messages.json`
@@ -98,25 +108,25 @@ export class TwilioProvider implements ChannelProvider {
     return signatureMatches(twilioSignature(provider.authToken, url, params), signature);
   }
 
-  parseInbound(channel: Channel, params: Record<string, unknown>): InboundChannelMessage | undefined {
-    const sid = text(params.MessageSid) ?? text(params.SmsMessageSid) ?? text(params.SmsSid);
-    const from = text(params.From);
-    const to = text(params.To);
-    if (!sid || !from || !to || sid.length > 64) return undefined;
-    const fromNumber = fromProviderAddress(channel, from);
-    const toNumber = fromProviderAddress(channel, to);
-    if (!fromNumber || !toNumber) return undefined;
-    return { providerMessageId: sid, from: fromNumber, to: toNumber, body: text(params.Body) ?? '' };
+  parseInbound(channel: Channel, params: Record<string, unknown>): InboundChannelMessage {
+    const sid = messageSid(text(params.MessageSid) ?? text(params.SmsMessageSid) ?? text(params.SmsSid));
+    const from = fromProviderAddress(channel, text(params.From) ?? '');
+    const to = fromProviderAddress(channel, text(params.To) ?? '');
+    if (!from || !to) {
+      throw ValidationError.field(from ? 'To' : 'From', `From and To are required, as ${channel === 'whatsapp' ? 'whatsapp:+E.164' : 'E.164'} addresses`);
+    }
+    return { providerMessageId: sid, from, to, body: text(params.Body) ?? '' };
   }
 
-  parseStatus(params: Record<string, unknown>): ProviderStatusReport | undefined {
-    const sid = text(params.MessageSid) ?? text(params.SmsSid);
+  parseStatus(params: Record<string, unknown>): ProviderStatusReport {
+    const sid = messageSid(text(params.MessageSid) ?? text(params.SmsSid));
     const raw = (text(params.MessageStatus) ?? text(params.SmsStatus))?.toLowerCase();
-    if (!sid || !raw) return undefined;
-    const status = STATUS_MAP[raw];
-    if (!status) return undefined;
+    // Own keys only: `__proto__` or `constructor` must not read as a status.
+    const status = raw !== undefined && Object.hasOwn(STATUS_MAP, raw) ? STATUS_MAP[raw] : undefined;
+    if (!raw || !status) throw ValidationError.field('MessageStatus', 'MessageStatus is required: one of sent, delivered, read, undelivered, failed');
+    // Twilio's error codes are numbers; anything else is dropped rather than stored.
     const code = text(params.ErrorCode);
-    const error = status === 'undelivered' ? `The provider reported ${raw}${code ? ` (error code ${code})` : ''}` : null;
+    const error = status === 'undelivered' ? `The provider reported ${raw}${code && ERROR_CODE.test(code) ? ` (error code ${code})` : ''}` : null;
     return { providerMessageId: sid, status, error };
   }
 }

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsOptional, IsString } from 'class-validator';
 import { ApiId, IsId } from '../../../common/ids/is-id.decorator.js';
+import { MaxChars } from '../../../common/validation/char-length.js';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
 import type { AgentApiKeyEntity } from '../../auth/entities/agent-api-key.entity.js';
 import type { PublishableKeyEntity } from '../../auth/entities/publishable-key.entity.js';
@@ -17,11 +18,11 @@ export class AgentKeyParams {
 
 export class CreatePublishableKeyDto {
   @ApiPropertyOptional({ type: [String], maxItems: 50, example: ['https://shop.example.com'], description: 'Web origins (scheme://host[:port]) allowed to exchange the key and call messaging; empty = any' })
-  @IsOptional() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxLength(300, { each: true })
+  @IsOptional() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxChars(300, { each: true })
   allowed_origins?: string[];
 
   @ApiPropertyOptional({ type: [String], maxItems: 50, example: ['203.0.113.0/24', '2001:db8::/32'], description: 'CIDR ranges (IPv4 or IPv6) allowed to exchange the key; a bare address means that address only; empty = any' })
-  @IsOptional() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxLength(64, { each: true })
+  @IsOptional() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxChars(64, { each: true })
   allowed_ip_ranges?: string[];
 }
 

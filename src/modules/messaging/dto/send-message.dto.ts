@@ -1,7 +1,10 @@
 import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsEmpty, IsInt, IsObject, Max, Min, IsOptional, IsString, IsUrl, Length, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsBoolean, IsInt, IsObject, Max, Min, IsOptional, IsString, IsUrl, Matches, ValidateIf, ValidateNested } from 'class-validator';
 import { IsId } from '../../../common/ids/is-id.decorator.js';
+import { CharLength, IsMessageText, MaxChars } from '../../../common/validation/char-length.js';
+import { INPUT_LIMITS } from '../../../common/validation/input-limits.js';
+import { MustBeAbsent } from '../../../common/validation/must-be-absent.js';
 
 export const AGENT_ID_REJECTED = 'agent_id is not accepted: the access token carries the agent';
 
@@ -18,13 +21,13 @@ export class AgentVariablesDto {
 
 /** Fields every turn request shares (send, stream, WebSocket `message` frames). */
 export class SendMessageDto {
-  @ApiPropertyOptional({ maxLength: 32000, description: 'The end-user message; required unless image_url is given', example: 'Do you have running shoes under $100?' })
+  @ApiPropertyOptional({ maxLength: INPUT_LIMITS.messageMaxChars, description: 'The end-user message; required unless image_url is given', example: 'Do you have running shoes under $100?' })
   @ValidateIf((o: SendMessageDto) => o.image_url === undefined || o.text !== undefined)
-  @IsString() @Length(1, 32000)
+  @IsMessageText()
   text?: string;
 
   @ApiProperty({ minLength: 1, maxLength: 255, description: 'Your id of the end user', example: 'user-42' })
-  @IsString() @Length(1, 255)
+  @IsString() @CharLength(1, 255)
   user_id: string;
 
   @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', description: 'Append to this thread; omit to start a new one' })
@@ -32,24 +35,24 @@ export class SendMessageDto {
   thread_id?: string;
 
   @ApiPropertyOptional({ description: 'Signed image URL for vision input', example: 'https://cdn.example.com/u/42/photo.jpg?sig=abc' })
-  @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }) @MaxLength(4096)
+  @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }) @MaxChars(4096)
   image_url?: string;
 
   @ApiPropertyOptional({ type: AgentVariablesDto })
   @IsOptional() @IsObject() @ValidateNested() @Type(() => AgentVariablesDto)
   agent_variables?: AgentVariablesDto;
 
-  @ApiPropertyOptional({ pattern: '^\\d+(\\.\\d+){0,2}$', description: 'Build pin for agents on the v2 engine (e.g. 2.1); ignored for v1 agents', example: '2.1' })
-  @IsOptional() @IsString() @Matches(/^\d+(\.\d+){0,2}$/, { message: 'runtime_version must be a dotted version such as 2 or 2.1.0' })
+  @ApiPropertyOptional({ pattern: '^\\d{1,9}(\\.\\d{1,9}){0,2}$', description: 'Build pin for agents on the v2 engine (e.g. 2.1); ignored for v1 agents', example: '2.1' })
+  @IsOptional() @IsString() @Matches(/^\d{1,9}(\.\d{1,9}){0,2}$/, { message: 'runtime_version must be a dotted version such as 2 or 2.1.0' })
   runtime_version?: string;
 
   @ApiPropertyOptional({ default: false, description: 'Include the reasoning trace as message.trace_info' })
   @IsOptional() @IsBoolean()
   include_trace?: boolean;
 
-  /** Rejected with 422: the agent comes from the access token (spec "Versioning" 4). */
+  /** Rejected with 422 whatever its value, null and "" included: the agent comes from the access token (spec "Versioning" 4). */
   @ApiHideProperty()
-  @IsEmpty({ message: AGENT_ID_REJECTED })
+  @MustBeAbsent(AGENT_ID_REJECTED)
   agent_id?: never;
 }
 
@@ -59,7 +62,7 @@ export class RerunDto {
   include_trace?: boolean;
 
   @ApiHideProperty()
-  @IsEmpty({ message: AGENT_ID_REJECTED })
+  @MustBeAbsent(AGENT_ID_REJECTED)
   agent_id?: never;
 }
 
@@ -74,8 +77,8 @@ export class FollowupSuggestionsRequestDto {
   @IsOptional() @IsId()
   thread_id?: string;
 
-  @ApiPropertyOptional({ maxLength: 32000, description: 'Suggest from this text (e.g. what the user is looking at)' })
-  @IsOptional() @IsString() @Length(1, 32000)
+  @ApiPropertyOptional({ maxLength: INPUT_LIMITS.messageMaxChars, description: 'Suggest from this text (e.g. what the user is looking at)' })
+  @IsOptional() @IsMessageText()
   text?: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 10, default: 3 })

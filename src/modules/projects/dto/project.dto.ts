@@ -1,12 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsString, Length } from 'class-validator';
+import { IsString } from 'class-validator';
 import { ApiId, IsId } from '../../../common/ids/is-id.decorator.js';
+import { CharLength } from '../../../common/validation/char-length.js';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
 import type { ProjectEntity } from '../project.entity.js';
 
 export class CreateProjectDto {
   @ApiProperty({ minLength: 2, maxLength: 100, example: 'Storefront' })
-  @IsString() @Length(2, 100)
+  @IsString() @CharLength(2, 100)
   name: string;
 }
 

@@ -1,13 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsOptional, IsRFC3339, IsString, Length, Matches } from 'class-validator';
+import { ArrayMaxSize, IsOptional, IsString, Matches } from 'class-validator';
 import { IsId } from '../../../common/ids/is-id.decorator.js';
+import { CharLength } from '../../../common/validation/char-length.js';
+import { IsDateTime } from '../../../common/validation/date-time.js';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
 
 /** A repeatable query parameter arrives as a string once and as an array when repeated. */
 const toArray = ({ value }: { value: unknown }) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
 
-export const RUNTIME_VERSION_PATTERN = /^\d+(\.\d+){0,2}$/;
+export const RUNTIME_VERSION_PATTERN = /^\d{1,9}(\.\d{1,9}){0,2}$/;
 export const RULE_FILTER_PATTERN = /^[A-Za-z0-9_.-]{1,100}(:(fired|blocked|passed))?$/;
 /** `key:value`, `key:*`, or `key` followed by >=, <=, > or < and a number (up to 15 digits, 6 decimals). */
 export const PARAM_FILTER_PATTERN = /^([A-Za-z0-9_.-]{1,100})(?::(.{1,200})|(>=|<=|>|<)(-?\d{1,15}(?:\.\d{1,6})?))$/s;
@@ -40,11 +42,11 @@ export class ListThreadsQueryDto extends PageQueryDto(THREAD_SORT_FIELDS, 'creat
   project_id?: string;
 
   @ApiPropertyOptional({ description: 'Threads of this end user (the `user_id` of the sends)' })
-  @IsOptional() @IsString() @Length(1, 255)
+  @IsOptional() @IsString() @CharLength(1, 255)
   user_id?: string;
 
   @ApiPropertyOptional({ description: "The caller's own conversation id (events webhook `thread_id`, channel conversations)" })
-  @IsOptional() @IsString() @Length(1, 255)
+  @IsOptional() @IsString() @CharLength(1, 255)
   external_id?: string;
 
   @ApiPropertyOptional({
@@ -52,11 +54,11 @@ export class ListThreadsQueryDto extends PageQueryDto(THREAD_SORT_FIELDS, 'creat
     description: 'Repeatable, RFC 3339. One value: created at or after it. Two values: the inclusive range [start, end].',
   })
   @IsOptional() @Transform(toArray) @ArrayMaxSize(2, { message: 'created takes at most two values: start and end' })
-  @IsRFC3339({ each: true, message: 'created must be RFC 3339 date-times such as 2026-01-31T00:00:00Z' })
+  @IsDateTime({ each: true, message: 'created must be RFC 3339 date-times such as 2026-01-31T00:00:00Z' })
   created?: string[];
 
   @ApiPropertyOptional({ type: [String], description: 'Repeatable: threads where one of these tools (capability codes) was activated' })
-  @IsOptional() @Transform(toArray) @ArrayMaxSize(20) @IsString({ each: true }) @Length(1, 100, { each: true })
+  @IsOptional() @Transform(toArray) @ArrayMaxSize(20) @IsString({ each: true }) @CharLength(1, 100, { each: true })
   tool?: string[];
 
   @ApiPropertyOptional({
@@ -89,7 +91,7 @@ export class ListThreadsQueryDto extends PageQueryDto(THREAD_SORT_FIELDS, 'creat
 
 export class RenameThreadDto {
   @ApiProperty({ minLength: 1, maxLength: 200, example: 'Trail shoes under $100' })
-  @IsString() @Length(1, 200)
+  @IsString() @CharLength(1, 200)
   title: string;
 }
 

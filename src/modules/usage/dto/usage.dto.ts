@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsRFC3339 } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { IsId } from '../../../common/ids/is-id.decorator.js';
+import { IsDateTime } from '../../../common/validation/date-time.js';
 
 export class AgentIdParams {
   @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
@@ -17,11 +18,11 @@ export class ProjectUsageParams {
 /** Interactions created in [created_from, created_to], both inclusive and optional. */
 export class UsageQueryDto {
   @ApiPropertyOptional({ format: 'date-time', example: '2026-11-01T00:00:00Z', description: 'Interactions created at or after this instant (RFC 3339)' })
-  @IsOptional() @IsRFC3339({ message: 'created_from must be an RFC 3339 date-time such as 2026-11-01T00:00:00Z' })
+  @IsOptional() @IsDateTime({ message: 'created_from must be an RFC 3339 date-time such as 2026-11-01T00:00:00Z' })
   created_from?: string;
 
   @ApiPropertyOptional({ format: 'date-time', example: '2026-11-30T23:59:59.999Z', description: 'Interactions created at or before this instant (RFC 3339)' })
-  @IsOptional() @IsRFC3339({ message: 'created_to must be an RFC 3339 date-time such as 2026-11-30T23:59:59Z' })
+  @IsOptional() @IsDateTime({ message: 'created_to must be an RFC 3339 date-time such as 2026-11-30T23:59:59Z' })
   created_to?: string;
 }
 

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
+import { MaxChars } from '../../../common/validation/char-length.js';
 import { VERSION_TAG_PATTERN } from './version-request.dto.js';
 
 export const VERSION_SORT_FIELDS = ['created_at', 'updated_at', 'number'] as const;
@@ -17,7 +18,7 @@ export class ListVersionsQueryDto extends PageQueryDto(VERSION_SORT_FIELDS, 'cre
   'filters[status]'?: (typeof VERSION_STATUSES)[number];
 
   @ApiPropertyOptional({ name: 'filters[tag]', type: String, description: 'Items whose version has this entry in `tags`' })
-  @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxLength(50)
+  @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxChars(50)
   'filters[tag]'?: string;
 
   @ApiPropertyOptional({ name: 'filters[version_tag]', type: String, example: 'v3.2', description: 'Items with exactly this version_tag' })
@@ -25,7 +26,7 @@ export class ListVersionsQueryDto extends PageQueryDto(VERSION_SORT_FIELDS, 'cre
   'filters[version_tag]'?: string;
 
   @ApiPropertyOptional({ name: 'filters[label]', type: String, description: 'Case-insensitive substring of the label' })
-  @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxLength(100)
+  @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxChars(100)
   'filters[label]'?: string;
 
   @ApiPropertyOptional({ name: 'filters[number]', type: 'integer', minimum: 1, description: 'Version number (N of vN.R)' })

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsObject, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
 import { IsId } from '../../../common/ids/is-id.decorator.js';
+import { CharLength, MaxChars } from '../../../common/validation/char-length.js';
 
 export const VERSION_SOURCES = ['empty', 'template', 'clone'] as const;
 export type VersionSource = (typeof VERSION_SOURCES)[number];
@@ -10,15 +11,15 @@ export const VERSION_TAG_PATTERN = /^v\d{1,9}\.\d{1,9}$/;
 
 class VersionMetadataDto {
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100, example: 'Holiday campaign' })
-  @IsOptional() @IsString() @Length(1, 100)
+  @IsOptional() @IsString() @CharLength(1, 100)
   label?: string | null;
 
   @ApiPropertyOptional({ type: [String], maxItems: 20, example: ['holiday', 'experiment-b'], description: 'Each 1..50 characters; duplicates are dropped' })
-  @IsOptional() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @Length(1, 50, { each: true })
+  @IsOptional() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @CharLength(1, 50, { each: true })
   tags?: string[] | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 5000 })
-  @IsOptional() @IsString() @MaxLength(5000)
+  @IsOptional() @IsString() @MaxChars(5000)
   notes?: string | null;
 }
 
@@ -29,7 +30,7 @@ export class CreateVersionDto extends VersionMetadataDto {
 
   @ApiPropertyOptional({ example: 'shopping-assistant', description: 'Required with source "template": an id from GET /management/v1/templates' })
   @ValidateIf((o: CreateVersionDto) => o.source === 'template' || o.template !== undefined)
-  @IsString() @Length(1, 100)
+  @IsString() @CharLength(1, 100)
   template?: string;
 
   @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', description: 'Required with source "clone": a version of the same agent' })
@@ -47,7 +48,7 @@ export class PushBundleDto {
   bundle: Record<string, unknown>;
 
   @ApiPropertyOptional({ maxLength: 1000, example: 'Add winter jackets to the catalog' })
-  @IsOptional() @IsString() @MaxLength(1000)
+  @IsOptional() @IsString() @MaxChars(1000)
   message?: string;
 }
 
