@@ -34,7 +34,7 @@ describe('hostile input: cross-tenant — organization 2 aims at organization 1'
 
   it('refuses every operation on organization 1’s ids with organization 2’s credentials (404, or 401/403), changes nothing and leaks nothing', async () => {
     const judge = new Judge(t, 'cross-tenant');
-    const victimIds = new IdCache((op) => pathIds(t, victim, op.method, op.path));
+    const victimIds = new IdCache((op) => pathIds(t, victim, op.method, op.path), judge);
     const attempts: Array<{ op: Operation; name: string; parts: RequestParts; expect: Expectation }> = [];
 
     for (const op of operations) {

@@ -37,7 +37,7 @@ describe('hostile input: every operation of the served OpenAPI document', () => 
 
   it('answers every valid request and every mutation without 5xx, inside the envelope, leaking nothing, changing nothing when refused', async () => {
     const judge = new Judge(t, 'operations');
-    const ids = new IdCache((op) => pathIds(t, tenant, op.method, op.path));
+    const ids = new IdCache((op) => pathIds(t, tenant, op.method, op.path), judge);
     const baselines: string[] = [];
     for (const op of operations) {
       const valid = validRequest(op, tenant, await ids.ids(op), signingToken);

@@ -93,6 +93,7 @@ describe('hostile input: property-based bodies (fast-check, fixed seed)', () => 
     for (const [index, route] of ROUTES.entries()) {
       const op = operations.find((o) => o.key === route.key)!;
       const ids = await pathIds(t, tenant, op.method, op.path);
+      judge.wrote();
       const structured = fc.sample(route.body, { seed: SEED + index, numRuns: RUNS });
       const anyObject = fc.sample(jsonObject, { seed: SEED + 100 + index, numRuns: RUNS / 2 });
       const rawText = fc.sample(fc.oneof(fc.string({ maxLength: 60 }), fc.json()), { seed: SEED + 200 + index, numRuns: RUNS / 3 });

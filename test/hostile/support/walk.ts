@@ -17,13 +17,24 @@ export class Judge {
     this.counter = new RowCounter(t.dataSource);
   }
 
+  /** The counts after the last refused request, reused as the next request's "before" while nothing else wrote. */
+  private lastCounts?: Record<string, number>;
+
+  /** Call after writing outside `judge` (seeding fresh resources), so the next request re-reads its "before". */
+  wrote(): void {
+    this.lastCounts = undefined;
+  }
+
   async judge(op: Operation, parts: RequestParts, mutation: string, request: RawRequest, expectation: Expectation): Promise<RawResponse> {
-    const before = await this.counter.counts();
+    const before = this.lastCounts ?? (await this.counter.counts());
+    this.lastCounts = undefined;
     const rowsBefore = op.method === 'GET' ? undefined : await this.rows(op, parts.ids);
     const res = await sendRaw(this.t.baseUrl, request);
     this.oracle.check(op.key, mutation, res, expectation);
     if (res.status >= 400 || res.status === 0) {
-      const changes = countChanges(before, await this.counter.counts());
+      const after = await this.counter.counts();
+      const changes = countChanges(before, after);
+      this.lastCounts = after;
       if (changes.length > 0) this.oracle.record({ operation: op.key, mutation, status: res.status, problem: 'rejected request changed row counts', excerpt: changes.join('; ') });
       if (rowsBefore) {
         const rowsAfter = await this.rows(op, parts.ids);
@@ -52,13 +63,17 @@ export class Judge {
 export class IdCache {
   private readonly cache = new Map<string, Record<string, string>>();
 
-  constructor(private readonly resolve: (op: Operation) => Promise<Record<string, string>>) {}
+  constructor(
+    private readonly resolve: (op: Operation) => Promise<Record<string, string>>,
+    private readonly judge: Judge,
+  ) {}
 
   async ids(op: Operation): Promise<Record<string, string>> {
     let ids = this.cache.get(op.key);
     if (!ids) {
       ids = await this.resolve(op);
       this.cache.set(op.key, ids);
+      this.judge.wrote();
     }
     return ids;
   }
