@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteIndex } from '../http/route-index.js';
-import { AppError, ValidationError } from './app-error.js';
+import { AppError, UnsupportedMediaTypeError, ValidationError } from './app-error.js';
 import { ErrorCode } from './error-code.js';
 import { errorEnvelope } from './error-envelope.js';
 
@@ -65,7 +65,7 @@ export class ErrorFilter implements ExceptionFilter {
       case 413:
         return new AppError(413, this.payloadTooLargeCode(request.url), 'The request body exceeds 1048576 bytes');
       case 415:
-        return new AppError(415, ErrorCode.UnsupportedMediaType, 'Send the body as application/json');
+        return new UnsupportedMediaTypeError();
       case 400:
         return new AppError(400, ErrorCode.BadRequest, exception.message);
       default:
