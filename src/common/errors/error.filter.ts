@@ -5,11 +5,8 @@ import { AppError, UnsupportedMediaTypeError, ValidationError } from './app-erro
 import { ErrorCode } from './error-code.js';
 import { errorEnvelope } from './error-envelope.js';
 
-const FASTIFY_BODY_ERRORS_AS_VALIDATION = new Set([
-  'FST_ERR_CTP_INVALID_JSON_BODY',
-  'FST_ERR_CTP_EMPTY_JSON_BODY',
-  'FST_ERR_CTP_INVALID_CONTENT_LENGTH',
-]);
+/** Fastify's body errors that mean "this body cannot be read" (ours, from the body parsers, are already AppErrors). */
+const FASTIFY_BODY_ERRORS_AS_VALIDATION = new Set(['FST_ERR_CTP_INVALID_CONTENT_LENGTH']);
 
 /** Routes whose 413 carries their own code (spec: events webhook). */
 export type PayloadTooLargeCode = (path: string) => string;
