@@ -106,7 +106,9 @@ describe('the HTTP edge', () => {
     });
 
     it('is refused on the unauthenticated token endpoint with the OAuth body, many times over', async () => {
-      const responses = await Promise.all(Array.from({ length: 20 }, () => t.http.request('POST', '/management/v1/auth/token', { headers: JSON_TYPE, raw: DEEP_BRACKETS })));
+      // The review's reproduction: 200 kB of brackets per request, concurrently.
+      const brackets = '['.repeat(100_000) + ']'.repeat(100_000);
+      const responses = await Promise.all(Array.from({ length: 50 }, () => t.http.request('POST', '/management/v1/auth/token', { headers: JSON_TYPE, raw: brackets })));
       for (const res of responses) {
         expect(res.status).toBe(400);
         expect(res.body).toEqual({ error: 'invalid_request', error_description: 'invalid_or_missing_fields: body' });
@@ -180,9 +182,13 @@ describe('the HTTP edge', () => {
       expect(await rowCounts()).toEqual(before);
     });
 
-    it('with a valid key, still checks the body: 422, 413, 415', async () => {
+    it('with a valid key, still checks the body: 422 (deep nesting and NUL included, not 502), 413, 415', async () => {
       const headers = { 'x-agent-api-key': apiKey };
+      const before = await rowCounts();
       expectFieldError(await t.http.request('POST', EVENTS, { headers: { ...headers, ...JSON_TYPE }, raw: '{"text": ' }), 'body');
+      expectFieldError(await t.http.request('POST', EVENTS, { headers: { ...headers, ...JSON_TYPE }, raw: `{"text":"hi","user_id":"u1","metadata":${DEEP_BRACKETS}}` }), 'body');
+      expectFieldError(await t.http.post(EVENTS, { text: 'hi\u0000', user_id: 'u1', thread_id: 'ext-1' }, headers), 'text');
+      expect(await rowCounts()).toEqual(before);
       expectEnvelope(await t.http.request('POST', EVENTS, { headers: { ...headers, ...JSON_TYPE }, raw: JSON.stringify({ text: 'x'.repeat(1_100_000), user_id: 'u1' }) }), 413, 'webhooks.payload_too_large');
       expectEnvelope(await t.http.request('POST', EVENTS, { headers: { ...headers, 'content-type': 'text/plain' }, raw: 'hello' }), 415, 'unsupported_media_type');
       expect((await t.http.post(EVENTS, { text: 'hello', user_id: 'u1', thread_id: 'ext-1' }, headers)).status).toBe(202);
