@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import { maxHeaderSize, type IncomingMessage } from 'node:http';
 import fastifyCors from '@fastify/cors';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -10,17 +10,34 @@ import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { ErrorCode } from './common/errors/error-code.js';
 import { ErrorFilter } from './common/errors/error.filter.js';
-import { ValidationError } from './common/errors/app-error.js';
+import { answerClientError, answerRouterError } from './common/errors/protocol-errors.js';
+import { authenticateAgentKeyBeforeBody } from './common/http/authenticate-before-body.js';
+import { registerBodyParsers } from './common/http/body-parsers.js';
 import { RouteIndex } from './common/http/route-index.js';
 import { SessionWsAdapter } from './modules/streaming/session-ws.adapter.js';
 import { securityHeaders } from './common/http/security-headers.js';
 import { createLogger, PinoNestLogger } from './common/logging/logger.js';
+import { assertStorableDocument } from './common/validation/safe-json.js';
 import { createValidationPipe } from './common/validation/validation-pipe.js';
+import { AuthService } from './modules/auth/auth.service.js';
+import { sendOAuthError } from './modules/auth/oauth-error.filter.js';
 import { SECURITY_AGENT_API_KEY, SECURITY_BEARER, SECURITY_ORG_API_KEY } from './modules/auth/decorators/auth.decorator.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const LEGACY = Symbol('legacyBasePath');
 const EVENTS_PATH = /\/messaging\/v1\/events(\/|\?|$)/;
+
+/** Routes the edge treats apart, as their controllers declare them (BASE_PATH is prepended). */
+const TOKEN_ROUTE = '/management/v1/auth/token';
+const EVENTS_ROUTE = '/messaging/v1/events';
+/** Forms are accepted only where the client cannot send JSON: OAuth token requests and the channel provider's webhooks. */
+const FORM_ROUTES = [TOKEN_ROUTE, '/messaging/v1/channels/:channel/inbound', '/messaging/v1/channels/:channel/status'];
+
+/**
+ * A path parameter may be as long as the request line Node accepts, so that the route matches and its own
+ * validation answers (an over-long id is 422 naming the parameter, DESIGN "Identifiers"), not the router's 414.
+ */
+const MAX_PARAM_LENGTH = maxHeaderSize;
 
 type ChildLoggerFactory = NonNullable<FastifyServerOptions['childLoggerFactory']>;
 const perRequestChildLogger: ChildLoggerFactory = (parent, bindings, options) => parent.child(bindings, options);
@@ -29,7 +46,8 @@ const sharedLogger: ChildLoggerFactory = (parent) => parent;
 
 /** Builds the whole service (not yet listening): the same wiring for `main`, the worker, e2e tests and the OpenAPI script. */
 export async function createApp(config: AppConfig, logger: Logger = createLogger(config)): Promise<NestFastifyApplication> {
-  const routes = new RouteIndex();
+  const routes = new RouteIndex(MAX_PARAM_LENGTH);
+  const security = apiSecurityHeaders();
   const basePath = config.http.basePath;
   const legacyBase = basePath ? `${basePath}-v2` : undefined;
   const logsRequests = logger.isLevelEnabled('info');
@@ -54,21 +72,22 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
     },
     forceCloseConnections: 'idle',
     childLoggerFactory: logsRequests ? perRequestChildLogger : sharedLogger,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // What fails before any route or filter runs still answers in the envelope with a request id.
+    frameworkErrors: answerRouterError(security),
+    clientErrorHandler: answerClientError(security),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
-  await configureApp(app, config, routes, logsRequests);
+  await configureApp(app, config, routes, security, logsRequests);
   return app;
 }
 
-async function configureApp(app: NestFastifyApplication, config: AppConfig, routes: RouteIndex, logsRequests: boolean): Promise<void> {
-  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
-  const sunset = new Date(`${config.http.legacySunset}T00:00:00Z`).toUTCString();
-
-  // Swagger UI at /docs needs inline styles and scripts; the API itself serves only JSON.
-  const security = securityHeaders({
+/** Swagger UI at /docs needs inline styles and scripts; the API itself serves only JSON. */
+function apiSecurityHeaders(): Record<string, string> {
+  return securityHeaders({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: [`'self'`],
@@ -78,8 +97,21 @@ async function configureApp(app: NestFastifyApplication, config: AppConfig, rout
       },
     },
   });
+}
 
-  fastify.addHook('onRoute', (route) => routes.add(route.method, route.url));
+async function configureApp(app: NestFastifyApplication, config: AppConfig, routes: RouteIndex, security: Record<string, string>, logsRequests: boolean): Promise<void> {
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  const sunset = new Date(`${config.http.legacySunset}T00:00:00Z`).toUTCString();
+  const basePath = config.http.basePath;
+  const formRoutes = new Set(FORM_ROUTES.map((path) => basePath + path));
+  const authenticateEvents = authenticateAgentKeyBeforeBody(app.get(AuthService));
+
+  fastify.addHook('onRoute', (route) => {
+    routes.add(route.method, route.url);
+    // The token endpoint answers every failure with the OAuth body, those of body parsing (before Nest) included.
+    if (route.url === basePath + TOKEN_ROUTE) route.errorHandler = sendOAuthError;
+    if (route.url === basePath + EVENTS_ROUTE && route.method === 'POST') route.onRequest = [...asArray(route.onRequest), authenticateEvents];
+  });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.headers(security).header('x-request-id', request.id);
     if ((request.raw as IncomingMessage & { [LEGACY]?: boolean })[LEGACY]) {
@@ -92,16 +124,17 @@ async function configureApp(app: NestFastifyApplication, config: AppConfig, rout
     done();
   });
 
-  // JSON only: no text/plain; an empty JSON body is "no body" (clients often send the header on bodyless POSTs);
-  // malformed JSON is a 422 validation_error naming the body.
-  fastify.removeContentTypeParser('text/plain');
-  const defaultJson = fastify.getDefaultJsonParser('error', 'error');
-  app.useBodyParser('application/json', { bodyLimit: config.http.bodyLimitBytes }, (request, body, done) => {
-    if (body.length === 0) {
-      done(null, undefined);
-      return;
+  registerBodyParsers(app, { bodyLimit: config.http.bodyLimitBytes, acceptsForms: (request) => formRoutes.has(request.routeOptions.url ?? '') });
+  // The URL's share of the input: path parameters and query values reach SQL as body fields do, so they get the
+  // same refusal of NUL and lone surrogates (bodies are checked by their parser), named by parameter.
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    try {
+      assertStorableDocument(request.params, 'path');
+      assertStorableDocument(request.query, 'query');
+      done();
+    } catch (error) {
+      done(error as Error);
     }
-    void defaultJson(request as FastifyRequest, body.toString('utf8'), (error, parsed) => done(error ? ValidationError.field('body', 'The request body is not valid JSON') : null, parsed));
   });
 
   await app.register(fastifyCors, {
@@ -140,4 +173,9 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-agent-api-key', description: 'Agent API key: events webhook only' }, SECURITY_AGENT_API_KEY)
     .build();
   return SwaggerModule.createDocument(app, options, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+}
+
+function asArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
 }

@@ -145,4 +145,21 @@ describe('rate limits and base paths', () => {
     expect(legacy.headers.get('sunset')).toMatch(/GMT$/);
     expect((await t.http.get('/api/openapi.json')).status).toBe(200);
   });
+
+  it('applies the edge rules under BASE_PATH and on the legacy path: media types, agent key first, URL errors', async () => {
+    const org = await t.factory.org();
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    expect((await t.http.request('POST', '/api/management/v1/projects', { headers: { ...org.headers, ...form }, raw: 'name=abc' })).body.error.code).toBe('unsupported_media_type');
+    const token = await t.http.request('POST', '/api/management/v1/auth/token', { headers: form, raw: 'grant_type=publishable_key&publishable_key=pk_unknown' });
+    expect(token.body).toEqual({ error: 'invalid_grant', error_description: 'invalid_publishable_key' });
+    for (const path of ['/api/messaging/v1/events', '/api-v2/messaging/v1/events']) {
+      const res = await t.http.request('POST', path, { headers: { 'content-type': 'text/plain' }, raw: 'hello' });
+      expect(res.status).toBe(401);
+      expect(res.body.error.request_id).toBe(res.headers.get('x-request-id'));
+    }
+    const badUrl = await t.http.get('/api/management/v1/projects/%zz', org.headers);
+    expect(badUrl.status).toBe(400);
+    expect(badUrl.body.error.request_id).toBe(badUrl.headers.get('x-request-id'));
+    expect((await t.http.get(`/api/management/v1/projects/${'a'.repeat(300)}`, org.headers)).body.error.details).toEqual([{ field: 'projectId', message: expect.any(String) }]);
+  });
 });

@@ -52,6 +52,12 @@ export class ConflictError extends AppError {
   }
 }
 
+export class UnsupportedMediaTypeError extends AppError {
+  constructor() {
+    super(415, ErrorCode.UnsupportedMediaType, 'Send the body as application/json');
+  }
+}
+
 export class ValidationError extends AppError {
   constructor(details: ErrorDetail[], message = 'The request is not valid') {
     super(422, ErrorCode.ValidationError, message, details);

@@ -8,6 +8,8 @@ export enum ErrorCode {
   Conflict = 'conflict',
   PayloadTooLarge = 'payload_too_large',
   UnsupportedMediaType = 'unsupported_media_type',
+  HeadersTooLarge = 'headers_too_large',
+  RequestTimeout = 'request_timeout',
   ValidationError = 'validation_error',
   RateLimited = 'rate_limited',
   InternalError = 'internal_error',

@@ -1,15 +1,12 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RouteIndex } from '../http/route-index.js';
-import { AppError, ValidationError } from './app-error.js';
+import { AppError, UnsupportedMediaTypeError, ValidationError } from './app-error.js';
 import { ErrorCode } from './error-code.js';
 import { errorEnvelope } from './error-envelope.js';
 
-const FASTIFY_BODY_ERRORS_AS_VALIDATION = new Set([
-  'FST_ERR_CTP_INVALID_JSON_BODY',
-  'FST_ERR_CTP_EMPTY_JSON_BODY',
-  'FST_ERR_CTP_INVALID_CONTENT_LENGTH',
-]);
+/** Fastify's body errors that mean "this body cannot be read" (ours, from the body parsers, are already AppErrors). */
+const FASTIFY_BODY_ERRORS_AS_VALIDATION = new Set(['FST_ERR_CTP_INVALID_CONTENT_LENGTH']);
 
 /** Routes whose 413 carries their own code (spec: events webhook). */
 export type PayloadTooLargeCode = (path: string) => string;
@@ -65,7 +62,7 @@ export class ErrorFilter implements ExceptionFilter {
       case 413:
         return new AppError(413, this.payloadTooLargeCode(request.url), 'The request body exceeds 1048576 bytes');
       case 415:
-        return new AppError(415, ErrorCode.UnsupportedMediaType, 'Send the body as application/json');
+        return new UnsupportedMediaTypeError();
       case 400:
         return new AppError(400, ErrorCode.BadRequest, exception.message);
       default:

@@ -7,7 +7,12 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
  * `Allow` instead of a bare 404. Fed by Fastify's onRoute hook; consulted only on the not-found path.
  */
 export class RouteIndex {
-  private readonly router = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true });
+  private readonly router: ReturnType<typeof FindMyWay>;
+
+  /** `maxParamLength` as the server's router has it, so both match the same paths. */
+  constructor(maxParamLength?: number) {
+    this.router = FindMyWay({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength });
+  }
 
   add(method: string | string[], url: string): void {
     for (const m of Array.isArray(method) ? method : [method]) {

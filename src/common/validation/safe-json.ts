@@ -16,7 +16,7 @@ export function parseUntrustedJson(text: string, field = 'body', maxDepth: numbe
   } catch {
     throw ValidationError.field(field, `The ${field === 'body' ? 'request body' : field} is not valid JSON`);
   }
-  assertStorable(value, field);
+  assertStorableDocument(value, field);
   return value;
 }
 
@@ -56,6 +56,18 @@ export function unstorableReason(text: string): string | undefined {
 export function assertStorable(value: unknown, field = 'body'): void {
   const found = firstUnstorable(value, field);
   if (found) throw ValidationError.field(found.field, `${found.field} ${found.reason}`);
+}
+
+/**
+ * `assertStorable` for a whole document (a body, a frame, a query string, path parameters): what it holds is
+ * named by its wire path (`text`, `agent_variables.static`, `tags[2]`), as the validation pipe names fields;
+ * `name` stands for the document itself (a bare string, or a bad key at its top level).
+ */
+export function assertStorableDocument(value: unknown, name: string): void {
+  const found = firstUnstorable(value, '');
+  if (!found) return;
+  const field = found.field === '' ? name : found.field;
+  throw ValidationError.field(field, `${field} ${found.reason}`);
 }
 
 export function firstUnstorable(value: unknown, root: string): { field: string; reason: string } | undefined {
