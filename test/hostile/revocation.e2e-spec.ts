@@ -1,4 +1,5 @@
 import type { TestApp } from '../support/test-app.js';
+import { OrganizationsService } from '../../src/modules/organizations/organizations.service.js';
 import { createTestApp } from '../support/test-app.js';
 import { Oracle, report, sendRaw, type RawRequest } from './support/oracles.js';
 import { seedTenant, startHostileApp, type Tenant } from './support/world.js';
@@ -123,27 +124,40 @@ describe('hostile input: revocation and deletion take effect at once', () => {
     expectNoViolations(what);
   }, 30_000);
 
-  it('refuses a revoked organization key (no route revokes one: revoked in the database, as an operator would) within 1 s everywhere', async () => {
+  /**
+   * The operator's deletion path (what `cli org:delete` / `user:delete` run), called on the first instance; a build
+   * without one can only delete in the database, which no instance hears of (then only the 1 s bound applies).
+   */
+  function operatorDeletion(method: 'deleteOrganization' | 'deleteUser'): ((id: string) => Promise<void>) | undefined {
+    const service = t.app.get(OrganizationsService) as unknown as Record<string, ((id: string) => Promise<void>) | undefined>;
+    return service[method]?.bind(service);
+  }
+
+  it('refuses a deleted organization’s key (and its agents’ credentials) from the deletion on', async () => {
     const tenant = await seedTenant(t, 'ok');
-    const what = 'organization key revoked in the database';
-    await warm([management(tenant.org.headers)]);
+    const remove = operatorDeletion('deleteOrganization');
+    const what = remove ? 'organization deleted (OrganizationsService.deleteOrganization)' : 'organization key revoked in the database';
+    await warm([management(tenant.org.headers), welcome(tenant)]);
     await pollAfter(what, async () => {
-      await t.dataSource.query(`UPDATE organization_api_keys SET revoked_at = now() WHERE organization_id = $1`, [tenant.org.id]);
-    }, [management(tenant.org.headers)], false);
+      if (remove) await remove(tenant.org.id);
+      else await t.dataSource.query(`UPDATE organization_api_keys SET revoked_at = now() WHERE organization_id = $1`, [tenant.org.id]);
+    }, remove ? [management(tenant.org.headers), welcome(tenant), exchange(tenant)] : [management(tenant.org.headers)], remove !== undefined);
     expectNoViolations(what);
   }, 30_000);
 
-  it('refuses a deleted user’s session token within 1 s everywhere', async () => {
+  it('refuses a deleted user’s session token from the deletion on', async () => {
     const tenant = await seedTenant(t, 'user');
     const user = await t.factory.user(tenant.org);
     const login = await t.http.post('/management/v1/auth/token', { grant_type: 'password', username: user.email, password: user.password });
     expect(login.status).toBe(200);
     const headers = { authorization: `Bearer ${login.body.access_token}` };
-    const what = 'user deleted in the database';
+    const remove = operatorDeletion('deleteUser');
+    const what = `user deleted (${remove ? 'OrganizationsService.deleteUser' : 'in the database'})`;
     await warm([management(headers)]);
     await pollAfter(what, async () => {
-      await t.dataSource.query(`DELETE FROM users WHERE id = $1`, [user.id]);
-    }, [management(headers)], false);
+      if (remove) await remove(user.id);
+      else await t.dataSource.query(`DELETE FROM users WHERE id = $1`, [user.id]);
+    }, [management(headers)], remove !== undefined);
     expectNoViolations(what);
   }, 30_000);
 
