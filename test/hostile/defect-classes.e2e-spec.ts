@@ -101,11 +101,12 @@ describe('hostile input: defect classes beyond single-request mutations', () => 
       const frames: any[] = [];
       socket.on('message', (data) => frames.push(JSON.parse(data.toString())));
       socket.on('error', () => undefined);
-      const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+      let isClosed = false;
+      const closed = new Promise<number>((resolve) => socket.on('close', (code) => { isClosed = true; resolve(code); }));
+      /** Resolves once a frame matches or the session is closed (polling stops then too). */
       const until = (match: (f: any) => boolean) => new Promise<void>((resolve) => {
-        const check = () => (frames.some(match) ? resolve() : setTimeout(check, 10));
+        const check = () => (frames.some(match) || isClosed ? resolve() : void setTimeout(check, 10));
         check();
-        void closed.then(() => resolve());
       });
       return { socket, frames, closed, until };
     }
