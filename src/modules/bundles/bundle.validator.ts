@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ValidationError, type ErrorDetail } from '../../common/errors/app-error.js';
+import { tenantPatternProblem } from './bundle-pattern.js';
 import { BUNDLE_SCHEMA } from './bundle.schema.js';
 import type { Bundle } from './bundle.types.js';
 
@@ -38,7 +39,7 @@ function detailOf(error: ErrorObject, root: string): ErrorDetail | undefined {
 
 /**
  * Validates bundles against the published JSON Schema (compiled once) and then checks what a schema cannot say:
- * regular expressions compile, codes are unique, tools name existing collections and declared intents.
+ * patterns compile on the linear-time engine (RE2 syntax), codes are unique, tools name existing collections and declared intents.
  * Failures are 422 `validation_error` with `details[].field` pointing into the bundle (`bundle.rules[1].when.op`).
  */
 @Injectable()
@@ -79,11 +80,8 @@ export class BundleValidator {
 function semanticProblems(bundle: Bundle, root: string): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   const regex = (pattern: string, field: string) => {
-    try {
-      new RegExp(pattern, 'i');
-    } catch (error) {
-      problems.push({ field, message: `is not a valid regular expression: ${(error as Error).message}` });
-    }
+    const problem = tenantPatternProblem(pattern);
+    if (problem) problems.push({ field, message: problem });
   };
   const unique = <T>(items: T[] | undefined, key: (item: T) => string, path: string, name: string) => {
     const seen = new Set<string>();
