@@ -4,7 +4,7 @@ import { SHOPPING_ASSISTANT_TEMPLATE } from './templates/shopping-assistant.temp
 import { TEMPLATES } from './templates/templates.registry.js';
 import { bundleDigest, canonicalJson } from './bundle-digest.js';
 import { compileTenantPattern } from './bundle-pattern.js';
-import { BundleValidator, pointerToField } from './bundle.validator.js';
+import { BundleValidator, MAX_BUNDLE_PATTERNS, pointerToField } from './bundle.validator.js';
 
 describe('BundleValidator', () => {
   const validator = new BundleValidator();
@@ -96,6 +96,14 @@ describe('BundleValidator', () => {
       'bundle.parameters[1].pattern',
     ]);
     expect(details[0]!.message).toMatch(/RE2/);
+  });
+
+  it('caps the patterns of a bundle in all, naming the first one over the cap', () => {
+    const guardrails = Array.from({ length: 3 }, (_, i) => ({ code: `g${i}`, patterns: Array.from({ length: 80 }, (_, j) => `w${i}x${j}`), message: 'no' }));
+    const parameters = Array.from({ length: 16 }, (_, i) => ({ code: `p${i}`, title: 'P', pattern: `(\\d+)p${i}`, type: 'number' as const }));
+    expect(validator.check({ guardrails, parameters })).toEqual([]); // 240 + 16 = 256
+    const over = validator.check({ guardrails, parameters: [...parameters, { code: 'extra', title: 'E', pattern: 'e', type: 'string' }] });
+    expect(over).toEqual([{ field: 'bundle.parameters[16].pattern', message: expect.stringContaining(`at most ${MAX_BUNDLE_PATTERNS}`) }]);
   });
 
   it('allows x_ extension fields and open catalog records', () => {
