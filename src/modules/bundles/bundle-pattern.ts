@@ -17,9 +17,19 @@ export interface PatternMatch {
   group1?: string;
 }
 
+/**
+ * Memory each compiled pattern's lazy DFA may hold (re2js defaults to 8 MiB). A pattern built to explode into DFA
+ * states (`(a|b)*a(a|b){14}`) otherwise keeps ~7 MiB per pattern alive for the life of its revision; at the cap
+ * the DFA clears its cache and carries on, still linear, so memory stays ≤ 256 KiB × patterns per revision.
+ */
+export const PATTERN_DFA_MAX_BYTES = 256 * 1024;
+
 /** Compiles a pattern; throws (re2js syntax error) when RE2 cannot run it. */
 export function compileTenantPattern(source: string): TenantPattern {
-  return RE2JS.compile(source, RE2JS.CASE_INSENSITIVE);
+  const pattern = RE2JS.compile(source, RE2JS.CASE_INSENSITIVE);
+  const dfa = pattern.re2().dfa;
+  dfa.maxMem = dfa.stateBudget = dfa.memBudget = PATTERN_DFA_MAX_BYTES;
+  return pattern;
 }
 
 /** Why RE2 refuses a pattern, or null when it compiles. */

@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import MiniSearch from 'minisearch';
 import { INPUT_LIMITS } from '../../../common/validation/input-limits.js';
+import { compileTenantPattern, PATTERN_DFA_MAX_BYTES, testTenantPattern } from '../../bundles/bundle-pattern.js';
 import type { Bundle } from '../../bundles/bundle.types.js';
 import { KB_BUNDLE } from '../fixtures/kb.fixture.js';
 import { agentFor, newRuntime, turn } from '../fixtures/runtime.fixture.js';
@@ -131,6 +132,18 @@ describe('tenant patterns', () => {
     const x = await runtime.run(agent, turn('x'.repeat(5000)));
     expect(x.text).not.toBe('Blocked.');
     expect((await runtime.run(agent, turn('AAAA'))).text).toBe('Blocked.');
+  });
+
+  it('keep a bounded DFA cache, even for a pattern built to explode into states', () => {
+    const exploding = compileTenantPattern('(?:a|b)*a(?:a|b){14}c');
+    let seed = 7;
+    const ab = Array.from({ length: INPUT_LIMITS.patternInputMaxChars }, () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 2 ? 'a' : 'b')).join('');
+    expect(testTenantPattern(exploding, ab)).toBe(false);
+    expect(testTenantPattern(exploding, `${'a'.repeat(15)}c`)).toBe(true);
+    const dfa = exploding.re2().dfa;
+    expect(dfa.stateBudget).toBe(PATTERN_DFA_MAX_BYTES);
+    expect(dfa.memBudget).toBeGreaterThanOrEqual(0);
+    expect(dfa.memBudget).toBeLessThanOrEqual(PATTERN_DFA_MAX_BYTES);
   });
 
   it('see at most patternInputMaxChars characters of the text', async () => {
