@@ -151,6 +151,9 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
       return false;
     }
     const origin = request.headers.origin;
+    // Known before the check, so a revocation while it runs re-checks this session too.
+    session.token = token;
+    session.origin = origin;
     let principal: AgentPrincipal;
     let expiresAt: number;
     try {
@@ -173,8 +176,6 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
     }
     this.perCredential.set(subject, held + 1);
     session.rateLimitSubject = subject;
-    session.token = token;
-    session.origin = origin;
     session.caller = { organizationId: principal.organizationId, agentId: principal.agentId };
     // A token that expires during the session ends it, as it would end HTTP access.
     session.expiry = setTimeout(() => socket.close(CLOSE_POLICY_VIOLATION, 'the access token expired'), Math.max(0, expiresAt - Date.now()));
