@@ -170,6 +170,9 @@ describe('WebSocket session hardening (issue 13: revocation, hostile frames, flo
       c.send(`{"type":"message","id":"lone","text":"hi","user_id":"a\\ud800b"}`);
       const lone = await c.next((f) => f.type === 'error' && f.id === 'lone');
       expect(lone.error).toMatchObject({ code: 'validation_error', details: [{ field: 'user_id', message: expect.stringContaining('surrogate') }] });
+      c.send({ type: 'message', id: 'key', text: 'hi', user_id: 'u1', 'bad\u0000key': 1 });
+      const key = await c.next((f) => f.type === 'error' && f.id === 'key');
+      expect(key.error).toMatchObject({ code: 'validation_error', details: [{ field: 'frame' }] });
       c.send({ type: 'message', id: 'ok', text: 'show me jackets', user_id: 'u1' });
       expect((await c.request('ok')).at(-1).type).toBe('done');
       expect(await interactionCount(t)).toBe(1);

@@ -217,10 +217,12 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
     }
     const { type, id } = frame as { type?: unknown; id?: unknown };
     const requestKey = typeof id === 'string' ? id : null;
-    // Strings PostgreSQL would refuse are named relative to the frame (`text`), like the frame's other errors.
+    // Strings PostgreSQL would refuse are named by their path in the frame (`text`), like the frame's other errors;
+    // checked once the request id is known, so the error frame carries it.
     const unstorable = firstUnstorable(frame, '');
     if (unstorable) {
-      this.sendError(session, requestKey, ValidationError.field(unstorable.field, `${unstorable.field} ${unstorable.reason}`), requestId);
+      const field = unstorable.field || 'frame';
+      this.sendError(session, requestKey, ValidationError.field(field, `${field} ${unstorable.reason}`), requestId);
       return;
     }
     switch (type) {
@@ -406,10 +408,7 @@ export function bearerToken(request: IncomingMessage): string | undefined {
   return at >= 0 ? offered[at + 1] : undefined;
 }
 
-/**
- * A frame's JSON: nesting is bounded while scanning, before anything is built (as parseUntrustedJson does). Stored
- * strings are checked by the caller once the request id is known, so that error frame can carry it.
- */
+/** A frame's JSON: nesting is bounded while scanning, before anything is built (as parseUntrustedJson does). */
 function parseFrame(text: string): unknown {
   assertDepthWithin(text, INPUT_LIMITS.jsonMaxDepth, 'frame');
   try {
