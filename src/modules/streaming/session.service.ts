@@ -56,7 +56,7 @@ type ServerFrame = Record<string, unknown> & { type: string };
 /**
  * The messaging WebSocket session (DESIGN.md "WebSocket session"): authenticated on the upgrade, then any number of
  * turns, several at a time, each told apart by the client's request `id`. A thin transport over
- * `MessagingService.send`, like SSE; a bad frame is answered with an `error` frame and never closes the session.
+ * `MessagingService.send`, like SSE; a bad frame is answered with an `error` frame and the session stays open.
  *
  * The credential is re-checked on every `message` frame and, for every open session, whenever a credential is revoked
  * or deleted: a session that lost its credential is closed with 1008 (docs/security-notes/ws.md). Abuse is refused
