@@ -37,6 +37,7 @@ export class AppConfig {
     maxBacklog: number;
   };
   readonly streaming: { pingIntervalMs: number; replayTtlSeconds: number; maxBufferedBytes: number; resumeStallMs: number };
+  readonly session: { maxFrameBytes: number; framesPerSecond: number; frameBurst: number; maxInFlight: number; maxPerCredential: number };
 
   constructor(vars: EnvironmentVariables) {
     this.env = vars.NODE_ENV;
@@ -90,6 +91,13 @@ export class AppConfig {
       replayTtlSeconds: vars.STREAM_REPLAY_TTL_SECONDS,
       maxBufferedBytes: vars.STREAM_MAX_BUFFERED_BYTES,
       resumeStallMs: vars.STREAM_RESUME_STALL_MS,
+    };
+    this.session = {
+      maxFrameBytes: vars.SESSION_MAX_FRAME_BYTES,
+      framesPerSecond: vars.SESSION_FRAMES_PER_SECOND,
+      frameBurst: vars.SESSION_FRAME_BURST,
+      maxInFlight: vars.SESSION_MAX_IN_FLIGHT,
+      maxPerCredential: vars.SESSION_MAX_PER_CREDENTIAL,
     };
   }
 

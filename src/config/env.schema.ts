@@ -155,6 +155,26 @@ export class EnvironmentVariables {
   @IsInt() @Min(1000) @Max(3600000)
   STREAM_RESUME_STALL_MS: number = 300000;
 
+  /** WebSocket session: a bigger frame is not read; the session is closed with 1009. */
+  @IsInt() @Min(1024) @Max(1048576)
+  SESSION_MAX_FRAME_BYTES: number = 65536;
+
+  /** WebSocket session: frames per second a session may send (any type), with bursts up to SESSION_FRAME_BURST. */
+  @IsInt() @Min(1) @Max(1000)
+  SESSION_FRAMES_PER_SECOND: number = 10;
+
+  /** Frames over the rate get an `error` frame; a session that keeps sending this many more is closed with 1008. */
+  @IsInt() @Min(1) @Max(10000)
+  SESSION_FRAME_BURST: number = 30;
+
+  /** WebSocket session: requests running at once on one session; more get an `error` frame (`rate_limited`). */
+  @IsInt() @Min(1) @Max(256)
+  SESSION_MAX_IN_FLIGHT: number = 8;
+
+  /** Open WebSocket sessions per credential (publishable key or user) on one instance; more are closed with 1013. */
+  @IsInt() @Min(1) @Max(1000000)
+  SESSION_MAX_PER_CREDENTIAL: number = 1000;
+
   /** Events webhook (docs/events.md): jobs one worker process runs at once. */
   @IsInt() @Min(1) @Max(256)
   EVENTS_CONCURRENCY: number = 8;
