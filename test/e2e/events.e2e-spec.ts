@@ -201,6 +201,31 @@ describe('events webhook', () => {
       await settled(ids, agent.headers, 60_000);
     });
 
+    it('fails only the event PostgreSQL refuses (422) when it shared a group-commit statement with valid events', async () => {
+      const agent = await webhookAgent();
+      const repository = t.app.get(EventsRepository);
+      const insertMany = repository.insertMany.bind(repository);
+      // A refusal the accept path does not foresee: the statement fails as a whole, as PostgreSQL's does. Slow
+      // statements make the concurrent accepts queue up and share statements.
+      const spy = jest.spyOn(repository, 'insertMany').mockImplementation(async (events) => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        if (events.some((e) => e.text === 'poison')) throw Object.assign(new DatabaseError('invalid input syntax', 0, 'error'), { code: '22P02' });
+        return insertMany(events);
+      });
+      try {
+        const bodies = Array.from({ length: 60 }, (_, i) => ({ text: i % 20 === 10 ? 'poison' : `fine ${i}` }));
+        const responses = await Promise.all(bodies.map((body) => t.http.post(EVENTS, body, agent.headers)));
+        const poisoned = responses.filter((_, i) => bodies[i]!.text === 'poison');
+        expect(poisoned.map((r) => [r.status, r.body.error.code, r.body.error.details[0].field])).toEqual(Array(3).fill([422, 'validation_error', 'body']));
+        expect(responses.filter((_, i) => bodies[i]!.text !== 'poison').map((r) => r.status)).toEqual(Array(57).fill(202));
+        expect(spy.mock.calls.some(([events]) => events.length > 1 && events.some((e) => e.text === 'poison'))).toBe(true);
+      } finally {
+        spy.mockRestore();
+      }
+      const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM events WHERE text = 'poison'`);
+      expect(n).toBe(0);
+    });
+
     it('answers 413 webhooks.payload_too_large over 1 MiB', async () => {
       const agent = await webhookAgent();
       const res = await t.http.post(EVENTS, { text: 'x'.repeat(1024 * 1024 + 10) }, agent.headers);
