@@ -9,7 +9,8 @@ export interface NewEvent {
   agentId: string;
   externalThreadId: string | null;
   text: string | null;
-  agentVariables: Record<string, unknown>;
+  /** The JSON text stored in the jsonb column (validated by the accept path). */
+  agentVariablesJson: string;
 }
 
 /** An event as its processor sees it after claiming it. */
@@ -81,7 +82,7 @@ export class EventsRepository {
            AS e(id, organization_id, agent_id, external_thread_id, text, agent_variables)`,
       [
         events.map((e) => e.id), events.map((e) => e.organizationId), events.map((e) => e.agentId),
-        events.map((e) => e.externalThreadId), events.map((e) => e.text), events.map((e) => JSON.stringify(e.agentVariables)),
+        events.map((e) => e.externalThreadId), events.map((e) => e.text), events.map((e) => e.agentVariablesJson),
       ],
       'events_insert_many',
     );
