@@ -1,6 +1,8 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { OrganizationsService } from '../../src/modules/organizations/organizations.service.js';
 import type { TestOrg } from '../factories/factory.js';
 import { expectStatus, liveAgent, shopBundle } from '../support/agents.js';
+import { HttpClient } from '../support/http.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const TOKEN = '/management/v1/auth/token';
@@ -11,11 +13,32 @@ const UNKNOWN_ID = '0123456789abcdef01234567';
 const OTHER_INSTANCE_BOUND_MS = 1000;
 const POLL_FOR_MS = 1500;
 
-type Probe = (app: TestApp) => Promise<number>;
+/** What a probe needs of an instance: its HTTP client. */
+interface Instance { http: HttpClient }
+type Probe = (app: Instance) => Promise<number>;
 interface Seen { afterMs: number; status: number }
 
+/**
+ * The built service as a second process on the same database and Redis keys (API only). A separate process, not a
+ * second app in this one: Passport registers strategies process-wide, so two apps in one process authenticate
+ * through whichever was created last and would share its credential cache.
+ */
+async function startInstance(): Promise<{ http: HttpClient; child: ChildProcessWithoutNullStreams }> {
+  const child = spawn(process.execPath, ['dist/src/main.js'], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', MIGRATE_ON_START: 'false', WORKERS: 'off' } });
+  const output: string[] = [];
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output.push(chunk.toString());
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output.join(''));
+      if (match) resolve({ http: new HttpClient(match[1]!), child });
+    });
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`instance B exited with ${code}: ${output.join('')}`)));
+  });
+}
+
 /** Polls every 25 ms for POLL_FOR_MS from `start`, recording what each answer was and when. */
-async function poll(app: TestApp, probe: Probe, start: number): Promise<Seen[]> {
+async function poll(app: Instance, probe: Probe, start: number): Promise<Seen[]> {
   const seen: Seen[] = [];
   while (Date.now() - start < POLL_FOR_MS) {
     const sentAfter = Date.now() - start;
@@ -31,18 +54,25 @@ async function poll(app: TestApp, probe: Probe, start: number): Promise<Seen[]> 
  */
 describe('revocation and deletion across instances', () => {
   let a: TestApp;
-  let b: TestApp;
+  let b: Instance;
+  let bProcess: ChildProcessWithoutNullStreams | undefined;
   let org: TestOrg;
   beforeAll(async () => {
     a = await createTestApp();
-    b = await createTestApp();
+    const started = await startInstance();
+    b = started;
+    bProcess = started.child;
   });
   beforeEach(async () => {
     await a.reset();
     org = await a.factory.org();
   });
   afterAll(async () => {
-    await b?.close();
+    if (bProcess && bProcess.exitCode === null) {
+      const exited = new Promise((resolve) => bProcess!.once('exit', resolve));
+      bProcess.kill('SIGTERM');
+      await exited;
+    }
     await a?.close();
   });
 
@@ -114,6 +144,29 @@ describe('revocation and deletion across instances', () => {
     const probe: Probe = async (app) => (await app.http.post(SEND, { text: 'hi', user_id: 'u1' }, { authorization: `Bearer ${token}` })).status;
     await expectRevokedEverywhere(probe, 401, async () => {
       expect((await a.http.delete(`/management/v1/agents/${agent.id}`, org.headers)).status).toBe(204);
+    });
+  });
+
+  it('an instance that lost the broadcast connection still refuses within 1 s, and listens again', async () => {
+    const listeners = async () => Number((await a.dataSource.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'agent-service-credentials' AND datname = current_database()`,
+    ))[0].n);
+    expect(await listeners()).toBe(2);
+    const { agent, ak } = await agentWithKeys();
+    const second = expectStatus(await a.http.post(`/management/v1/agents/${agent.id}/api-keys`, {}, org.headers), 201, 'api key').body;
+    const probe = (key: string): Probe => async (app) => (await app.http.get(`${EVENTS}/${UNKNOWN_ID}`, { 'x-agent-api-key': key })).status;
+
+    // Both instances lose their listener; the revocation is made while they reconnect.
+    await a.dataSource.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'agent-service-credentials' AND datname = current_database()`);
+    await expectRevokedEverywhere(probe(ak.api_key), 401, async () => {
+      expect((await a.http.delete(`/management/v1/agents/${agent.id}/api-keys/${ak.id}`, org.headers)).status).toBe(204);
+    });
+
+    const deadline = Date.now() + 10_000;
+    while ((await listeners()) < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(await listeners()).toBe(2);
+    await expectRevokedEverywhere(probe(second.api_key), 401, async () => {
+      expect((await a.http.delete(`/management/v1/agents/${agent.id}/api-keys/${second.id}`, org.headers)).status).toBe(204);
     });
   });
 
