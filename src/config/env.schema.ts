@@ -49,9 +49,27 @@ export class EnvironmentVariables {
   @IsInt() @Min(60) @Max(86400)
   TOKEN_TTL_SECONDS: number = 3600;
 
-  /** How long a cached credential may be trusted before it is re-read (revocation takes effect within this). */
+  /**
+   * How long a cached credential is trusted before it is re-read. Revocations do not wait for it: they are
+   * broadcast to every instance (PostgreSQL NOTIFY); this only bounds what a lost broadcast could leave behind.
+   */
   @IsInt() @Min(0) @Max(5000)
   CREDENTIAL_CACHE_TTL_MS: number = 4000;
+
+  /** The credential cache TTL while this instance does not hear the broadcast (its listener is reconnecting). */
+  @IsInt() @Min(0) @Max(1000)
+  CREDENTIAL_CACHE_FALLBACK_TTL_MS: number = 500;
+
+  /** Password login: failed attempts per account (email) per window before it is refused with 429. */
+  @IsInt() @Min(1) @Max(10000)
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: number = 10;
+
+  /** Password login: failed attempts per client IP per window (any account) before it is refused with 429. */
+  @IsInt() @Min(1) @Max(100000)
+  LOGIN_MAX_FAILURES_PER_IP: number = 50;
+
+  @IsInt() @Min(1) @Max(86400)
+  LOGIN_FAILURE_WINDOW_SECONDS: number = 900;
 
   @IsOptional() @IsString() @MinLength(16, { message: 'BOOTSTRAP_ORG_API_KEY must be at least 16 characters' })
   BOOTSTRAP_ORG_API_KEY?: string = undefined;
