@@ -12,7 +12,7 @@ import { ErrorCode } from './common/errors/error-code.js';
 import { ErrorFilter } from './common/errors/error.filter.js';
 import { answerClientError, answerRouterError } from './common/errors/protocol-errors.js';
 import { errorEnvelope } from './common/errors/error-envelope.js';
-import { authenticateAgentKeyBeforeBody } from './common/http/authenticate-before-body.js';
+import { authenticateAgentKeyBeforeBody } from './modules/events/authenticate-before-body.js';
 import { registerBodyParsers } from './common/http/body-parsers.js';
 import { RouteIndex } from './common/http/route-index.js';
 import { SessionWsAdapter } from './modules/streaming/session-ws.adapter.js';
