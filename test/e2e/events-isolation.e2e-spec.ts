@@ -100,7 +100,7 @@ describe('events webhook: one tenant’s events never fail another tenant’s', 
     const org = await t.factory.org();
     const agent = await webhookAgent(org);
     // Rate limiting is off here: its behaviour without Redis is the limiter's own (fail open), not the webhook's.
-    const noRedis = await createTestApp({ WORKERS: 'off', RATE_LIMIT_MAX: '0', REDIS_URL: `redis://127.0.0.1:${await closedPort()}/0` });
+    const noRedis = await createTestApp({ WORKERS: 'off', REDIS_URL: `redis://127.0.0.1:${await closedPort()}/0` });
     try {
       const res = await noRedis.http.post(EVENTS, { text: 'while Redis is down', thread_id: 'no-redis' }, agent.headers);
       expect(res.status).toBe(202);

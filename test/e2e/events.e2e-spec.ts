@@ -246,13 +246,13 @@ describe('events webhook', () => {
       expect((await t.http.get(`${EVENTS}/${'a'.repeat(24)}`)).status).toBe(401);
     });
 
-    it('answers 403 forbidden when the agent’s project was deleted', async () => {
+    it('answers 401 once the agent’s project was deleted (deleting a project deletes its agents and their keys)', async () => {
       const agent = await webhookAgent();
       const [{ project_id }] = await t.dataSource.query(`SELECT project_id FROM agents WHERE id = $1`, [agent.agentId]);
       expectStatus(await t.http.delete(`/management/v1/projects/${project_id}`, org.headers), 204, 'delete project');
       const res = await t.http.post(EVENTS, { text: 'hi' }, agent.headers);
-      expect(res.status).toBe(403);
-      expect(res.body.error.code).toBe('forbidden');
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('unauthorized');
     });
 
     it('answers 404 not_found for a deleted agent, webhooks.no_active_version before a publish, webhooks.no_runtime_version for an unsupported bundle', async () => {

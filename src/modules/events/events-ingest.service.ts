@@ -9,7 +9,7 @@ import { SUPPORTED_SCHEMA_VERSIONS } from '../bundles/bundle.types.js';
 import { NoActiveVersionError } from '../messaging/messaging.errors.js';
 import { LiveRevisionNotifier } from '../versions/live-revision.notifier.js';
 import { EventJobs } from './event-jobs.js';
-import { EventsErrorCode, EventsForbiddenError, EventStoreUnavailableError, EventsUnavailableError, NoRuntimeVersionError } from './events.errors.js';
+import { EventsErrorCode, EventStoreUnavailableError, EventsUnavailableError, NoRuntimeVersionError } from './events.errors.js';
 import { EventsRepository, type IngestTarget } from './events.repository.js';
 import { isRefusedData, isStoreUnavailable } from './failure-kinds.js';
 import { GroupInsert } from './group-insert.js';
@@ -123,7 +123,6 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
     }
     const target = entry?.target;
     if (!target) throw new NotFoundError('Agent');
-    if (target.project_deleted) throw new EventsForbiddenError();
     if (target.agent_deleted) throw new NotFoundError('Agent');
     if (!target.live_revision_id) throw new NoActiveVersionError(EventsErrorCode.NoActiveVersion);
     const schemaVersion = target.schema_version === null ? SUPPORTED_SCHEMA_VERSIONS[0] : Number(target.schema_version);
