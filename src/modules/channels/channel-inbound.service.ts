@@ -5,6 +5,7 @@ import type { Job, Queue } from 'bull';
 import { AppError, ForbiddenError, UnauthorizedError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import { INPUT_LIMITS } from '../../common/validation/input-limits.js';
+import { charCount } from '../../common/validation/char-length.js';
 import { unstorableReason } from '../../common/validation/safe-json.js';
 import { AppConfig } from '../../config/app-config.js';
 import { EventsIngestService } from '../events/events-ingest.service.js';
@@ -233,7 +234,7 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
  * surrogates never get here: the HTTP edge refuses them in every form field with 422, as on every route.)
  */
 function bodyRefusal(body: string): string | undefined {
-  if (body.length <= INPUT_LIMITS.messageMaxChars) return undefined;
+  if (charCount(body) <= INPUT_LIMITS.messageMaxChars) return undefined;
   return `message_too_long: the message is longer than ${INPUT_LIMITS.messageMaxChars} characters; recorded cut to that length, not answered`;
 }
 

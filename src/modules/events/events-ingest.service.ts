@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import { INPUT_LIMITS } from '../../common/validation/input-limits.js';
+import { charCount } from '../../common/validation/char-length.js';
 import { assertDepthWithin, firstUnstorable, unstorableReason } from '../../common/validation/safe-json.js';
 import { AppConfig } from '../../config/app-config.js';
 import { SUPPORTED_SCHEMA_VERSIONS } from '../bundles/bundle.types.js';
@@ -185,7 +186,7 @@ export function parseEventBody(body: unknown): EventInput {
 
 function textRuleBroken(text: string): string | undefined {
   if (text === '') return 'text must not be empty; omit it to run on agent_variables alone';
-  if (text.length > INPUT_LIMITS.messageMaxChars) return `text must be at most ${INPUT_LIMITS.messageMaxChars} characters`;
+  if (charCount(text) > INPUT_LIMITS.messageMaxChars) return `text must be at most ${INPUT_LIMITS.messageMaxChars} characters`;
   const unstorable = unstorableReason(text);
   return unstorable ? `text ${unstorable}` : undefined;
 }
