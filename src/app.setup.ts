@@ -11,7 +11,8 @@ import type { AppConfig } from './config/app-config.js';
 import { ErrorCode } from './common/errors/error-code.js';
 import { ErrorFilter } from './common/errors/error.filter.js';
 import { answerClientError, answerRouterError } from './common/errors/protocol-errors.js';
-import { authenticateAgentKeyBeforeBody } from './common/http/authenticate-before-body.js';
+import { errorEnvelope } from './common/errors/error-envelope.js';
+import { authenticateAgentKeyBeforeBody } from './modules/events/authenticate-before-body.js';
 import { registerBodyParsers } from './common/http/body-parsers.js';
 import { RouteIndex } from './common/http/route-index.js';
 import { SessionWsAdapter } from './modules/streaming/session-ws.adapter.js';
@@ -71,6 +72,8 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
       return url;
     },
     forceCloseConnections: 'idle',
+    // Fastify's own drain answer is a bare 503; ours (onRequest below) uses the envelope and says when to retry.
+    return503OnClosing: false,
     childLoggerFactory: logsRequests ? perRequestChildLogger : sharedLogger,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // What fails before any route or filter runs still answers in the envelope with a request id.
@@ -112,8 +115,18 @@ async function configureApp(app: NestFastifyApplication, config: AppConfig, rout
     if (route.url === basePath + TOKEN_ROUTE) route.errorHandler = sendOAuthError;
     if (route.url === basePath + EVENTS_ROUTE && route.method === 'POST') route.onRequest = [...asArray(route.onRequest), authenticateEvents];
   });
+  let draining = false;
+  fastify.addHook('preClose', (done) => {
+    draining = true;
+    done();
+  });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.headers(security).header('x-request-id', request.id);
+    if (draining) {
+      // A request that arrives on a kept-alive connection while in-flight work drains: send it elsewhere.
+      void reply.status(503).headers({ 'retry-after': '1', connection: 'close' }).send(errorEnvelope(ErrorCode.InternalError, 'This instance is shutting down; retry the request', request.id));
+      return;
+    }
     if ((request.raw as IncomingMessage & { [LEGACY]?: boolean })[LEGACY]) {
       void reply.headers({ deprecation: 'true', sunset, link: `<${config.http.basePath}>; rel="successor-version"` });
     }

@@ -2,6 +2,9 @@
  * `npm run -s cli -- <command>`; prints JSON on stdout.
  *   org:create --name NAME                                   → {"organization_id", "api_key"}
  *   user:create --org ID --email EMAIL --password PASSWORD   → {"user_id"}
+ *   org:delete --org ID                                      → {"deleted": true}  (everything it owns)
+ *   user:delete --user ID                                    → {"deleted": true}
+ * Deletions are announced to running instances, which refuse the deleted credentials at once.
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
@@ -16,11 +19,14 @@ import { OrganizationsService } from './modules/organizations/organizations.serv
 
 const USAGE = `usage:
   cli org:create --name NAME
-  cli user:create --org ORGANIZATION_ID --email EMAIL --password PASSWORD`;
+  cli user:create --org ORGANIZATION_ID --email EMAIL --password PASSWORD
+  cli org:delete --org ORGANIZATION_ID
+  cli user:delete --user USER_ID`;
+const COMMANDS = ['org:create', 'user:create', 'org:delete', 'user:delete'];
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { name: { type: 'string' }, org: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' } },
+  options: { name: { type: 'string' }, org: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, user: { type: 'string' } },
 });
 
 const fail = (message: string, code = 2): never => {
@@ -29,9 +35,11 @@ const fail = (message: string, code = 2): never => {
 };
 
 const command = positionals[0];
-if (command !== 'org:create' && command !== 'user:create') fail(USAGE);
+if (!command || !COMMANDS.includes(command)) fail(USAGE);
 if (command === 'org:create' && !values.name) fail(`org:create needs --name\n${USAGE}`);
 if (command === 'user:create' && (!values.org || !values.email || !values.password)) fail(`user:create needs --org, --email and --password\n${USAGE}`);
+if (command === 'org:delete' && !values.org) fail(`org:delete needs --org\n${USAGE}`);
+if (command === 'user:delete' && !values.user) fail(`user:delete needs --user\n${USAGE}`);
 
 const config = loadConfig();
 
@@ -41,9 +49,13 @@ class CliModule {}
 const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error'] });
 try {
   const organizations = app.get(OrganizationsService);
-  const result = command === 'org:create'
-    ? await organizations.createOrganization(values.name!)
-    : await organizations.createUser(values.org!, values.email!, values.password!);
+  const run: Record<string, () => Promise<unknown>> = {
+    'org:create': () => organizations.createOrganization(values.name!),
+    'user:create': () => organizations.createUser(values.org!, values.email!, values.password!),
+    'org:delete': () => organizations.deleteOrganization(values.org!).then(() => ({ deleted: true })),
+    'user:delete': () => organizations.deleteUser(values.user!).then(() => ({ deleted: true })),
+  };
+  const result = await run[command!]!();
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } catch (error) {
   if (error instanceof AppError) fail(JSON.stringify({ error: { code: error.code, message: error.message, details: error.details } }), 1);

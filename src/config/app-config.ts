@@ -8,7 +8,13 @@ export class AppConfig {
   readonly http: { host: string; port: number; basePath: string; legacySunset: string; trustProxy: boolean; bodyLimitBytes: number; managementCorsOrigins: string[] };
   readonly db: { url: string; poolSize: number; migrateOnStart: boolean };
   readonly redis: { url: string; keyPrefix: string };
-  readonly auth: { jwtSecret: string; tokenTtlSeconds: number; credentialCacheTtlMs: number };
+  readonly auth: {
+    jwtSecret: string;
+    tokenTtlSeconds: number;
+    credentialCacheTtlMs: number;
+    credentialCacheFallbackTtlMs: number;
+    login: { maxFailuresPerAccount: number; maxFailuresPerIp: number; failureWindowSeconds: number };
+  };
   readonly bootstrap: { orgApiKey?: string; orgName: string };
   readonly rateLimit: { max: number; windowSeconds: number };
   readonly logLevel: string;
@@ -37,6 +43,7 @@ export class AppConfig {
     maxBacklog: number;
   };
   readonly streaming: { pingIntervalMs: number; replayTtlSeconds: number; maxBufferedBytes: number; resumeStallMs: number };
+  readonly session: { maxFrameBytes: number; framesPerSecond: number; frameBurst: number; maxInFlight: number; maxPerCredential: number };
 
   constructor(vars: EnvironmentVariables) {
     this.env = vars.NODE_ENV;
@@ -55,6 +62,12 @@ export class AppConfig {
       jwtSecret: vars.JWT_SECRET ?? DEV_JWT_SECRET,
       tokenTtlSeconds: vars.TOKEN_TTL_SECONDS,
       credentialCacheTtlMs: vars.CREDENTIAL_CACHE_TTL_MS,
+      credentialCacheFallbackTtlMs: vars.CREDENTIAL_CACHE_FALLBACK_TTL_MS,
+      login: {
+        maxFailuresPerAccount: vars.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+        maxFailuresPerIp: vars.LOGIN_MAX_FAILURES_PER_IP,
+        failureWindowSeconds: vars.LOGIN_FAILURE_WINDOW_SECONDS,
+      },
     };
     this.bootstrap = { orgApiKey: vars.BOOTSTRAP_ORG_API_KEY, orgName: vars.BOOTSTRAP_ORG_NAME };
     this.rateLimit = { max: vars.RATE_LIMIT_MAX, windowSeconds: vars.RATE_LIMIT_WINDOW_SECONDS };
@@ -90,6 +103,13 @@ export class AppConfig {
       replayTtlSeconds: vars.STREAM_REPLAY_TTL_SECONDS,
       maxBufferedBytes: vars.STREAM_MAX_BUFFERED_BYTES,
       resumeStallMs: vars.STREAM_RESUME_STALL_MS,
+    };
+    this.session = {
+      maxFrameBytes: vars.SESSION_MAX_FRAME_BYTES,
+      framesPerSecond: vars.SESSION_FRAMES_PER_SECOND,
+      frameBurst: vars.SESSION_FRAME_BURST,
+      maxInFlight: vars.SESSION_MAX_IN_FLIGHT,
+      maxPerCredential: vars.SESSION_MAX_PER_CREDENTIAL,
     };
   }
 

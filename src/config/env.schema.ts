@@ -49,9 +49,27 @@ export class EnvironmentVariables {
   @IsInt() @Min(60) @Max(86400)
   TOKEN_TTL_SECONDS: number = 3600;
 
-  /** How long a cached credential may be trusted before it is re-read (revocation takes effect within this). */
+  /**
+   * How long a cached credential is trusted before it is re-read. Revocations do not wait for it: they are
+   * broadcast to every instance (PostgreSQL NOTIFY); this only bounds what a lost broadcast could leave behind.
+   */
   @IsInt() @Min(0) @Max(5000)
   CREDENTIAL_CACHE_TTL_MS: number = 4000;
+
+  /** The credential cache TTL while this instance does not hear the broadcast (its listener is reconnecting). */
+  @IsInt() @Min(0) @Max(1000)
+  CREDENTIAL_CACHE_FALLBACK_TTL_MS: number = 500;
+
+  /** Password login: failed attempts per account (email) per window before it is refused with 429. */
+  @IsInt() @Min(1) @Max(10000)
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: number = 10;
+
+  /** Password login: failed attempts per client IP per window (any account) before it is refused with 429. */
+  @IsInt() @Min(1) @Max(100000)
+  LOGIN_MAX_FAILURES_PER_IP: number = 50;
+
+  @IsInt() @Min(1) @Max(86400)
+  LOGIN_FAILURE_WINDOW_SECONDS: number = 900;
 
   @IsOptional() @IsString() @MinLength(16, { message: 'BOOTSTRAP_ORG_API_KEY must be at least 16 characters' })
   BOOTSTRAP_ORG_API_KEY?: string = undefined;
@@ -154,6 +172,26 @@ export class EnvironmentVariables {
   /** A resumed SSE stream tailing a turn that produces nothing for this long (its instance died) ends with an error. */
   @IsInt() @Min(1000) @Max(3600000)
   STREAM_RESUME_STALL_MS: number = 300000;
+
+  /** WebSocket session: a bigger frame is not read; the session is closed with 1009. */
+  @IsInt() @Min(1024) @Max(1048576)
+  SESSION_MAX_FRAME_BYTES: number = 65536;
+
+  /** WebSocket session: frames per second a session may send (any type), with bursts up to SESSION_FRAME_BURST. */
+  @IsInt() @Min(1) @Max(1000)
+  SESSION_FRAMES_PER_SECOND: number = 10;
+
+  /** Frames over the rate get an `error` frame; a session that keeps sending this many more is closed with 1008. */
+  @IsInt() @Min(1) @Max(10000)
+  SESSION_FRAME_BURST: number = 30;
+
+  /** WebSocket session: requests running at once on one session; more get an `error` frame (`rate_limited`). */
+  @IsInt() @Min(1) @Max(256)
+  SESSION_MAX_IN_FLIGHT: number = 8;
+
+  /** Open WebSocket sessions per credential (publishable key or user) on one instance; more are closed with 1013. */
+  @IsInt() @Min(1) @Max(1000000)
+  SESSION_MAX_PER_CREDENTIAL: number = 1000;
 
   /** Events webhook (docs/events.md): jobs one worker process runs at once. */
   @IsInt() @Min(1) @Max(256)

@@ -1,5 +1,6 @@
 import { ModulesContainer, Reflector } from '@nestjs/core';
 import { SignJWT } from 'jose';
+import { RedisService } from '../../src/common/redis/redis.service.js';
 import { AUTH_CREDENTIALS, IS_PUBLIC } from '../../src/modules/auth/decorators/auth.metadata.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -7,9 +8,17 @@ const TOKEN = '/management/v1/auth/token';
 
 describe('authentication', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
+  /** The same service behind a trusted proxy, with a per-IP login limit of 3 (same database and Redis keys as `t`). */
+  let proxied: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+    proxied = await createTestApp({ LOGIN_MAX_FAILURES_PER_IP: '3', TRUST_PROXY: 'true' });
+  });
   beforeEach(() => t.reset());
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await proxied?.close();
+    await t?.close();
+  });
 
   describe('POST /management/v1/auth/token with grant_type=publishable_key', () => {
     it('exchanges a publishable key for an agent-scoped Bearer token', async () => {
@@ -107,6 +116,55 @@ describe('authentication', () => {
       const unknown = await t.http.post(TOKEN, { grant_type: 'password', username: 'ghost@example.test', password: 'nope-nope' });
       expect(unknown.body).toEqual({ error: 'invalid_grant', error_description: 'invalid_credentials' });
     });
+
+    describe('brute-force protection', () => {
+      const login = (username: string, password: string, headers: Record<string, string> = {}) => t.http.post(TOKEN, { grant_type: 'password', username, password }, headers);
+
+      it('locks an account after 10 failed attempts (429 + Retry-After, the right password too); another account is unaffected', async () => {
+        const org = await t.factory.org();
+        const victim = await t.factory.user(org);
+        const bystander = await t.factory.user(org);
+        for (let attempt = 1; attempt <= 10; attempt += 1) {
+          expect((await login(victim.email, `wrong-${attempt}`)).body).toEqual({ error: 'invalid_grant', error_description: 'invalid_credentials' });
+        }
+        const locked = await login(victim.email, 'wrong-11');
+        expect(locked.status).toBe(429);
+        expect(locked.body).toEqual({ error: 'rate_limited', error_description: 'too_many_failed_logins' });
+        expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+        const right = await login(victim.email.toUpperCase(), victim.password);
+        expect(right.status).toBe(429);
+        expect(right.body.error).toBe('rate_limited');
+        expect((await login(bystander.email, bystander.password)).status).toBe(200);
+      });
+
+      it('counts unknown emails like known ones, so a lockout does not reveal which accounts exist', async () => {
+        for (let attempt = 1; attempt <= 10; attempt += 1) expect((await login('ghost@example.test', 'nope-nope')).status).toBe(400);
+        expect((await login('ghost@example.test', 'nope-nope')).status).toBe(429);
+      });
+
+      it('resets the account counter on success', async () => {
+        const org = await t.factory.org();
+        const user = await t.factory.user(org);
+        for (let round = 0; round < 2; round += 1) {
+          for (let attempt = 1; attempt <= 9; attempt += 1) expect((await login(user.email, 'wrong-password')).status).toBe(400);
+          expect((await login(user.email, user.password)).status).toBe(200);
+        }
+      });
+
+      it('limits failed attempts per client IP across accounts; other IPs are unaffected', async () => {
+        const org = await t.factory.org();
+        const user = await t.factory.user(org);
+        const from = (ip: string) => ({ 'x-forwarded-for': ip });
+        for (let attempt = 1; attempt <= 3; attempt += 1) {
+          const res = await proxied.http.post(TOKEN, { grant_type: 'password', username: `nobody-${attempt}@example.test`, password: 'nope-nope' }, from('203.0.113.9'));
+          expect(res.status).toBe(400);
+        }
+        const blocked = await proxied.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password }, from('203.0.113.9'));
+        expect(blocked.status).toBe(429);
+        expect(blocked.body).toEqual({ error: 'rate_limited', error_description: 'too_many_failed_logins' });
+        expect((await proxied.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password }, from('198.51.100.4'))).status).toBe(200);
+      });
+    });
   });
 
   describe('surface rules', () => {
@@ -141,6 +199,35 @@ describe('authentication', () => {
       expect(res.body.error.code).toBe('unauthorized');
     });
 
+    it.each([
+      ['without exp', (jwt: SignJWT) => jwt.setIssuer('agent-service').setIssuedAt()],
+      ['without iat', (jwt: SignJWT) => jwt.setIssuer('agent-service').setExpirationTime('1h')],
+      ['without an issuer', (jwt: SignJWT) => jwt.setIssuedAt().setExpirationTime('1h')],
+      ['from another issuer', (jwt: SignJWT) => jwt.setIssuer('someone-else').setIssuedAt().setExpirationTime('1h')],
+    ])('rejects a token signed with the service secret %s (401)', async (_case, shape) => {
+      const org = await t.factory.org();
+      const user = await t.factory.user(org);
+      const token = await shape(new SignJWT({ typ: 'session', org: org.id, uid: user.id, agt: null }).setProtectedHeader({ alg: 'HS256' }))
+        .sign(new TextEncoder().encode(t.config.auth.jwtSecret));
+      const res = await t.http.get('/management/v1/projects', { authorization: `Bearer ${token}` });
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('unauthorized');
+    });
+
+    it.each([
+      ['an unknown typ', { typ: 'admin' }],
+      ['no typ', { typ: undefined }],
+      ['a session without uid', { uid: undefined }],
+      ['an organization that is not a string', { org: 42 }],
+    ])('rejects a token signed with the service secret carrying %s (401)', async (_case, claims) => {
+      const org = await t.factory.org();
+      const user = await t.factory.user(org);
+      const token = await new SignJWT({ typ: 'session', org: org.id, uid: user.id, agt: null, ...claims })
+        .setProtectedHeader({ alg: 'HS256' }).setIssuer('agent-service').setIssuedAt().setExpirationTime('1h')
+        .sign(new TextEncoder().encode(t.config.auth.jwtSecret));
+      expect((await t.http.get('/management/v1/projects', { authorization: `Bearer ${token}` })).status).toBe(401);
+    });
+
     it('rejects a token signed with another secret', async () => {
       const org = await t.factory.org();
       const user = await t.factory.user(org);
@@ -148,6 +235,26 @@ describe('authentication', () => {
         .setProtectedHeader({ alg: 'HS256' }).setIssuer('agent-service').setIssuedAt().setExpirationTime('1h')
         .sign(new TextEncoder().encode('another-secret-another-secret-another-secret'));
       expect((await t.http.get('/management/v1/projects', { authorization: `Bearer ${forged}` })).status).toBe(401);
+    });
+  });
+
+  describe('with Redis unreachable', () => {
+    it('keeps serving authenticated requests and logins: rate limiting and login counting fail open', async () => {
+      const org = await t.factory.org();
+      const user = await t.factory.user(org);
+      const redis = t.app.get(RedisService);
+      redis.client.disconnect();
+      try {
+        const res = await t.http.get('/management/v1/projects', org.headers);
+        expect(res.status).toBe(200);
+        const login = await t.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password });
+        expect(login.status).toBe(200);
+        expect((await t.http.get('/management/v1/projects', { authorization: `Bearer ${login.body.access_token}` })).status).toBe(200);
+        expect(redis.failOpenCounts.rate_limit).toBeGreaterThan(0);
+        expect(redis.failOpenCounts.login_attempts).toBeGreaterThan(0);
+      } finally {
+        await redis.client.connect();
+      }
     });
   });
 

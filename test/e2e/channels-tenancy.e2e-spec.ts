@@ -165,21 +165,21 @@ describe('channels: inbound routing between organizations', () => {
       expect((await answeredIn(threadA)).organization_id).toBe(orgA.id);
     });
 
-    it('acknowledges a Body with NUL and records it unanswered, with the character replaced', async () => {
-      const threadA = await start(agentA);
-      await reply(DEFAULT_SMS, 'jack\u0000ets');
-      const [row] = await inboundRows();
-      expect(row).toMatchObject({ thread_id: threadA, status: 'undelivered', body: 'jack\uFFFDets', event_id: null });
-      expect(row!.error).toMatch(/NUL/);
+    it('answers 422 naming Body for a Body with NUL (the edge refuses it in every form field) and records nothing', async () => {
+      await start(agentA);
+      const res = await postSigned(INBOUND, inboundParams(twilio.accountSid, { from: PHONE, to: DEFAULT_SMS, body: 'jack\u0000ets' }));
+      expect(res.status).toBe(422);
+      expect(res.body.error.details).toEqual([expect.objectContaining({ field: 'Body' })]);
+      expect(await inboundRows()).toEqual([]);
     });
 
-    it('keeps unrouted messages bounded and storable too', async () => {
+    it('keeps unrouted messages bounded and storable too (a cut through a surrogate pair leaves U+FFFD)', async () => {
       await start(agentA);
       await start(agentB);
-      await reply(DEFAULT_SMS, `x\u0000${'b'.repeat(MESSAGE_MAX_CHARS + 10)}`);
+      await reply(DEFAULT_SMS, `x${'b'.repeat(MESSAGE_MAX_CHARS - 2)}\u{1F600}${'b'.repeat(10)}`);
       const [row] = await unroutedRows();
       expect(row!.body).toHaveLength(MESSAGE_MAX_CHARS);
-      expect(row!.body.startsWith('x\uFFFDb')).toBe(true);
+      expect(row!.body.endsWith('b\uFFFD')).toBe(true);
     });
 
     it('answers 422 for a signed webhook whose MessageSid cannot be stored, and records nothing', async () => {
@@ -198,7 +198,7 @@ describe('channels: inbound routing between organizations', () => {
     it('ignores an ErrorCode that is not a number in a status callback', async () => {
       const threadA = await start(agentA);
       const opening = await eventually(async () => (await t.dataSource.query(`SELECT * FROM channel_messages WHERE thread_id = $1 AND status = 'sent'`, [threadA]))[0], 'opening sent');
-      const res = await postSigned(STATUS, { MessageSid: opening.provider_message_id, MessageStatus: 'failed', ErrorCode: '30003\u0000', AccountSid: twilio.accountSid });
+      const res = await postSigned(STATUS, { MessageSid: opening.provider_message_id, MessageStatus: 'failed', ErrorCode: '30003x', AccountSid: twilio.accountSid });
       expect(res.status).toBe(200);
       const [after] = await t.dataSource.query(`SELECT status, error FROM channel_messages WHERE id = $1`, [opening.id]);
       expect(after).toEqual({ status: 'undelivered', error: 'The provider reported failed' });

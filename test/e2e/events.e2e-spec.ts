@@ -1,9 +1,11 @@
 import { jest } from '@jest/globals';
+import { DatabaseError } from 'pg';
 import type { Bundle } from '../../src/modules/bundles/bundle.types.js';
 import { EventJobs } from '../../src/modules/events/event-jobs.js';
 import { EventsIngestService } from '../../src/modules/events/events-ingest.service.js';
 import { EventsRepository } from '../../src/modules/events/events.repository.js';
 import { EventsService } from '../../src/modules/events/events.service.js';
+import { MessagingService } from '../../src/modules/messaging/messaging.service.js';
 import type { TestOrg } from '../factories/factory.js';
 import { expectStatus, liveAgent, shopBundle } from '../support/agents.js';
 import { startFakeOpenAI, type FakeServer } from '../support/fake-openai-server.js';
@@ -156,6 +158,37 @@ describe('events webhook', () => {
       expect(n).toBe(1);
     });
 
+    it('bounds text at 16,384 characters (422 naming text beyond) and refuses strings PostgreSQL cannot store, storing nothing', async () => {
+      const agent = await webhookAgent();
+      const cases: Array<[unknown, string]> = [
+        [{ text: 'x'.repeat(16_385) }, 'text'],
+        [{ text: 'x\u0000' }, 'text'],
+        [{ text: 'a\ud800b' }, 'text'],
+        [{ text: 'hi', thread_id: 'order\u0000' }, 'thread_id'],
+        [{ agent_variables: { 'user\u0000id': 'a' } }, 'agent_variables'],
+        [{ agent_variables: { order: { lines: ['\udc00'] } } }, 'agent_variables.order.lines[0]'],
+      ];
+      for (const [body, field] of cases) {
+        const res = await t.http.post(EVENTS, body, agent.headers);
+        expect({ status: res.status, code: res.body.error.code, fields: res.body.error.details.map((d: any) => d.field) }).toEqual({ status: 422, code: 'validation_error', fields: [field] });
+      }
+      const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM events`);
+      expect(n).toBe(0);
+      // The limits themselves are accepted: 16,384 characters, and a body nested 64 levels deep.
+      expect((await t.http.post(EVENTS, { text: 'y'.repeat(16_384) }, agent.headers)).status).toBe(202);
+      expect((await t.http.post(EVENTS, { agent_variables: { a: JSON.parse(`${'['.repeat(62)}${']'.repeat(62)}`) } }, agent.headers)).status).toBe(202);
+    });
+
+    it('validates the body before resolving the agent: {} to an agent without a published version is 422, not 404', async () => {
+      const draft = await t.factory.agent(org);
+      const draftKey = await t.factory.agentApiKey(draft);
+      const res = await t.http.post(EVENTS, {}, { 'x-agent-api-key': draftKey.key });
+      expect([res.status, res.body.error.code, res.body.error.details[0].field]).toEqual([422, 'validation_error', 'text']);
+      const gone = await webhookAgent();
+      await t.dataSource.query(`UPDATE agents SET deleted_at = now() WHERE id = $1`, [gone.agentId]);
+      expect((await t.http.post(EVENTS, { text: 42 }, gone.headers)).status).toBe(422);
+    });
+
     it('stores every event of a burst of concurrent accepts (they share commits) before answering 202', async () => {
       const agent = await webhookAgent();
       const responses = await Promise.all(Array.from({ length: 120 }, (_, i) => t.http.post(EVENTS, { text: `burst ${i}`, thread_id: `burst-${i % 7}` }, agent.headers)));
@@ -166,6 +199,31 @@ describe('events webhook', () => {
       expect(new Set(ids).size).toBe(120);
       expect(Object.fromEntries(rows.map((r) => [r.id, r.text]))).toEqual(Object.fromEntries(ids.map((id, i) => [id, `burst ${i}`])));
       await settled(ids, agent.headers, 60_000);
+    });
+
+    it('fails only the event PostgreSQL refuses (422) when it shared a group-commit statement with valid events', async () => {
+      const agent = await webhookAgent();
+      const repository = t.app.get(EventsRepository);
+      const insertMany = repository.insertMany.bind(repository);
+      // A refusal the accept path does not foresee: the statement fails as a whole, as PostgreSQL's does. Slow
+      // statements make the concurrent accepts queue up and share statements.
+      const spy = jest.spyOn(repository, 'insertMany').mockImplementation(async (events) => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        if (events.some((e) => e.text === 'poison')) throw Object.assign(new DatabaseError('invalid input syntax', 0, 'error'), { code: '22P02' });
+        return insertMany(events);
+      });
+      try {
+        const bodies = Array.from({ length: 60 }, (_, i) => ({ text: i % 20 === 10 ? 'poison' : `fine ${i}` }));
+        const responses = await Promise.all(bodies.map((body) => t.http.post(EVENTS, body, agent.headers)));
+        const poisoned = responses.filter((_, i) => bodies[i]!.text === 'poison');
+        expect(poisoned.map((r) => [r.status, r.body.error.code, r.body.error.details[0].field])).toEqual(Array(3).fill([422, 'validation_error', 'body']));
+        expect(responses.filter((_, i) => bodies[i]!.text !== 'poison').map((r) => r.status)).toEqual(Array(57).fill(202));
+        expect(spy.mock.calls.some(([events]) => events.length > 1 && events.some((e) => e.text === 'poison'))).toBe(true);
+      } finally {
+        spy.mockRestore();
+      }
+      const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM events WHERE text = 'poison'`);
+      expect(n).toBe(0);
     });
 
     it('answers 413 webhooks.payload_too_large over 1 MiB', async () => {
@@ -188,13 +246,13 @@ describe('events webhook', () => {
       expect((await t.http.get(`${EVENTS}/${'a'.repeat(24)}`)).status).toBe(401);
     });
 
-    it('answers 403 forbidden when the agent’s project was deleted', async () => {
+    it('answers 401 once the agent’s project was deleted (deleting a project deletes its agents and their keys)', async () => {
       const agent = await webhookAgent();
       const [{ project_id }] = await t.dataSource.query(`SELECT project_id FROM agents WHERE id = $1`, [agent.agentId]);
       expectStatus(await t.http.delete(`/management/v1/projects/${project_id}`, org.headers), 204, 'delete project');
       const res = await t.http.post(EVENTS, { text: 'hi' }, agent.headers);
-      expect(res.status).toBe(403);
-      expect(res.body.error.code).toBe('forbidden');
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('unauthorized');
     });
 
     it('answers 404 not_found for a deleted agent, webhooks.no_active_version before a publish, webhooks.no_runtime_version for an unsupported bundle', async () => {
@@ -347,9 +405,9 @@ describe('events webhook', () => {
     it('fails at once, without retrying, when the agent can no longer answer (a client-side error)', async () => {
       const agent = await webhookAgent();
       expect(await api.app.get(EventsIngestService).sampleBacklog()).toBe(0);
-      // The API instance has the agent cached as live (≤ 2 s; warmed by a request that stores nothing), so it still
-      // accepts after the delete; the processing instance (through its sweeper) finds the agent gone.
-      expect((await api.http.post(EVENTS, { thread_id: 'gone' }, agent.headers)).status).toBe(422);
+      // The API instance has the agent cached as live (≤ 2 s; warmed by an accepted event of another conversation),
+      // so it still accepts after the delete; the processing instance (through its sweeper) finds the agent gone.
+      expect((await api.http.post(EVENTS, { text: 'warm', thread_id: 'warm' }, agent.headers)).status).toBe(202);
       await t.dataSource.query(`UPDATE agents SET deleted_at = now(), live_version_id = NULL, live_revision_id = NULL WHERE id = $1`, [agent.agentId]);
       const eventId = (await api.http.post(EVENTS, { text: 'hi', thread_id: 'gone' }, agent.headers)).body.event_id;
       const row = await waitFor(async () => {
@@ -357,6 +415,32 @@ describe('events webhook', () => {
         return r.status === 'failed' ? r : undefined;
       }, 15_000, 'the event to fail');
       expect(row).toEqual({ status: 'failed', attempts: 1, error: expect.stringContaining('not_found') });
+    });
+
+    it('fails an event whose processing can never succeed after 1 attempt, with its reason, and runs the next event of its conversation', async () => {
+      const agent = await webhookAgent();
+      const messaging = t.app.get(MessagingService);
+      const send = messaging.send.bind(messaging);
+      // Deterministic failures inside the turn: the engine's failed allocation (what a 100,000-character text
+      // caused) and PostgreSQL refusing the turn's data as too deeply nested.
+      const spy = jest.spyOn(messaging, 'send').mockImplementation(async (caller, request, onEvent) => {
+        if (request.text === 'engine blow-up') throw new RangeError('Invalid string length');
+        if (request.text === 'too complex') throw Object.assign(new DatabaseError('stack depth limit exceeded', 0, 'error'), { code: '54001' });
+        return send(caller, request, onEvent);
+      });
+      try {
+        const blowUp = await accept(agent.headers, { text: 'engine blow-up', thread_id: 'doomed-1' });
+        const next1 = await accept(agent.headers, { text: 'show me jackets', thread_id: 'doomed-1' });
+        const complex = await accept(agent.headers, { text: 'too complex', thread_id: 'doomed-2' });
+        const next2 = await accept(agent.headers, { text: 'show me shoes', thread_id: 'doomed-2' });
+        const [s1, s2, s3, s4] = await settled([blowUp, next1, complex, next2], agent.headers);
+        expect(s1).toMatchObject({ status: 'failed', attempts: 1, error: expect.stringContaining('Invalid string length') });
+        expect(s3).toMatchObject({ status: 'failed', attempts: 1, error: expect.stringMatching(/^validation_error: .*stack depth/) });
+        expect([s2.status, s4.status]).toEqual(['completed', 'completed']);
+        expect(s2.completed_at >= s1.completed_at && s4.completed_at >= s3.completed_at).toBe(true);
+      } finally {
+        spy.mockRestore();
+      }
     });
 
     it('is idempotent per event: duplicated jobs and concurrent deliveries produce one reply', async () => {

@@ -20,15 +20,6 @@ describe('agent keys (management)', () => {
   const exchange = (key: string, headers: Record<string, string> = {}) =>
     t.http.post('/management/v1/auth/token', { grant_type: 'publishable_key', publishable_key: key }, headers);
 
-  async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
-    const started = Date.now();
-    while (Date.now() - started < timeoutMs) {
-      if (await check()) return Date.now() - started;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    throw new Error(`condition not met within ${timeoutMs} ms`);
-  }
-
   describe('publishable keys', () => {
     it('creates a key shown once (201) that exchanges for a token, and lists it without the secret', async () => {
       const { org, agent } = await setup();
@@ -62,7 +53,7 @@ describe('agent keys (management)', () => {
       expect(denied.body.error).toBe('invalid_grant');
     });
 
-    it('revokes a key (204): no more exchanges, and tokens minted before stop working within 5 s', async () => {
+    it('revokes a key (204): no more exchanges, and tokens minted before stop working at once', async () => {
       const { org, agent } = await setup();
       const created = (await t.http.post(pks(agent.id), {}, org.headers)).body;
       const other = (await t.http.post(pks(agent.id), {}, org.headers)).body;
@@ -76,8 +67,7 @@ describe('agent keys (management)', () => {
       const denied = await exchange(created.publishable_key);
       expect(denied.status).toBe(400);
       expect(denied.body).toEqual({ error: 'invalid_grant', error_description: 'invalid_publishable_key' });
-      const elapsed = await until(async () => auth.authenticateBearer(token).then(() => false, (e: { status?: number }) => e.status === 401), 6000);
-      expect(elapsed).toBeLessThan(5000);
+      await expect(auth.authenticateBearer(token)).rejects.toMatchObject({ status: 401 });
 
       const list = await t.http.get(pks(agent.id), org.headers);
       expect(list.body.results.map((k: { id: string }) => k.id)).toEqual([other.id]);
@@ -142,8 +132,7 @@ describe('agent keys (management)', () => {
       const auth = t.app.get(AuthService);
       await expect(auth.authenticateAgentKey(res.body.api_key)).resolves.toMatchObject({ kind: 'agentKey', agentId: agent.id });
       expect((await t.http.delete(`${aks(agent.id)}/${res.body.id}`, org.headers)).status).toBe(204);
-      const elapsed = await until(async () => auth.authenticateAgentKey(res.body.api_key).then(() => false, (e: { status?: number }) => e.status === 401), 6000);
-      expect(elapsed).toBeLessThan(5000);
+      await expect(auth.authenticateAgentKey(res.body.api_key)).rejects.toMatchObject({ status: 401 });
       expect((await t.http.get(aks(agent.id), org.headers)).body.results).toHaveLength(0);
       expect((await t.http.delete(`${aks(agent.id)}/${res.body.id}`, org.headers)).status).toBe(404);
     });

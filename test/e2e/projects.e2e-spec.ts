@@ -1,3 +1,4 @@
+import { expectStatus, liveAgent, shopBundle } from '../support/agents.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('projects', () => {
@@ -57,6 +58,36 @@ describe('projects', () => {
     expect((await t.http.get(`/management/v1/projects/${project.id}`, org.headers)).status).toBe(404);
     expect((await t.http.get('/management/v1/projects', org.headers)).body.results).toHaveLength(0);
     expect((await t.http.delete(`/management/v1/projects/${project.id}`, org.headers)).status).toBe(404);
+  });
+
+  it('deletes a project: its agents stop on every surface at once and management no longer shows them', async () => {
+    const org = await t.factory.org();
+    const live = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });
+    const projectId = (await t.http.get(`/management/v1/agents/${live.agentId}`, org.headers)).body.project_id as string;
+    const pk = expectStatus(await t.http.post(`/management/v1/agents/${live.agentId}/publishable-keys`, {}, org.headers), 201, 'publishable key').body;
+    const ak = expectStatus(await t.http.post(`/management/v1/agents/${live.agentId}/api-keys`, {}, org.headers), 201, 'api key').body;
+    const user = await t.factory.user(org);
+    const session = expectStatus(
+      await t.http.post('/management/v1/auth/token', { grant_type: 'password', username: user.email, password: user.password, agent_id: live.agentId }), 200, 'login',
+    ).body.access_token as string;
+    expect((await t.http.post('/messaging/v1/messages', { text: 'hi', user_id: 'u1' }, live.headers)).status).toBe(200);
+    expect((await t.http.post('/messaging/v1/messages', { text: 'hi', user_id: 'u1' }, { authorization: `Bearer ${session}` })).status).toBe(200);
+    expect((await t.http.post('/messaging/v1/events', { text: 'hi' }, { 'x-agent-api-key': ak.api_key })).status).toBe(202);
+
+    expect((await t.http.delete(`/management/v1/projects/${projectId}`, org.headers)).status).toBe(204);
+    const exchange = await t.http.post('/management/v1/auth/token', { grant_type: 'publishable_key', publishable_key: pk.publishable_key });
+    expect(exchange.body).toEqual({ error: 'invalid_grant', error_description: 'invalid_publishable_key' });
+    for (const res of [
+      await t.http.post('/messaging/v1/messages', { text: 'hi', user_id: 'u1' }, live.headers),
+      await t.http.post('/messaging/v1/messages', { text: 'hi', user_id: 'u1' }, { authorization: `Bearer ${session}` }),
+      await t.http.post('/messaging/v1/events', { text: 'hi' }, { 'x-agent-api-key': ak.api_key }),
+    ]) {
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('unauthorized');
+    }
+    expect((await t.http.get(`/management/v1/agents/${live.agentId}`, org.headers)).status).toBe(404);
+    const [agentRow] = await t.dataSource.query(`SELECT deleted_at FROM agents WHERE id = $1`, [live.agentId]);
+    expect(agentRow.deleted_at).not.toBeNull();
   });
 
   describe('pagination', () => {

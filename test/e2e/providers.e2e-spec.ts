@@ -1,10 +1,13 @@
 import type { Bundle } from '../../src/modules/bundles/bundle.types.js';
+import { countTextTokens } from '../../src/modules/runtime/text/token-counter.js';
 import { startFakeAnthropic } from '../support/fake-anthropic-server.js';
 import { startFakeOpenAI, type FakeServer } from '../support/fake-openai-server.js';
 import { helpBundle, liveAgent, shopBundle } from '../support/agents.js';
+import { openSse } from '../support/sse-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const SEND = '/messaging/v1/messages';
+const STREAM = '/messaging/v1/messages/stream';
 
 /**
  * The messaging dialogues with a model provider writing the wording: the engine still does guardrails,
@@ -50,6 +53,24 @@ describe.each([
     expect(row.output_tokens).toBeGreaterThan(0);
   });
 
+  const usageOf = async (interactionId: string) =>
+    (await t.dataSource.query(`SELECT input_tokens, output_tokens FROM interactions WHERE id = $1`, [interactionId]))[0] as { input_tokens: number; output_tokens: number };
+
+  it('records the provider’s real usage when it writes no text (the reply falls back to the engine’s draft)', async () => {
+    const org = await t.factory.org();
+    const shop = await liveAgent(t, org, { bundle: withModel(shopBundle), runtime: 'v1' });
+    fake.behave({ reply: () => '', usage: { input: 321, output: 4 } });
+    const sent = await t.http.post(SEND, { text: 'I am looking for trail shoes', user_id: 'u1' }, shop.headers);
+    expect(sent.status).toBe(200);
+    expect(sent.body.message.text).toContain('Ridge Runner');
+    expect(await usageOf(sent.body.interaction_id)).toEqual({ input_tokens: 321, output_tokens: 4 });
+
+    const streamed = await (await openSse(t.baseUrl, STREAM, { headers: shop.headers, body: { text: 'I am looking for trail shoes', user_id: 'u1' } })).collect();
+    const message = streamed.find((e) => e.event === 'message')!.data;
+    expect(message.message.text).toContain('Ridge Runner');
+    expect(await usageOf(message.interaction_id)).toEqual({ input_tokens: 321, output_tokens: 4 });
+  });
+
   it('still blocks with a guardrail without calling the provider', async () => {
     const org = await t.factory.org();
     const shop = await liveAgent(t, org, { bundle: withModel(shopBundle), runtime: 'v1' });
@@ -88,5 +109,39 @@ describe.each([
     expect(res.status).toBeLessThanOrEqual(504);
     expect(res.body.error.code).toMatch(/^upstream_/);
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe('messaging with an OpenAI-compatible server that reports no usage', () => {
+  let fake: FakeServer;
+  let t: TestApp;
+  const withModel = (bundle: Bundle): Bundle => ({ ...bundle, model: { provider: 'openai', name: 'local-model', temperature: 0, max_output_tokens: 300 } });
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAI({ omitUsage: true });
+    t = await createTestApp({ OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'test-key', PROVIDER_TIMEOUT_MS: '1500' });
+  });
+  beforeEach(() => t.reset());
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  it('counts the tokens with the tokenizer, when sending and when streaming', async () => {
+    const org = await t.factory.org();
+    const shop = await liveAgent(t, org, { bundle: withModel(shopBundle), runtime: 'v1' });
+    const sent = await t.http.post(SEND, { text: 'I am looking for trail shoes', user_id: 'u1' }, shop.headers);
+    expect(sent.status).toBe(200);
+    const [row] = await t.dataSource.query(`SELECT input_tokens, output_tokens FROM interactions WHERE id = $1`, [sent.body.interaction_id]);
+    expect(row.output_tokens).toBe(countTextTokens(sent.body.message.text));
+    // the system prompt alone (persona, material, draft) is far more than the message
+    expect(row.input_tokens).toBeGreaterThan(countTextTokens('I am looking for trail shoes') + 50);
+    expect(sent.body.message.input_tokens).toBe(row.input_tokens);
+
+    const events = await (await openSse(t.baseUrl, STREAM, { headers: shop.headers, body: { text: 'I am looking for trail shoes', user_id: 'u1' } })).collect();
+    const message = events.find((e) => e.event === 'message')!.data;
+    const [streamed] = await t.dataSource.query(`SELECT input_tokens, output_tokens FROM interactions WHERE id = $1`, [message.interaction_id]);
+    expect(streamed.output_tokens).toBe(countTextTokens(message.message.text));
+    expect(streamed.input_tokens).toBe(row.input_tokens);
   });
 });

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect as tcpConnect } from 'node:net';
 import { Redis } from 'ioredis';
 import type { Bundle } from '../../src/modules/bundles/bundle.types.js';
 import type { TestOrg } from '../factories/factory.js';
@@ -22,6 +23,21 @@ const seqOf = (e: SseEvent) => Number(e.id!.split(':')[1]);
 async function interactionCount(t: TestApp): Promise<number> {
   const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM interactions`);
   return n;
+}
+
+/** One raw HTTP/1.1 exchange, for requests fetch refuses to send (a NUL in a header); the answer's head and body. */
+function rawExchange(baseUrl: string, head: string[], body: string): Promise<{ status: number; headers: string; body: string }> {
+  const { port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = tcpConnect(Number(port), '127.0.0.1', () => socket.write(`${[...head, `content-length: ${Buffer.byteLength(body)}`, 'connection: close'].join('\r\n')}\r\n\r\n${body}`, 'latin1'));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => { answer += chunk.toString('utf8'); });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [headers = '', rest = ''] = answer.split('\r\n\r\n', 2);
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1] ?? 0), headers: headers.toLowerCase(), body: rest });
+    });
+  });
 }
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
@@ -286,6 +302,61 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
       redis.disconnect();
       expect((await openSse(t.baseUrl, STREAM, { headers: shop.headers, lastEventId: `${interactionId}:1` })).status).toBe(404);
       expect(await interactionCount(t)).toBe(1);
+    });
+
+    it('answers hostile Last-Event-IDs with 404 in the envelope; nothing is started', async () => {
+      const full = await (await openSse(t.baseUrl, STREAM, { headers: shop.headers, body: { text: 'show me jackets', user_id: 'u1' } })).collect();
+      const interactionId = full[0]!.data.interaction_id;
+      const hostile = [
+        'x'.repeat(5000),
+        `${interactionId}:${'9'.repeat(5000)}`,
+        `${interactionId}:1${' '.repeat(3000)}x`,
+        `${interactionId}:-1`,
+        `${interactionId}:1.5`,
+        '%00',
+        '\u00ff'.repeat(2000),
+        ':',
+      ];
+      for (const [i, lastEventId] of hostile.entries()) {
+        const res = await openSse(t.baseUrl, STREAM, { headers: { ...shop.headers, 'x-request-id': `hostile-${i}` }, lastEventId, body: { text: 'hi', user_id: 'u1' } });
+        expect([i, res.status]).toEqual([i, 404]);
+        expect(res.body).toEqual({ error: { code: 'not_found', message: expect.any(String), request_id: `hostile-${i}` } });
+      }
+      expect(await interactionCount(t)).toBe(1);
+    });
+
+    // Node's HTTP parser refuses the NUL before any route runs; the answer needs the envelope all the same (issue 13 #9).
+    it('answers a Last-Event-ID with a NUL with a 4xx in the envelope', async () => {
+      const res = await rawExchange(t.baseUrl, [`POST ${STREAM} HTTP/1.1`, 'host: localhost', `authorization: Bearer ${shop.token}`, 'content-type: application/json', 'last-event-id: 0123456789abcdef01234567:1\u0000'], '{}');
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(JSON.parse(res.body)).toEqual({ error: expect.objectContaining({ code: expect.any(String), request_id: expect.any(String) }) });
+      expect(await interactionCount(t)).toBe(0);
+    });
+
+    it('follows one live stream with at most 4 resumes at once (each holds a Redis connection); more get 429', async () => {
+      const agent = await liveAgent(t, org, { bundle: withOpenAI(shopBundle), runtime: 'v1' });
+      fake.behave({ hangAfterFirstChunk: true });
+      const live = await openSse(t.baseUrl, STREAM, { headers: agent.headers, body: { text: 'I am looking for trail shoes', user_id: 'u1' } });
+      const [thread] = await live.collect((_, all) => all.length === 1);
+      const resumes = [];
+      for (let i = 0; i < 4; i += 1) {
+        const resumed = await openSse(t.baseUrl, STREAM, { headers: agent.headers, lastEventId: thread!.id });
+        expect(resumed.status).toBe(200);
+        resumes.push(resumed);
+      }
+      const refused = await openSse(t.baseUrl, STREAM, { headers: { ...agent.headers, 'x-request-id': 'too-many-resumes' }, lastEventId: thread!.id });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ error: { code: 'rate_limited', message: expect.any(String), request_id: 'too-many-resumes' } });
+      // A resume that ends frees its place.
+      resumes.shift()!.abort();
+      const again = await waitFor(async () => {
+        const res = await openSse(t.baseUrl, STREAM, { headers: agent.headers, lastEventId: thread!.id });
+        if (res.status === 200) return res;
+        expect(res.status).toBe(429);
+        return undefined;
+      });
+      for (const r of [...resumes, again, live]) r.abort();
     });
 
     it('keeps replay buffers for at least 10 minutes', async () => {

@@ -73,6 +73,20 @@ describe('agent versions (management)', () => {
       expect(v2.digest).toBe((await getVersion(org, agent.id, v1.id)).digest);
     });
 
+    it('refuses to clone a stored bundle whose pattern the RE2 engine cannot run (stored before patterns were RE2), naming the pattern', async () => {
+      const { org, agent } = await setup();
+      const v1 = await createVersion(org, agent.id);
+      await push(org, agent.id, v1.id, { name: 'Trail Shop', guardrails: [{ code: 'g', patterns: ['ok'], message: 'no' }] });
+      await t.dataSource.query(
+        `UPDATE agent_revisions SET bundle = jsonb_set(bundle, '{guardrails,0,patterns,0}', to_jsonb($2::text)) WHERE version_id = $1`,
+        [v1.id, '(a)\\1'],
+      );
+      const res = await t.http.post(base(agent.id), { source: 'clone', from_version_id: v1.id }, org.headers);
+      expect(res.status).toBe(422);
+      expect(field(res)).toEqual(['bundle.guardrails[0].patterns[0]']);
+      expect(await t.dataSource.query(`SELECT number FROM agent_versions WHERE agent_id = $1`, [agent.id])).toEqual([{ number: 1 }]);
+    });
+
     it.each([
       [{}, 'source'],
       [{ source: 'copy' }, 'source'],

@@ -1,8 +1,9 @@
 /**
  * A local fake of the Anthropic Messages API (POST /v1/messages), JSON and SSE (message_start,
  * content_block_start, content_block_delta/text_delta, content_block_stop, message_delta with usage,
- * message_stop), for tests. Same deterministic reply and failure switches as the OpenAI fake
- * (`behave({...})`, or `[[fail:503]]` / `[[hang]]` in the last user message).
+ * message_stop), for tests. Same deterministic reply, `usage` override and failure switches as the OpenAI
+ * fake (`behave({...})`, or `[[fail:503]]` / `[[hang]]` in the last user message); Anthropic always reports
+ * usage, so `omitUsage` does not apply.
  *
  *   const fake = await startFakeAnthropic();
  *   // ANTHROPIC_BASE_URL = fake.url  (no /v1: the SDK adds it)
@@ -33,10 +34,10 @@ export async function startFakeAnthropic(initial: FakeBehaviour = {}): Promise<F
       return;
     }
     const text = b.reply ? b.reply(req) : fakeReply(system, lastUser);
-    const prompt = approxTokens(system) + messages.reduce((n, m) => n + approxTokens(contentText(m.content)), 0);
+    const prompt = b.usage?.input ?? approxTokens(system) + messages.reduce((n, m) => n + approxTokens(contentText(m.content)), 0);
     const cached = Math.min(b.cachedTokens ?? 0, prompt);
-    const input = prompt - cached;
-    const output = pieces(text).length;
+    const input = b.usage ? prompt : prompt - cached;
+    const output = b.usage?.output ?? pieces(text).length;
     const id = `msg_fake${(seq += 1)}`;
     const model = String(req.body.model ?? 'fake-model');
     if (!req.body.stream) {

@@ -2,7 +2,7 @@
  * A local fake of the OpenAI Chat Completions API (POST /v1/chat/completions), JSON and SSE, for tests.
  * Deterministic: the reply is the "## Draft reply" section of the system prompt the runtime sends (so
  * citation markers and product names appear), unless `reply` overrides it. Usage is derived from the
- * request size. It can answer an error status or hang, either for every request (`behave`) or when the
+ * request size, unless `usage` fixes it or `omitUsage` leaves it out. It can answer an error status or hang, either for every request (`behave`) or when the
  * last user message contains `[[fail:503]]` or `[[hang]]`.
  *
  *   const fake = await startFakeOpenAI();
@@ -30,6 +30,10 @@ export interface FakeBehaviour {
   reply?: (request: FakeRequest) => string;
   cachedTokens?: number;
   reasoningTokens?: number;
+  /** Report exactly these counts instead of ones derived from the request (e.g. with an empty reply). */
+  usage?: { input: number; output: number };
+  /** Report no usage at all (no `usage` field, no usage chunk), as some OpenAI-compatible servers do. */
+  omitUsage?: boolean;
   /** Pieces per SSE chunk are words; delay between chunks in ms (default 0). */
   chunkDelayMs?: number;
 }
@@ -147,8 +151,8 @@ export async function startFakeOpenAI(initial: FakeBehaviour = {}): Promise<Fake
       return;
     }
     const text = b.reply ? b.reply(req) : fakeReply(system, lastUser);
-    const prompt = messages.reduce((n, m) => n + approxTokens(contentText(m.content)), 0);
-    const completion = pieces(text).length;
+    const prompt = b.usage?.input ?? messages.reduce((n, m) => n + approxTokens(contentText(m.content)), 0);
+    const completion = b.usage?.output ?? pieces(text).length;
     const cached = Math.min(b.cachedTokens ?? 0, prompt);
     const reasoning = b.reasoningTokens ?? 0;
     const usage = {
@@ -170,7 +174,7 @@ export async function startFakeOpenAI(initial: FakeBehaviour = {}): Promise<Fake
           created,
           model,
           choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: 'stop' }],
-          usage,
+          ...(b.omitUsage ? {} : { usage }),
         }),
       );
       return;
@@ -188,7 +192,7 @@ export async function startFakeOpenAI(initial: FakeBehaviour = {}): Promise<Fake
     }
     send(chunk({}, 'stop'));
     const includeUsage = (req.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage;
-    if (includeUsage) send({ id, object: 'chat.completion.chunk', created, model, choices: [], usage });
+    if (includeUsage && !b.omitUsage) send({ id, object: 'chat.completion.chunk', created, model, choices: [], usage });
     res.write('data: [DONE]\n\n');
     res.end();
   });

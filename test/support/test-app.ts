@@ -22,6 +22,9 @@ export interface TestApp {
 /**
  * The real AppModule through the same `createApp()` as production, listening on a free loopback port.
  * `env` overrides configuration for this app only (e.g. a rate limit, a base path).
+ * Two apps in one process are not two independent instances: Passport registers strategies process-wide, so both
+ * authenticate through the last app's AuthService and its cache. Tests of cross-instance behaviour (revocation
+ * broadcast) run the second instance as a child process (test/e2e/revocation.e2e-spec.ts).
  */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const config = loadConfig(env);

@@ -1,4 +1,6 @@
 import type { EntityManager } from 'typeorm';
+import type { LiveRevisionChange } from '../versions/live-revision.notifier.js';
+import type { VersionsService } from '../versions/versions.service.js';
 import { AgentEntity } from './agent.entity.js';
 
 /**
@@ -20,4 +22,33 @@ export function findVisibleAgent(em: EntityManager, organizationId: string, agen
   if (lock === 'share') qb.setLock('pessimistic_read');
   else if (lock) qb.setLock('for_no_key_update');
   return qb.getOne();
+}
+
+/**
+ * Deletes agents in the caller's transaction: one agent, or every live agent of a project being deleted. The rows
+ * stay (soft delete) so their threads and usage remain readable and counted; their versions, revisions and keys go
+ * for good, so nothing can authenticate as them or answer for them. Returns, per deleted agent, the live-pointer
+ * change to announce after commit (LiveRevisionNotifier), which drops it from the messaging and events caches.
+ * The caller announces the credential change (CredentialChanges) for the keys and tokens that die with them.
+ */
+export async function deleteAgents(
+  em: EntityManager,
+  versions: Pick<VersionsService, 'deleteAllOfAgent'>,
+  organizationId: string,
+  scope: { agentId: string } | { projectId: string },
+): Promise<LiveRevisionChange[]> {
+  const [column, id] = 'agentId' in scope ? ['id', scope.agentId] : ['project_id', scope.projectId];
+  // WITH … SELECT so the driver returns the rows as for any SELECT.
+  const deleted = (await em.query(
+    `WITH deleted AS (
+       UPDATE agents SET deleted_at = now(), live_version_id = NULL, live_revision_id = NULL, live_version_tag = NULL, updated_at = now()
+        WHERE organization_id = $1 AND ${column} = $2 AND deleted_at IS NULL RETURNING id)
+     SELECT id FROM deleted ORDER BY id`,
+    [organizationId, id],
+  )) as Array<{ id: string }>;
+  const agentIds = deleted.map((row) => row.id);
+  for (const agentId of agentIds) await versions.deleteAllOfAgent(em, agentId);
+  await em.query(`DELETE FROM publishable_keys WHERE agent_id = ANY($1)`, [agentIds]);
+  await em.query(`DELETE FROM agent_api_keys WHERE agent_id = ANY($1)`, [agentIds]);
+  return agentIds.map((agentId) => ({ organizationId, agentId, versionId: null, revisionId: null, versionTag: null, reason: 'agent_deleted' }));
 }

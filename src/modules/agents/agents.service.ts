@@ -7,10 +7,11 @@ import type { Page } from '../../common/pagination/page.dto.js';
 import { paginate, type PageRequest } from '../../common/pagination/paginate.js';
 import type { Principal } from '../auth/principal.js';
 import { ProjectsService } from '../projects/projects.service.js';
-import { LiveRevisionNotifier, type LiveRevisionChange } from '../versions/live-revision.notifier.js';
+import { CredentialChanges } from '../auth/credential-changes.js';
+import { LiveRevisionNotifier } from '../versions/live-revision.notifier.js';
 import { VersionsService } from '../versions/versions.service.js';
 import { AgentEntity } from './agent.entity.js';
-import { findVisibleAgent } from './agent-queries.js';
+import { deleteAgents, findVisibleAgent } from './agent-queries.js';
 import { ListAgentsQueryDto, toAgentResponse, type AgentResponseDto, type CreateAgentDto, type UpdateAgentDto } from './dto/agent.dto.js';
 
 const SORT_COLUMNS: Record<string, string> = { created_at: 'a.created_at', updated_at: 'a.updated_at', name: 'a.name' };
@@ -28,6 +29,7 @@ export class AgentsService {
     private readonly projects: ProjectsService,
     private readonly versions: VersionsService,
     private readonly notifier: LiveRevisionNotifier,
+    private readonly credentials: CredentialChanges,
   ) {}
 
   /** A new agent has no live version: it answers only once a version is published. */
@@ -91,24 +93,14 @@ export class AgentsService {
     return toAgentResponse(await this.getVisible(who.organizationId, agent.id));
   }
 
-  /**
-   * Deletes the agent: the row is kept (soft delete) so its threads and usage stay readable and counted; its
-   * versions, revisions and keys are removed for good, so nothing can authenticate as it or answer for it.
-   */
+  /** Deletes the agent (see deleteAgents): its keys and every token minted from them are refused at once, everywhere. */
   async delete(who: Principal, agentId: string): Promise<void> {
-    const change = await this.dataSource.transaction(async (em): Promise<LiveRevisionChange> => {
+    const changes = await this.credentials.commit(who.organizationId, async (em) => {
       const agent = await findVisibleAgent(em, who.organizationId, agentId, true);
       if (!agent) throw new NotFoundError('Agent');
-      await em.query(
-        `UPDATE agents SET deleted_at = now(), live_version_id = NULL, live_revision_id = NULL, live_version_tag = NULL, updated_at = now() WHERE id = $1`,
-        [agent.id],
-      );
-      await this.versions.deleteAllOfAgent(em, agent.id);
-      await em.query(`DELETE FROM publishable_keys WHERE agent_id = $1`, [agent.id]);
-      await em.query(`DELETE FROM agent_api_keys WHERE agent_id = $1`, [agent.id]);
-      return { organizationId: agent.organizationId, agentId: agent.id, versionId: null, revisionId: null, versionTag: null, reason: 'agent_deleted' };
+      return deleteAgents(em, this.versions, agent.organizationId, { agentId: agent.id });
     });
-    this.notifier.notify(change);
+    for (const change of changes) this.notifier.notify(change);
   }
 
   /**

@@ -3,8 +3,11 @@ import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { RateLimitGuard } from '../../common/http/rate-limit.guard.js';
 import { AuthService } from './auth.service.js';
+import { CredentialChangesListener } from './credential-changes.listener.js';
+import { CredentialChangesModule } from './credential-changes.module.js';
 import { CredentialsRepository } from './credentials.repository.js';
 import { CredentialGuard } from './guards/credential.guard.js';
+import { LoginAttempts } from './login-attempts.js';
 import { RouteAccessGuard } from './guards/route-access.guard.js';
 import { AgentApiKeyStrategy } from './strategies/agent-api-key.strategy.js';
 import { BearerTokenStrategy } from './strategies/bearer-token.strategy.js';
@@ -15,12 +18,14 @@ import { TokenService } from './token.service.js';
 /** Global so every feature module can use `@Auth(...)` without importing it. */
 @Global()
 @Module({
-  imports: [PassportModule],
+  imports: [PassportModule, CredentialChangesModule],
   controllers: [TokenController],
   providers: [
     AuthService,
     TokenService,
     CredentialsRepository,
+    CredentialChangesListener,
+    LoginAttempts,
     BearerTokenStrategy,
     OrgApiKeyStrategy,
     AgentApiKeyStrategy,
@@ -28,6 +33,6 @@ import { TokenService } from './token.service.js';
     RateLimitGuard,
     { provide: APP_GUARD, useClass: RouteAccessGuard },
   ],
-  exports: [AuthService, TokenService, CredentialGuard, RateLimitGuard],
+  exports: [AuthService, TokenService, CredentialGuard, RateLimitGuard, CredentialChangesModule],
 })
 export class AuthModule {}

@@ -1,10 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import argon2 from 'argon2';
 import ipaddr from 'ipaddr.js';
-import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../../config/app-config.js';
 import { ForbiddenError, UnauthorizedError } from '../../common/errors/app-error.js';
+import { CredentialCache } from './credential-cache.js';
+import { CredentialChanges } from './credential-changes.js';
 import { CredentialsRepository, type StoredKey } from './credentials.repository.js';
+import { LoginAttempts } from './login-attempts.js';
 import type { Principal } from './principal.js';
 import { digestsEqual, hashSecret } from './secrets.js';
 import { TokenService, type TokenClaims } from './token.service.js';
@@ -27,15 +29,15 @@ export interface IssuedToken {
   organization_id: string;
 }
 
-type Cached<T> = { value: T | undefined };
-
 /**
- * Authenticates every credential and issues access tokens. Lookups are cached for at most
- * CREDENTIAL_CACHE_TTL_MS (< 5 s), which bounds how long a revoked key or a token minted from it still works.
+ * Authenticates every credential and issues access tokens. Lookups are cached in memory; a revocation or
+ * deletion (CredentialChanges) drops the organization's entries at once on the instance that made it and, through
+ * the broadcast, on every other one. The cache TTL only bounds a lost broadcast.
  */
 @Injectable()
 export class AuthService {
-  private readonly cache: LRUCache<string, Cached<unknown>>;
+  private readonly logger = new Logger('AuthService');
+  private readonly cache: CredentialCache;
   // A fixed argon2 hash to verify against when the user does not exist, so timing does not reveal emails.
   private dummyPasswordHash: Promise<string> | undefined;
   private readonly changeListeners = new Set<() => void>();
@@ -43,9 +45,15 @@ export class AuthService {
   constructor(
     private readonly repository: CredentialsRepository,
     private readonly tokens: TokenService,
+    private readonly loginAttempts: LoginAttempts,
+    changes: CredentialChanges,
     config: AppConfig,
   ) {
-    this.cache = new LRUCache({ max: 100_000, ttl: Math.max(1, config.auth.credentialCacheTtlMs) });
+    this.cache = new CredentialCache(100_000, config.auth.credentialCacheTtlMs, config.auth.credentialCacheFallbackTtlMs);
+    changes.onChange((organizationId) => {
+      this.cache.invalidate(organizationId);
+      this.credentialsChanged();
+    });
   }
 
   /**
@@ -55,6 +63,15 @@ export class AuthService {
   onCredentialsChanged(listener: () => void): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);
+  }
+
+  /**
+   * Whether this instance hears the revocations of the others (see CredentialChangesListener). Once it hears
+   * them again, revocations made meanwhile were missed: holders of authenticated state re-check theirs.
+   */
+  setBroadcastHeard(heard: boolean): void {
+    this.cache.setBroadcastHeard(heard);
+    if (heard) this.credentialsChanged();
   }
 
   async authenticateOrganizationKey(secret: string): Promise<Principal> {
@@ -89,13 +106,21 @@ export class AuthService {
     return this.issued(access, key.organization_id, key.agent_id);
   }
 
-  /** `grant_type=password`: a login session, optionally scoped to one of the organization's agents. */
-  async passwordLogin(email: string, password: string, agentId: string | undefined): Promise<IssuedToken> {
+  /**
+   * `grant_type=password`: a login session, optionally scoped to one of the organization's agents. Failed
+   * attempts are limited per account and per client IP (LoginAttempts): over the limit, 429 even for the right password.
+   */
+  async passwordLogin(email: string, password: string, agentId: string | undefined, clientIp: string): Promise<IssuedToken> {
+    await this.loginAttempts.assertAllowed(email, clientIp);
     const user = await this.repository.findUserByEmail(email);
     this.dummyPasswordHash ??= argon2.hash('not-a-real-password');
     const valid = await argon2.verify(user?.password_hash ?? (await this.dummyPasswordHash), password);
-    if (!user || !valid) throw new TokenGrantError('invalid_grant', 'invalid_credentials');
-    if (agentId && !(await this.repository.agentVisible(user.organization_id, agentId))) {
+    if (!user || !valid) {
+      await this.loginAttempts.recordFailure(email, clientIp);
+      throw new TokenGrantError('invalid_grant', 'invalid_credentials');
+    }
+    await this.loginAttempts.recordSuccess(email);
+    if (agentId && (await this.repository.findLiveAgent(agentId))?.organization_id !== user.organization_id) {
       throw new TokenGrantError('invalid_grant', 'unknown_agent');
     }
     const access = await this.tokens.sign({ typ: 'session', org: user.organization_id, uid: user.id, agt: agentId ?? null });
@@ -109,30 +134,40 @@ export class AuthService {
     }
   }
 
+  /**
+   * A token is only as good as what it was minted from: a client token needs its publishable key (deleted with its
+   * agent or project), a session its user and, when scoped to an agent, that agent (not deleted, nor its project).
+   */
   private async principalOf(claims: TokenClaims): Promise<Principal> {
     if (claims.typ === 'client') {
-      const key = await this.cached(`pkid:${claims.kid}`, () => this.repository.findPublishableKeyById(claims.kid));
-      if (!key || key.revoked) throw new UnauthorizedError('The publishable key behind this token was revoked');
+      const key = await this.cache.get(`pkid:${claims.kid}`, () => this.repository.findPublishableKeyById(claims.kid));
+      if (!key || key.revoked || key.organization_id !== claims.org) throw new UnauthorizedError('The publishable key behind this token was revoked');
       return { kind: 'clientToken', organizationId: claims.org, agentId: claims.agt, publishableKeyId: claims.kid, allowedOrigins: key.allowed_origins };
     }
-    const exists = await this.cached(`user:${claims.uid}`, async () => ((await this.repository.userExists(claims.uid)) ? true : undefined));
-    if (!exists) throw new UnauthorizedError('The user of this session no longer exists');
+    const user = await this.cache.get(`user:${claims.uid}`, () => this.repository.findUser(claims.uid));
+    if (!user || user.organization_id !== claims.org) throw new UnauthorizedError('The user of this session no longer exists');
+    if (claims.agt) {
+      const agent = await this.cache.get(`agent:${claims.agt}`, () => this.repository.findLiveAgent(claims.agt!));
+      if (!agent || agent.organization_id !== claims.org) throw new UnauthorizedError('The agent this session was scoped to no longer exists');
+    }
     return { kind: 'session', organizationId: claims.org, userId: claims.uid, agentId: claims.agt };
   }
 
   private async findKey(cacheKey: string, secret: string, load: (hash: string) => Promise<StoredKey | undefined>): Promise<StoredKey> {
     const hash = hashSecret(secret);
-    const key = await this.cached(cacheKey, () => load(hash));
+    const key = await this.cache.get(cacheKey, () => load(hash));
     if (!key || key.revoked || !digestsEqual(key.key_hash, hash)) throw new UnauthorizedError('The API key is invalid or revoked');
     return key;
   }
 
-  private async cached<T>(cacheKey: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
-    const hit = this.cache.get(cacheKey) as Cached<T> | undefined;
-    if (hit) return hit.value;
-    const value = await load();
-    this.cache.set(cacheKey, { value });
-    return value;
+  private credentialsChanged(): void {
+    for (const listener of this.changeListeners) {
+      try {
+        listener();
+      } catch (error) {
+        this.logger.error({ err: error }, 'onCredentialsChanged listener failed');
+      }
+    }
   }
 
   private issued(accessToken: string, organizationId: string, agentId: string | null): IssuedToken {

@@ -23,7 +23,7 @@ export interface StoredUser {
 
 /**
  * Credential reads on the hot path, as prepared SQL. A key is found by the hash of the whole secret;
- * rows of deleted agents are gone with the agent, so they can no longer authenticate.
+ * keys of deleted agents (also those of a deleted project) are gone with the agent, so they can no longer authenticate.
  */
 @Injectable()
 export class CredentialsRepository {
@@ -73,16 +73,17 @@ export class CredentialsRepository {
     );
   }
 
-  async userExists(id: string): Promise<boolean> {
-    return (await this.sql.one(`SELECT 1 FROM users WHERE id = $1`, [id], 'auth_user_exists')) !== undefined;
+  findUser(id: string): Promise<Pick<StoredUser, 'id' | 'organization_id'> | undefined> {
+    return this.sql.one(`SELECT id, organization_id FROM users WHERE id = $1`, [id], 'auth_find_user');
   }
 
-  async agentVisible(organizationId: string, agentId: string): Promise<boolean> {
-    const row = await this.sql.one(
-      `SELECT 1 FROM agents WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL`,
-      [agentId, organizationId],
-      'auth_agent_visible',
+  /** The agent if it can still act: not deleted, in a project that is not deleted (as management sees it). */
+  findLiveAgent(agentId: string): Promise<{ organization_id: string } | undefined> {
+    return this.sql.one(
+      `SELECT a.organization_id FROM agents a JOIN projects p ON p.id = a.project_id
+        WHERE a.id = $1 AND a.deleted_at IS NULL AND p.deleted_at IS NULL`,
+      [agentId],
+      'auth_find_live_agent',
     );
-    return row !== undefined;
   }
 }

@@ -34,6 +34,6 @@ export class TokenController {
     if (body.grant_type === 'publishable_key') {
       return this.auth.exchangePublishableKey(body.publishable_key!, request.headers.origin, request.ip);
     }
-    return this.auth.passwordLogin(body.username!, body.password!, body.agent_id);
+    return this.auth.passwordLogin(body.username!, body.password!, body.agent_id, request.ip);
   }
 }

@@ -8,9 +8,10 @@ export type UnsignedClaims =
   | { typ: 'client'; org: string; agt: string; kid: string }
   | { typ: 'session'; org: string; uid: string; agt: string | null };
 
-export type TokenClaims = UnsignedClaims & { exp: number };
+export type TokenClaims = UnsignedClaims & { exp: number; iat: number };
 
 const ISSUER = 'agent-service';
+const ID = /^[0-9a-f]{24}$/;
 
 /**
  * Signs and verifies access tokens (HS256 JWT). Verified tokens are remembered until they expire, so a
@@ -46,13 +47,27 @@ export class TokenService {
     const nowSeconds = Date.now() / 1000;
     if (cached) return cached.exp > nowSeconds ? cached : undefined;
     try {
-      const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, algorithms: ['HS256'] });
-      const claims = payload as unknown as TokenClaims;
-      if (typeof claims.org !== 'string' || (claims.typ !== 'client' && claims.typ !== 'session')) return undefined;
-      this.verified.set(token, claims, { ttl: Math.max(1, (claims.exp - nowSeconds) * 1000) });
-      return claims;
+      // Every token this service signs has these; one without (even signed with our secret) is not one of ours.
+      const { payload } = await jwtVerify(token, this.key, {
+        issuer: ISSUER,
+        algorithms: ['HS256'],
+        requiredClaims: ['exp', 'iat', 'iss', 'typ', 'org'],
+        maxTokenAge: this.ttlSeconds,
+      });
+      if (!isTokenClaims(payload)) return undefined;
+      this.verified.set(token, payload, { ttl: Math.max(1, (payload.exp - nowSeconds) * 1000) });
+      return payload;
     } catch {
       return undefined;
     }
   }
+}
+
+/** The claims of one of the two token types, each with the fields that type carries. */
+function isTokenClaims(payload: Record<string, unknown>): payload is TokenClaims {
+  const { typ, org, agt } = payload;
+  if (typeof org !== 'string' || !ID.test(org)) return false;
+  if (typ === 'client') return typeof agt === 'string' && ID.test(agt) && typeof payload.kid === 'string' && ID.test(payload.kid);
+  if (typ === 'session') return typeof payload.uid === 'string' && ID.test(payload.uid) && (agt === null || (typeof agt === 'string' && ID.test(agt)));
+  return false;
 }

@@ -61,7 +61,7 @@ export const BUNDLE_SCHEMA = {
         required: ['code', 'patterns', 'message'],
         properties: {
           code: CODE,
-          patterns: { type: 'array', minItems: 1, maxItems: 100, items: { ...SHORT_TEXT(500), description: 'Case-insensitive regular expression' } },
+          patterns: { type: 'array', minItems: 1, maxItems: 100, items: { ...SHORT_TEXT(500), description: 'Case-insensitive regular expression, RE2 syntax (no backreferences or lookaround)' } },
           message: SHORT_TEXT(2000),
         },
       },
@@ -90,7 +90,7 @@ export const BUNDLE_SCHEMA = {
         properties: {
           code: CODE,
           title: SHORT_TEXT(200),
-          pattern: { ...SHORT_TEXT(500), description: 'Case-insensitive regular expression' },
+          pattern: { ...SHORT_TEXT(500), description: 'Case-insensitive regular expression, RE2 syntax (no backreferences or lookaround)' },
           type: { enum: ['number', 'string', 'boolean'] },
         },
       },

@@ -25,7 +25,7 @@ export interface Followups {
 
 export interface Guardrail {
   code: string;
-  /** Case-insensitive regular expressions; a match blocks the message. */
+  /** Case-insensitive regular expressions (RE2 syntax); a match blocks the message. */
   patterns: string[];
   message: string;
 }

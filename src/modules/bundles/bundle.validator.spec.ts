@@ -3,7 +3,8 @@ import { KNOWLEDGE_ASSISTANT_TEMPLATE } from './templates/knowledge-assistant.te
 import { SHOPPING_ASSISTANT_TEMPLATE } from './templates/shopping-assistant.template.js';
 import { TEMPLATES } from './templates/templates.registry.js';
 import { bundleDigest, canonicalJson } from './bundle-digest.js';
-import { BundleValidator, pointerToField } from './bundle.validator.js';
+import { compileTenantPattern } from './bundle-pattern.js';
+import { BundleValidator, MAX_BUNDLE_PATTERNS, pointerToField } from './bundle.validator.js';
 
 describe('BundleValidator', () => {
   const validator = new BundleValidator();
@@ -30,7 +31,7 @@ describe('BundleValidator', () => {
 
   it('extracts the budget from a message with the template pattern', () => {
     const budget = SHOPPING_ASSISTANT_TEMPLATE.bundle.parameters!.find((p) => p.code === 'budget')!;
-    expect(new RegExp(budget.pattern, 'i').exec('a rain jacket under $250 please')?.[1]).toBe('250');
+    expect(compileTenantPattern(budget.pattern).exec('a rain jacket under $250 please')?.[1]).toBe('250');
   });
 
   it('points each schema error into the bundle', () => {
@@ -72,6 +73,37 @@ describe('BundleValidator', () => {
       'bundle.guardrails[0].patterns[1]', 'bundle.parameters[0].pattern', 'bundle.parameters[1].code',
       'bundle.tools[0].collection', 'bundle.tools[0].intents[1]',
     ]));
+  });
+
+  it('accepts only patterns the linear-time engine (RE2 syntax) can run', () => {
+    const details = validator.check({
+      guardrails: [
+        { code: 'g', patterns: ['^(a+)+$', '(a)\\1', '(?=x)', '\\bok\\b'], message: 'no' },
+        { code: 'h', patterns: ['(?<=a)b', 'x{1001}', '(?<name>\\d+)'], message: 'no' },
+      ],
+      parameters: [
+        { code: 'p', title: 'P', pattern: 'foo(?!bar)', type: 'string' },
+        { code: 'q', title: 'Q', pattern: '(?<n>a)\\k<n>', type: 'string' },
+        { code: 'r', title: 'R', pattern: '(?:under|below)\\s*\\$?(\\d+)', type: 'number' },
+      ],
+    });
+    expect(details.map((d) => d.field)).toEqual([
+      'bundle.guardrails[0].patterns[1]',
+      'bundle.guardrails[0].patterns[2]',
+      'bundle.guardrails[1].patterns[0]',
+      'bundle.guardrails[1].patterns[1]',
+      'bundle.parameters[0].pattern',
+      'bundle.parameters[1].pattern',
+    ]);
+    expect(details[0]!.message).toMatch(/RE2/);
+  });
+
+  it('caps the patterns of a bundle in all, naming the first one over the cap', () => {
+    const guardrails = Array.from({ length: 3 }, (_, i) => ({ code: `g${i}`, patterns: Array.from({ length: 80 }, (_, j) => `w${i}x${j}`), message: 'no' }));
+    const parameters = Array.from({ length: 16 }, (_, i) => ({ code: `p${i}`, title: 'P', pattern: `(\\d+)p${i}`, type: 'number' as const }));
+    expect(validator.check({ guardrails, parameters })).toEqual([]); // 240 + 16 = 256
+    const over = validator.check({ guardrails, parameters: [...parameters, { code: 'extra', title: 'E', pattern: 'e', type: 'string' }] });
+    expect(over).toEqual([{ field: 'bundle.parameters[16].pattern', message: expect.stringContaining(`at most ${MAX_BUNDLE_PATTERNS}`) }]);
   });
 
   it('allows x_ extension fields and open catalog records', () => {

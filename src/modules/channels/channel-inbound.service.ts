@@ -5,6 +5,7 @@ import type { Job, Queue } from 'bull';
 import { AppError, ForbiddenError, UnauthorizedError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import { INPUT_LIMITS } from '../../common/validation/input-limits.js';
+import { charCount } from '../../common/validation/char-length.js';
 import { unstorableReason } from '../../common/validation/safe-json.js';
 import { AppConfig } from '../../config/app-config.js';
 import { EventsIngestService } from '../events/events-ingest.service.js';
@@ -228,24 +229,22 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
   }
 }
 
-/** Why the agent must not see this body, or undefined: longer than any other surface accepts, or not storable. */
+/**
+ * Why the agent must not see this body, or undefined: longer than any other surface accepts. (NUL and lone
+ * surrogates never get here: the HTTP edge refuses them in every form field with 422, as on every route.)
+ */
 function bodyRefusal(body: string): string | undefined {
-  if (body.length > INPUT_LIMITS.messageMaxChars) {
-    return `message_too_long: the message is longer than ${INPUT_LIMITS.messageMaxChars} characters; recorded cut to that length, not answered`;
-  }
-  const reason = unstorableReason(body);
-  return reason && `invalid_text: the message ${reason}; recorded with U+FFFD in its place, not answered`;
+  if (charCount(body) <= INPUT_LIMITS.messageMaxChars) return undefined;
+  return `message_too_long: the message is longer than ${INPUT_LIMITS.messageMaxChars} characters; recorded cut to that length, not answered`;
 }
 
-// eslint-disable-next-line no-control-regex -- NUL is exactly what must not reach PostgreSQL
-const UNSTORABLE_CHARACTER = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
 /**
- * The body as it can be recorded: at most messageMaxChars UTF-16 units, with NUL and lone surrogates (including
- * half a pair the cut left at the end) replaced by U+FFFD, since PostgreSQL refuses NUL in text.
+ * The body as it can be recorded: at most messageMaxChars UTF-16 units; half a surrogate pair the cut left at
+ * the end becomes U+FFFD (a json column refuses a lone surrogate).
  */
 function storableExcerpt(body: string): string {
-  return body.slice(0, INPUT_LIMITS.messageMaxChars).replace(UNSTORABLE_CHARACTER, '\uFFFD');
+  const excerpt = body.slice(0, INPUT_LIMITS.messageMaxChars);
+  return unstorableReason(excerpt) ? `${excerpt.slice(0, -1)}\uFFFD` : excerpt;
 }
 
 /** The reply as a text message: the agent's text, then up to three of its cards as "• title url" lines. */

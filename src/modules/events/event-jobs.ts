@@ -3,6 +3,12 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { JobOptions, Queue } from 'bull';
 import { JobName, QueueName, type JobPayloads } from '../../queue/queue.constants.js';
 
+/**
+ * How long a flush waits for Redis. Bull's connection queues commands while Redis is down and would wait for
+ * ever (holding up the sweeper and shutdown); past this the jobs are left to the sweeper.
+ */
+export const ENQUEUE_TIMEOUT_MS = 2000;
+
 interface PendingJob {
   eventId: string;
   jobId: string;
@@ -35,7 +41,10 @@ export class EventJobs implements OnModuleDestroy {
     }
   }
 
-  /** Sends what is pending now; resolves when Redis has answered (or failed; failures are logged, not thrown). */
+  /**
+   * Sends what is pending now; resolves when Redis has answered, failed or not answered within
+   * ENQUEUE_TIMEOUT_MS (failures are logged, not thrown).
+   */
   async flush(): Promise<void> {
     this.scheduled = false;
     const batch = this.pending;
@@ -44,10 +53,19 @@ export class EventJobs implements OnModuleDestroy {
     const previous = this.flushing;
     const current = (async () => {
       await previous;
+      let timer: NodeJS.Timeout | undefined;
+      const added = this.queue.addBulk(batch.map((job) => ({ name: JobName.ProcessEvent, data: { eventId: job.eventId }, opts: jobOptions(job) })));
+      const timedOut = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Redis did not take the jobs within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
+      });
       try {
-        await this.queue.addBulk(batch.map((job) => ({ name: JobName.ProcessEvent, data: { eventId: job.eventId }, opts: jobOptions(job) })));
+        await Promise.race([added, timedOut]);
       } catch (error) {
         this.logger.warn({ err: error, jobs: batch.length }, 'could not enqueue event jobs; the sweeper will pick the events up');
+        // Should Redis come back, the queued commands still go out (a duplicate nudge is harmless); a late failure is no news.
+        added.catch(() => undefined);
+      } finally {
+        clearTimeout(timer);
       }
     })();
     this.flushing = current;

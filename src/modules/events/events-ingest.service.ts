@@ -1,15 +1,18 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { DatabaseError } from 'pg';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
+import { INPUT_LIMITS } from '../../common/validation/input-limits.js';
+import { charCount } from '../../common/validation/char-length.js';
+import { assertDepthWithin, firstUnstorable, unstorableReason } from '../../common/validation/safe-json.js';
 import { AppConfig } from '../../config/app-config.js';
 import { SUPPORTED_SCHEMA_VERSIONS } from '../bundles/bundle.types.js';
 import { NoActiveVersionError } from '../messaging/messaging.errors.js';
 import { LiveRevisionNotifier } from '../versions/live-revision.notifier.js';
 import { EventJobs } from './event-jobs.js';
-import { EventsErrorCode, EventsForbiddenError, EventStoreUnavailableError, EventsUnavailableError, NoRuntimeVersionError } from './events.errors.js';
+import { EventsErrorCode, EventStoreUnavailableError, EventsUnavailableError, NoRuntimeVersionError } from './events.errors.js';
 import { EventsRepository, type IngestTarget } from './events.repository.js';
+import { isRefusedData, isStoreUnavailable } from './failure-kinds.js';
 import { GroupInsert } from './group-insert.js';
 
 /** What the key's agent allows, cached briefly (the accept path must not read it from PostgreSQL each time). */
@@ -20,14 +23,15 @@ const THREAD_ID_MAX = 255;
 
 export interface EventInput {
   text: string | null;
-  agentVariables: Record<string, unknown>;
+  /** `agent_variables` as the JSON text that is stored, checked to be text PostgreSQL accepts as jsonb. */
+  agentVariablesJson: string;
   externalThreadId: string | null;
 }
 
 /**
- * The accept path: agent checks on a cached read, body rules, one INSERT (committed before the 202; concurrent
- * accepts share a statement, see GroupInsert), then a fire-and-forget Bull job. Sheds load with 503 while the backlog is over EVENTS_MAX_BACKLOG, and from the start
- * of shutdown.
+ * The accept path (after authentication): body rules, agent checks on a cached read, one INSERT (committed before
+ * the 202; concurrent accepts share a statement, see GroupInsert), then a fire-and-forget Bull job. Sheds load
+ * with 503 while the backlog is over EVENTS_MAX_BACKLOG, and from the start of shutdown.
  */
 @Injectable()
 export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
@@ -54,7 +58,10 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
     });
     notifier.onChange((change) => this.targets.delete(`${change.organizationId}:${change.agentId}`));
     // A quarter of the pool at most, so processing and the other routes keep connections under an accept flood.
-    this.inserts = new GroupInsert((events) => this.repository.insertMany(events), Math.max(1, Math.floor(config.db.poolSize / 4)));
+    this.inserts = new GroupInsert((events) => this.repository.insertMany(events), {
+      lanes: Math.max(1, Math.floor(config.db.poolSize / 4)),
+      failsEveryRow: isStoreUnavailable,
+    });
   }
 
   onModuleInit(): void {
@@ -75,21 +82,36 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
 
   async accept(organizationId: string, agentId: string, body: unknown): Promise<string> {
     if (this.closing) throw new EventsUnavailableError('shutting down');
-    await this.assertTarget(organizationId, agentId);
+    // The body is the caller's alone: a bad one is 422 whatever state the agent is in. Everything PostgreSQL could
+    // refuse is refused here, before the row shares a statement with other callers' rows.
     const input = parseEventBody(body);
+    await this.assertTarget(organizationId, agentId);
     if (this.backlog >= this.config.events.maxBacklog) throw new EventsUnavailableError('backlog over its bound');
     const id = newId();
     try {
       await this.inserts.insert({ id, organizationId, agentId, ...input });
     } catch (error) {
-      // Not committed: nothing was queued. A data or constraint error would be a bug (500); anything else is the store.
-      if (error instanceof DatabaseError && /^(22|23|42)/.test(error.code ?? '')) throw error;
-      this.logger.warn({ err: error }, 'event insert failed');
-      throw new EventStoreUnavailableError();
+      throw this.insertFailure(error);
     }
     this.backlog += 1;
     this.jobs.enqueue(id);
     return id;
+  }
+
+  /**
+   * The answer when the event's own row was not committed (nothing was queued): 502 only when the store is
+   * unavailable (worth retrying); 422 when PostgreSQL refused a value of the event (retrying cannot help); else a bug.
+   */
+  private insertFailure(error: unknown): unknown {
+    if (isStoreUnavailable(error)) {
+      this.logger.warn({ err: error }, 'event insert failed: the event store is unavailable');
+      return new EventStoreUnavailableError();
+    }
+    if (isRefusedData(error)) {
+      this.logger.warn({ err: error }, 'event insert refused by PostgreSQL although the body passed validation');
+      return ValidationError.field('body', 'A value of this event cannot be stored (a character or a nesting the event store refuses)');
+    }
+    return error;
   }
 
   private async assertTarget(organizationId: string, agentId: string): Promise<void> {
@@ -102,7 +124,6 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
     }
     const target = entry?.target;
     if (!target) throw new NotFoundError('Agent');
-    if (target.project_deleted) throw new EventsForbiddenError();
     if (target.agent_deleted) throw new NotFoundError('Agent');
     if (!target.live_revision_id) throw new NoActiveVersionError(EventsErrorCode.NoActiveVersion);
     const schemaVersion = target.schema_version === null ? SUPPORTED_SCHEMA_VERSIONS[0] : Number(target.schema_version);
@@ -123,7 +144,8 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
 /**
  * The webhook body rules (spec "Events webhook"): `text` and/or `agent_variables`; `thread_id` trimmed, 1..255,
  * blank = none. Other top-level fields are accepted and ignored, which is why this is not the global DTO pipe
- * (it rejects unknown fields).
+ * (it rejects unknown fields). Every stored string (keys of agent_variables included) must be storable, `text`
+ * is bounded by INPUT_LIMITS.messageMaxChars and agent_variables' nesting by INPUT_LIMITS.jsonMaxDepth.
  */
 export function parseEventBody(body: unknown): EventInput {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -132,17 +154,26 @@ export function parseEventBody(body: unknown): EventInput {
   const raw = body as Record<string, unknown>;
   const details: ErrorDetail[] = [];
   const { text, agent_variables: variables, thread_id: threadId } = raw;
-  if (text !== undefined && typeof text !== 'string') details.push({ field: 'text', message: 'text must be a string' });
-  else if (text === '') details.push({ field: 'text', message: 'text must not be empty; omit it to run on agent_variables alone' });
-  if (variables !== undefined && (variables === null || typeof variables !== 'object' || Array.isArray(variables))) {
-    details.push({ field: 'agent_variables', message: 'agent_variables must be an object' });
+  const textProblem = typeof text === 'string' ? textRuleBroken(text) : text === undefined ? undefined : 'text must be a string';
+  if (textProblem) details.push({ field: 'text', message: textProblem });
+  let agentVariablesJson = '{}';
+  if (variables !== undefined) {
+    if (variables === null || typeof variables !== 'object' || Array.isArray(variables)) {
+      details.push({ field: 'agent_variables', message: 'agent_variables must be an object' });
+    } else {
+      const serialized = serializeVariables(variables);
+      if (typeof serialized === 'string') agentVariablesJson = serialized;
+      else details.push(serialized);
+    }
   }
   let externalThreadId: string | null = null;
   if (threadId !== undefined && threadId !== null) {
     if (typeof threadId !== 'string') details.push({ field: 'thread_id', message: 'thread_id must be a string' });
     else {
       const trimmed = threadId.trim();
+      const unstorable = unstorableReason(trimmed);
       if (trimmed.length > THREAD_ID_MAX) details.push({ field: 'thread_id', message: `thread_id must be at most ${THREAD_ID_MAX} characters after trimming` });
+      else if (unstorable) details.push({ field: 'thread_id', message: `thread_id ${unstorable}` });
       else if (trimmed.length > 0) externalThreadId = trimmed;
     }
   }
@@ -150,9 +181,30 @@ export function parseEventBody(body: unknown): EventInput {
     details.push({ field: 'text', message: 'Provide text, agent_variables, or both' });
   }
   if (details.length > 0) throw new ValidationError(details);
-  return {
-    text: (text as string | undefined) ?? null,
-    agentVariables: (variables as Record<string, unknown> | undefined) ?? {},
-    externalThreadId,
-  };
+  return { text: (text as string | undefined) ?? null, agentVariablesJson, externalThreadId };
+}
+
+function textRuleBroken(text: string): string | undefined {
+  if (text === '') return 'text must not be empty; omit it to run on agent_variables alone';
+  if (charCount(text) > INPUT_LIMITS.messageMaxChars) return `text must be at most ${INPUT_LIMITS.messageMaxChars} characters`;
+  const unstorable = unstorableReason(text);
+  return unstorable ? `text ${unstorable}` : undefined;
+}
+
+/** agent_variables as the JSON text to store, or what is wrong with it (too deep, or a string PostgreSQL refuses). */
+function serializeVariables(variables: object): string | ErrorDetail {
+  const tooDeep = { field: 'agent_variables', message: `agent_variables must not nest deeper than ${INPUT_LIMITS.jsonMaxDepth} levels` };
+  let json: string;
+  try {
+    json = JSON.stringify(variables);
+  } catch {
+    return tooDeep; // Only a stack overflow can make JSON.stringify of parsed JSON throw.
+  }
+  try {
+    assertDepthWithin(json, INPUT_LIMITS.jsonMaxDepth, 'agent_variables');
+  } catch {
+    return tooDeep;
+  }
+  const unstorable = firstUnstorable(variables, 'agent_variables');
+  return unstorable ? { field: unstorable.field, message: `${unstorable.field} ${unstorable.reason}` } : json;
 }

@@ -27,7 +27,7 @@ export class EventsController {
   @ApiOperation({ summary: 'Queue an event that triggers the agent asynchronously; 202 once the event is stored durably' })
   @ApiBody({ type: CreateEventDto })
   @ApiAcceptedResponse({ type: EventAcceptedDto })
-  @ApiErrors(403, 422, 502)
+  @ApiErrors(422, 502)
   @ApiResponse({ status: 404, type: ErrorEnvelopeDto, description: 'The agent was deleted (`not_found`), has no published version (`webhooks.no_active_version`), or its active version must be republished (`webhooks.no_runtime_version`)' })
   @ApiResponse({ status: 413, type: ErrorEnvelopeDto, description: 'The body exceeds 1 MiB (`webhooks.payload_too_large`)' })
   @ApiResponse({ status: 503, type: ErrorEnvelopeDto, description: 'Ingestion is shedding load or shutting down (`internal_error`, see Retry-After); the event was not queued' })

@@ -1,4 +1,4 @@
-import { AppError, ForbiddenError, NotFoundError } from '../../common/errors/app-error.js';
+import { AppError, NotFoundError } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
 
 /** The webhook's own wire codes (spec "Errors"). */
@@ -14,13 +14,6 @@ export const EVENTS_RETRY_AFTER_SECONDS = 5;
 export class EventNotFoundError extends NotFoundError {
   constructor() {
     super('Event');
-  }
-}
-
-/** The key is valid but its agent's project was deleted: the key may no longer trigger the agent. */
-export class EventsForbiddenError extends ForbiddenError {
-  constructor() {
-    super("This key may not trigger the agent: the agent's project was deleted");
   }
 }
 

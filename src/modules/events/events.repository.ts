@@ -9,7 +9,8 @@ export interface NewEvent {
   agentId: string;
   externalThreadId: string | null;
   text: string | null;
-  agentVariables: Record<string, unknown>;
+  /** The JSON text stored in the jsonb column (validated by the accept path). */
+  agentVariablesJson: string;
 }
 
 /** An event as its processor sees it after claiming it. */
@@ -37,7 +38,6 @@ export interface EventRow {
 /** What ingestion needs to know about the key's agent, in one read (cached by the caller). */
 export interface IngestTarget {
   agent_deleted: boolean;
-  project_deleted: boolean;
   live_revision_id: string | null;
   schema_version: number | null;
 }
@@ -58,7 +58,7 @@ export class EventsRepository {
 
   ingestTarget(organizationId: string, agentId: string): Promise<IngestTarget | undefined> {
     return this.sql.one<IngestTarget>(
-      `SELECT a.deleted_at IS NOT NULL AS agent_deleted, p.deleted_at IS NOT NULL AS project_deleted, a.live_revision_id,
+      `SELECT (a.deleted_at IS NOT NULL OR p.deleted_at IS NOT NULL) AS agent_deleted, a.live_revision_id,
               CASE WHEN r.bundle ? 'schema_version' THEN (r.bundle->>'schema_version')::numeric ELSE NULL END AS schema_version
          FROM agents a
          JOIN projects p ON p.id = a.project_id
@@ -81,7 +81,7 @@ export class EventsRepository {
            AS e(id, organization_id, agent_id, external_thread_id, text, agent_variables)`,
       [
         events.map((e) => e.id), events.map((e) => e.organizationId), events.map((e) => e.agentId),
-        events.map((e) => e.externalThreadId), events.map((e) => e.text), events.map((e) => JSON.stringify(e.agentVariables)),
+        events.map((e) => e.externalThreadId), events.map((e) => e.text), events.map((e) => e.agentVariablesJson),
       ],
       'events_insert_many',
     );

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DatabaseError } from 'pg';
 import { AppError } from '../../common/errors/app-error.js';
+import { ErrorCode } from '../../common/errors/error-code.js';
 import { AppConfig } from '../../config/app-config.js';
 import { MessagingService } from '../messaging/messaging.service.js';
 import { INTERACTION_EVENT_ID_INDEX } from '../messaging/turns.repository.js';
@@ -8,6 +9,7 @@ import type { EventStatusDto } from './dto/event.dto.js';
 import { EventJobs } from './event-jobs.js';
 import { EventNotFoundError, EventsErrorCode } from './events.errors.js';
 import { EventsRepository, type ClaimedEvent, type EventRow } from './events.repository.js';
+import { isRefusedData, isTransient } from './failure-kinds.js';
 
 const USER_ID_MAX = 255;
 const ERROR_MAX = 1000;
@@ -85,11 +87,14 @@ export class EventsService {
     return 'completed';
   }
 
-  /** Client-side errors (4xx: agent deleted, no live version, bad input) fail at once; the rest retry with backoff. */
+  /**
+   * Only a transient failure (provider unavailable or slow, store unavailable) is retried, with backoff. Any other
+   * failure would happen again on every attempt — the agent deleted, input refused, data PostgreSQL refuses, an
+   * engine error — so the event fails at once, with its reason, and its conversation moves on.
+   */
   private async recordFailure(event: ClaimedEvent, error: unknown): Promise<'failed' | 'retrying'> {
-    const permanent = error instanceof AppError && error.status < 500;
     const message = describe(error);
-    if (permanent || event.attempts >= this.config.events.maxAttempts) {
+    if (!isTransient(error) || event.attempts >= this.config.events.maxAttempts) {
       this.logger.warn({ eventId: event.id, attempts: event.attempts, err: error }, 'event failed');
       await this.repository.fail(event.id, message);
       return 'failed';
@@ -118,8 +123,12 @@ export function eventUserId(event: Pick<ClaimedEvent, 'id' | 'agent_variables' |
   return event.external_thread_id ?? `event:${event.id}`;
 }
 
+/** The reason recorded on the event, led by a wire code as the API's errors are. */
 function describe(error: unknown): string {
-  const text = error instanceof AppError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
+  const text =
+    error instanceof AppError ? `${error.code}: ${error.message}`
+    : isRefusedData(error) ? `${ErrorCode.ValidationError}: the event store refused a value of this event (${(error as Error).message})`
+    : `${ErrorCode.InternalError}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
   return text.length > ERROR_MAX ? `${text.slice(0, ERROR_MAX - 1)}…` : text;
 }
 

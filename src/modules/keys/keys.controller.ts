@@ -42,7 +42,7 @@ export class KeysController {
 
   @Delete('agents/:agentId/publishable-keys/:keyId')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Revoke a publishable key: no more exchanges; its tokens stop working within 5 seconds' })
+  @ApiOperation({ summary: 'Revoke a publishable key: no more exchanges, and its tokens are refused at once' })
   @ApiNoContentResponse({ description: 'Revoked' })
   @ApiErrors(404, 422)
   revokePublishableKey(@CurrentPrincipal() who: Principal, @Param() { agentId, keyId }: AgentKeyParams): Promise<void> {
@@ -67,7 +67,7 @@ export class KeysController {
 
   @Delete('agents/:agentId/api-keys/:keyId')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Revoke an agent API key (rejected within 5 seconds)' })
+  @ApiOperation({ summary: 'Revoke an agent API key (refused at once)' })
   @ApiNoContentResponse({ description: 'Revoked' })
   @ApiErrors(404, 422)
   revokeApiKey(@CurrentPrincipal() who: Principal, @Param() { agentId, keyId }: AgentKeyParams): Promise<void> {

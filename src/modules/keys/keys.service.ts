@@ -6,6 +6,7 @@ import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import { paginate, type PageRequest } from '../../common/pagination/paginate.js';
 import { AgentsService } from '../agents/agents.service.js';
+import { CredentialChanges } from '../auth/credential-changes.js';
 import { AgentApiKeyEntity } from '../auth/entities/agent-api-key.entity.js';
 import { PublishableKeyEntity } from '../auth/entities/publishable-key.entity.js';
 import type { Principal } from '../auth/principal.js';
@@ -24,14 +25,15 @@ import { normalizeIpRanges, normalizeOrigins } from './key-restrictions.js';
 
 /**
  * Publishable keys (client code; exchanged for messaging tokens) and agent API keys (events webhook), per agent.
- * Secrets are shown once and stored as SHA-256 hashes. Revoking sets `revoked_at`: the key stops being exchangeable
- * at once, and tokens or cached lookups die within the credential cache TTL (< 5 s; see AuthService).
+ * Secrets are shown once and stored as SHA-256 hashes. Revoking sets `revoked_at` and announces it (CredentialChanges):
+ * the key, and every token minted from it, is refused at once on this instance and within a second on every other.
  * Revoked keys no longer appear in listings.
  */
 @Injectable()
 export class KeysService {
   constructor(
     private readonly agents: AgentsService,
+    private readonly changes: CredentialChanges,
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(PublishableKeyEntity) private readonly publishableKeys: Repository<PublishableKeyEntity>,
     @InjectRepository(AgentApiKeyEntity) private readonly apiKeys: Repository<AgentApiKeyEntity>,
@@ -65,8 +67,10 @@ export class KeysService {
 
   async revokePublishableKey(who: Principal, agentId: string, keyId: string): Promise<void> {
     const agent = await this.agents.getVisible(who.organizationId, agentId);
-    const result = await this.publishableKeys.update({ id: keyId.toLowerCase(), agentId: agent.id, revokedAt: IsNull() }, { revokedAt: new Date() });
-    if (!result.affected) throw new NotFoundError('Publishable key');
+    await this.changes.commit(agent.organizationId, async (em) => {
+      const result = await em.getRepository(PublishableKeyEntity).update({ id: keyId.toLowerCase(), agentId: agent.id, revokedAt: IsNull() }, { revokedAt: new Date() });
+      if (!result.affected) throw new NotFoundError('Publishable key');
+    });
   }
 
   async createApiKey(who: Principal, agentId: string): Promise<CreatedAgentApiKeyResponseDto> {
@@ -93,8 +97,10 @@ export class KeysService {
 
   async revokeApiKey(who: Principal, agentId: string, keyId: string): Promise<void> {
     const agent = await this.agents.getVisible(who.organizationId, agentId);
-    const result = await this.apiKeys.update({ id: keyId.toLowerCase(), agentId: agent.id, revokedAt: IsNull() }, { revokedAt: new Date() });
-    if (!result.affected) throw new NotFoundError('Agent API key');
+    await this.changes.commit(agent.organizationId, async (em) => {
+      const result = await em.getRepository(AgentApiKeyEntity).update({ id: keyId.toLowerCase(), agentId: agent.id, revokedAt: IsNull() }, { revokedAt: new Date() });
+      if (!result.affected) throw new NotFoundError('Agent API key');
+    });
   }
 
   private page<E extends ObjectLiteral & { id: string; createdAt: Date }, R>(

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
+import { CredentialChanges } from '../auth/credential-changes.js';
 import { OrganizationApiKeyEntity } from '../auth/entities/organization-api-key.entity.js';
 import { UserEntity } from '../auth/entities/user.entity.js';
 import { generateSecret, hashSecret, secretPrefix } from '../auth/secrets.js';
@@ -17,7 +18,7 @@ export interface CreatedOrganization {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Organizations, their API keys and users: issued by the CLI and the start-up bootstrap (DESIGN.md). */
+/** Organizations, their API keys and users: issued and deleted by the CLI, and the start-up bootstrap (DESIGN.md). */
 @Injectable()
 export class OrganizationsService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Organizations');
@@ -25,6 +26,7 @@ export class OrganizationsService implements OnApplicationBootstrap {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    private readonly changes: CredentialChanges,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -77,6 +79,27 @@ export class OrganizationsService implements OnApplicationBootstrap {
     }
     const user = await users.save({ id: newId(), organizationId, email, passwordHash: await argon2.hash(password) });
     return { user_id: user.id };
+  }
+
+  /**
+   * Deletes the organization and everything it owns (the schema cascades): its API keys, users, agents' keys and
+   * every token minted from them are refused at once on every instance (CredentialChanges).
+   */
+  async deleteOrganization(organizationId: string): Promise<void> {
+    await this.changes.commit(organizationId, async (em) => {
+      const result = await em.delete(OrganizationEntity, { id: organizationId });
+      if (!result.affected) throw new NotFoundError('Organization');
+    });
+  }
+
+  /** Deletes a user: their login sessions are refused at once on every instance. */
+  async deleteUser(userId: string): Promise<void> {
+    const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id: userId });
+    if (!user) throw new NotFoundError('User');
+    await this.changes.commit(user.organizationId, async (em) => {
+      const result = await em.delete(UserEntity, { id: user.id });
+      if (!result.affected) throw new NotFoundError('User');
+    });
   }
 
   private keyRow(organizationId: string, apiKey: string): Partial<OrganizationApiKeyEntity> {

@@ -41,7 +41,7 @@ export class ProjectsController {
 
   @Delete('projects/:projectId')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a project; it leaves listings at once' })
+  @ApiOperation({ summary: 'Delete a project and its agents: it leaves listings, and their keys and tokens are refused, at once' })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrors(404, 422)
   delete(@CurrentPrincipal() who: Principal, @Param() { projectId }: ProjectIdParams): Promise<void> {

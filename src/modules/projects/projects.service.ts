@@ -5,7 +5,11 @@ import { NotFoundError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import { paginate, type PageRequest } from '../../common/pagination/paginate.js';
+import { deleteAgents } from '../agents/agent-queries.js';
+import { CredentialChanges } from '../auth/credential-changes.js';
 import type { Principal } from '../auth/principal.js';
+import { LiveRevisionNotifier } from '../versions/live-revision.notifier.js';
+import { VersionsService } from '../versions/versions.service.js';
 import { ListProjectsQueryDto, toProjectResponse, type CreateProjectDto, type ProjectResponseDto } from './dto/project.dto.js';
 import { ProjectEntity } from './project.entity.js';
 
@@ -18,7 +22,12 @@ const SORT_VALUE: Record<string, (p: ProjectEntity) => string> = {
 
 @Injectable()
 export class ProjectsService {
-  constructor(@InjectRepository(ProjectEntity) private readonly projects: Repository<ProjectEntity>) {}
+  constructor(
+    @InjectRepository(ProjectEntity) private readonly projects: Repository<ProjectEntity>,
+    private readonly versions: VersionsService,
+    private readonly notifier: LiveRevisionNotifier,
+    private readonly credentials: CredentialChanges,
+  ) {}
 
   async create(who: Principal, dto: CreateProjectDto): Promise<ProjectResponseDto> {
     const project = await this.projects.save({ id: newId(), organizationId: who.organizationId, name: dto.name, deletedAt: null });
@@ -49,13 +58,21 @@ export class ProjectsService {
     return toProjectResponse(await this.getVisible(who.organizationId, projectId));
   }
 
-  /** Deleting leaves listings at once; the row stays so the project's usage history remains countable. */
+  /**
+   * Deleting leaves listings at once; the row stays so the project's usage history remains countable. Its agents
+   * are deleted with it (see deleteAgents): their keys, client tokens and agent-scoped sessions are refused at
+   * once on every surface and every instance, and the messaging and events caches drop them.
+   */
   async delete(who: Principal, projectId: string): Promise<void> {
-    const result = await this.projects.update(
-      { id: projectId.toLowerCase(), organizationId: who.organizationId, deletedAt: IsNull() },
-      { deletedAt: new Date() },
-    );
-    if (!result.affected) throw new NotFoundError('Project');
+    const changes = await this.credentials.commit(who.organizationId, async (em) => {
+      const result = await em.getRepository(ProjectEntity).update(
+        { id: projectId.toLowerCase(), organizationId: who.organizationId, deletedAt: IsNull() },
+        { deletedAt: new Date() },
+      );
+      if (!result.affected) throw new NotFoundError('Project');
+      return deleteAgents(em, this.versions, who.organizationId, { projectId: projectId.toLowerCase() });
+    });
+    for (const change of changes) this.notifier.notify(change);
   }
 
   /** The caller's live project, or 404 — never 403, so other tenants' ids cannot be probed. */

@@ -4,6 +4,7 @@ import { AppError } from '../../common/errors/app-error.js';
 export const RuntimeErrorCode = {
   UpstreamUnavailable: 'upstream_unavailable',
   UpstreamTimeout: 'upstream_timeout',
+  UnprocessableInput: 'unprocessable_input',
 } as const;
 
 /** The model provider failed, refused, or is not configured: 502 `upstream_unavailable`. */
@@ -17,5 +18,17 @@ export class UpstreamUnavailableError extends AppError {
 export class UpstreamTimeoutError extends AppError {
   constructor(message: string) {
     super(504, RuntimeErrorCode.UpstreamTimeout, message);
+  }
+}
+
+/**
+ * The engine failed on this input (not on a provider). Engines are deterministic, so the same input on the same
+ * revision fails the same way again: 422 `unprocessable_input`, a permanent failure that callers and the events
+ * pipeline must not retry. The original error stays in `cause` for the logs, never on the wire.
+ */
+export class EngineInputError extends AppError {
+  constructor(cause: unknown) {
+    super(422, RuntimeErrorCode.UnprocessableInput, 'The agent engine cannot process this input; sending it again fails the same way');
+    this.cause = cause;
   }
 }

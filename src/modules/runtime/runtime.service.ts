@@ -1,16 +1,38 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../../config/app-config.js';
-import { ValidationError } from '../../common/errors/app-error.js';
+import { AppError, ValidationError } from '../../common/errors/app-error.js';
 import type { TurnPlan } from './engines/plan.js';
 import { planV1, prepareV1, V1_BUILD } from './engines/v1-engine.js';
 import { planV2, prepareV2, resolveV2Build, V2_BUILDS } from './engines/v2-engine.js';
 import { AnthropicProvider } from './providers/anthropic.provider.js';
 import type { ChatMessage, CompletionRequest, LlmProvider } from './providers/llm-provider.js';
 import { OpenAIProvider } from './providers/openai.provider.js';
+import { EngineInputError } from './runtime.errors.js';
 import type { PreparedAgent, Revision, TokenUsage, TurnEvent, TurnInput, TurnResult } from './runtime.types.js';
 import { contentTerms, tokenPieces } from './text/terms.js';
 import { countTextTokens } from './text/token-counter.js';
+
+/** The wording of a turn: its text, who wrote it, the usage the provider reported (if any), the model request. */
+interface Reply {
+  text: string;
+  writer: 'builtin' | LlmProvider['name'];
+  usage: TokenUsage | null;
+  request?: CompletionRequest;
+}
+
+/**
+ * Runs engine work (planning, tracing). Engines are deterministic, so an error here would recur for this input:
+ * it becomes EngineInputError (permanent, never retried). Our own typed errors (e.g. runtime_version) pass.
+ */
+function engineStep<T>(step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new EngineInputError(error);
+  }
+}
 
 /** Turns of history sent to a model provider (the newest ones). */
 const HISTORY_TURNS = 20;
@@ -68,10 +90,11 @@ export class RuntimeService {
   async run(agent: PreparedAgent, input: TurnInput): Promise<TurnResult> {
     const plan = this.plan(agent, input);
     const provider = this.providerFor(agent, plan);
-    if (!provider) return this.result(agent, plan, input, plan.draft, null);
+    if (!provider) return this.result(agent, plan, input, { text: plan.draft, writer: 'builtin', usage: null });
     const request = this.request(agent, plan, input);
     const { text, usage } = await provider.complete(request);
-    return this.result(agent, plan, input, text.trim() ? text : plan.draft, text.trim() ? usage : null, request);
+    const wrote = text.trim() !== '';
+    return this.result(agent, plan, input, { text: wrote ? text : plan.draft, writer: wrote ? provider.name : 'builtin', usage, request });
   }
 
   async *stream(agent: PreparedAgent, input: TurnInput): AsyncIterable<TurnEvent> {
@@ -89,14 +112,14 @@ export class RuntimeService {
         } else usage = chunk.usage;
       }
     }
-    if (!text) {
-      // builtin (or a provider that wrote nothing): the engine's reply in token-sized pieces
+    const wrote = text !== '';
+    if (!wrote) {
+      // builtin (or a provider that wrote nothing, whose usage still counts): the engine's reply in token-sized pieces
       text = plan.draft;
-      usage = null;
       for (const piece of tokenPieces(text)) yield { type: 'delta', text: piece };
     }
     for (const card of plan.cards) yield { type: 'card', card };
-    yield { type: 'result', result: this.result(agent, plan, input, text, usage, request) };
+    yield { type: 'result', result: this.result(agent, plan, input, { text, writer: wrote && provider ? provider.name : 'builtin', usage, request }) };
   }
 
   welcome(agent: PreparedAgent): { welcome_message: string; followup_suggestions: string[] } {
@@ -161,9 +184,9 @@ export class RuntimeService {
       if (!build) {
         throw ValidationError.field('runtime_version', `Unknown runtime_version "${input.runtimeVersion}"; supported builds: 2, ${V2_BUILDS.map((b) => `${b.slice(0, 3)}, ${b}`).join(', ')}`);
       }
-      return planV2(agent.bundle, agent.v2 ?? prepareV2(agent.bundle), input, build);
+      return engineStep(() => planV2(agent.bundle, agent.v2 ?? prepareV2(agent.bundle), input, build));
     }
-    return planV1(agent.bundle, agent.v1 ?? prepareV1(agent.bundle), input);
+    return engineStep(() => planV1(agent.bundle, agent.v1 ?? prepareV1(agent.bundle), input));
   }
 
   private providerFor(agent: PreparedAgent, plan: TurnPlan): LlmProvider | null {
@@ -190,14 +213,18 @@ export class RuntimeService {
     };
   }
 
-  private result(agent: PreparedAgent, plan: TurnPlan, input: TurnInput, text: string, providerUsage: TokenUsage | null, request?: CompletionRequest): TurnResult {
-    const providerName = providerUsage ? agent.provider : 'builtin';
-    const usage = providerUsage ?? this.countUsage(agent, plan, input, text, request);
+  /**
+   * The turn's result. Usage is what the provider reported whenever it reported any (even when it wrote no text
+   * and the engine's draft was used: the call was still billed); otherwise the tokenizer counts the turn.
+   */
+  private result(agent: PreparedAgent, plan: TurnPlan, input: TurnInput, reply: Reply): TurnResult {
+    const { text, writer, request } = reply;
+    const usage = reply.usage ?? this.countUsage(agent, plan, input, text, request);
     return {
       text,
       cards: plan.cards,
       followupSuggestions: plan.followups,
-      trace: plan.finish(text, providerName),
+      trace: engineStep(() => plan.finish(text, writer)),
       usage,
       facets: plan.facets,
       intent: plan.intent,

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { WebSocketGateway, type OnGatewayConnection, type OnGatewayDisconnect } from '@nestjs/websockets';
 import type { WebSocket } from 'ws';
-import { HARD_FRAME_LIMIT_BYTES, SessionService } from './session.service.js';
+import { SessionService } from './session.service.js';
 
 /**
  * `GET /messaging/v1/session` (WebSocket upgrade; BASE_PATH applies, see SessionWsAdapter). HTTP guards do not run on
@@ -10,7 +10,6 @@ import { HARD_FRAME_LIMIT_BYTES, SessionService } from './session.service.js';
 @WebSocketGateway({
   path: '/messaging/v1/session',
   handleProtocols: (protocols: Set<string>) => SessionService.selectProtocol(protocols),
-  maxPayload: HARD_FRAME_LIMIT_BYTES,
   perMessageDeflate: false,
 })
 export class SessionGateway implements OnGatewayConnection, OnGatewayDisconnect {

@@ -1,4 +1,7 @@
+import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
+import { jest } from '@jest/globals';
+import { UnauthorizedError } from '../../common/errors/app-error.js';
 import { bearerToken, SessionService } from './session.service.js';
 
 const upgrade = (url: string, headers: Record<string, string> = {}) => ({ url, headers }) as unknown as IncomingMessage;
@@ -20,5 +23,75 @@ describe('WebSocket session credentials', () => {
   it('selects the bearer subprotocol so browsers complete the handshake', () => {
     expect(SessionService.selectProtocol(new Set(['bearer', 'tok']))).toBe('bearer');
     expect(SessionService.selectProtocol(new Set(['chat']))).toBe(false);
+  });
+});
+
+describe('WebSocket session: revocation reaches open sessions', () => {
+  const OPEN = 1;
+  type FakeSocket = EventEmitter & { readyState: number; OPEN: number; bufferedAmount: number; sent: any[]; close: jest.Mock<(code: number, reason?: string) => void>; send: (data: string) => void; ping: () => void; terminate: () => void };
+
+  function fakeSocket(): FakeSocket {
+    const socket = Object.assign(new EventEmitter(), { readyState: OPEN, OPEN, bufferedAmount: 0, sent: [] as any[], ping: () => undefined, terminate: () => undefined }) as FakeSocket;
+    socket.send = (data: string) => socket.sent.push(JSON.parse(data));
+    socket.close = jest.fn((code: number, _reason?: string) => {
+      socket.readyState = 2;
+      socket.emit('close', code);
+    });
+    return socket;
+  }
+
+  function setup() {
+    const revoked = new Set<string>();
+    let listener: () => void = () => undefined;
+    const auth = {
+      onCredentialsChanged: (l: () => void) => {
+        listener = l;
+        return () => undefined;
+      },
+      authenticateBearer: async (token: string) => {
+        if (revoked.has(token)) throw new UnauthorizedError('The publishable key behind this token was revoked');
+        return { kind: 'clientToken', organizationId: 'o', agentId: 'a', publishableKeyId: token, allowedOrigins: [] };
+      },
+      assertOriginAllowed: () => undefined,
+    };
+    const tokens = { verify: async () => ({ exp: Math.floor(Date.now() / 1000) + 3600 }) };
+    const config = { session: { framesPerSecond: 10, frameBurst: 30, maxInFlight: 8, maxPerCredential: 1000 }, streaming: { maxBufferedBytes: 1 << 20 } };
+    const service = new SessionService(auth as never, tokens as never, {} as never, {} as never, config as never, {} as never);
+    service.onModuleInit();
+    const connect = async (token: string) => {
+      const socket = fakeSocket();
+      service.open(socket as never, upgrade('/messaging/v1/session', { authorization: `Bearer ${token}` }));
+      for (let i = 0; i < 10 && socket.sent.length === 0; i += 1) await new Promise((r) => setImmediate(r));
+      expect(socket.sent).toEqual([{ type: 'ready', session_id: expect.any(String) }]);
+      return socket;
+    };
+    return { service, connect, revoke: (token: string) => revoked.add(token), fire: () => listener() };
+  }
+
+  const settle = () => new Promise((r) => setTimeout(r, 10));
+
+  it('closes idle sessions whose credential fails the re-check with 1008; the others stay open', async () => {
+    const { connect, revoke, fire, service } = setup();
+    const [a1, a2, b] = [await connect('key-a'), await connect('key-a'), await connect('key-b')];
+    revoke('key-a');
+    fire();
+    await settle();
+    expect(a1.close).toHaveBeenCalledWith(1008, expect.stringContaining('revoked'));
+    expect(a2.close).toHaveBeenCalledWith(1008, expect.any(String));
+    expect(b.close).not.toHaveBeenCalled();
+    expect(service.size).toBe(1);
+  });
+
+  it('runs one more round when a change arrives during a round', async () => {
+    const { connect, revoke, fire } = setup();
+    const a = await connect('key-a');
+    const b = await connect('key-b');
+    revoke('key-a');
+    fire();
+    revoke('key-b');
+    fire();
+    await settle();
+    expect(a.close).toHaveBeenCalledWith(1008, expect.any(String));
+    expect(b.close).toHaveBeenCalledWith(1008, expect.any(String));
   });
 });

@@ -1,45 +1,52 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import secureJson from 'secure-json-parse';
 import type { WebSocket, RawData } from 'ws';
 import { AppError, RateLimitedError, UnauthorizedError, ValidationError } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
 import { newId } from '../../common/ids/new-id.js';
+import { INPUT_LIMITS } from '../../common/validation/input-limits.js';
+import { assertDepthWithin, firstUnstorable } from '../../common/validation/safe-json.js';
 import { createValidationPipe } from '../../common/validation/validation-pipe.js';
 import { RedisService } from '../../common/redis/redis.service.js';
 import { AppConfig } from '../../config/app-config.js';
 import { AuthService } from '../auth/auth.service.js';
-import { rateLimitSubject, type Principal } from '../auth/principal.js';
+import { rateLimitSubject, type AgentPrincipal } from '../auth/principal.js';
 import { TokenService } from '../auth/token.service.js';
 import { LiveAgentsService } from '../messaging/live-agents.service.js';
 import { MessagingService, type TurnCaller, type TurnStreamEvent } from '../messaging/messaging.service.js';
 import { SessionMessageFrameDto } from './dto/session-frame.dto.js';
+import { FrameBucket } from './frame-bucket.js';
 import { closingEvents, errorParts, toTurnRequest, type StreamEvent } from './stream-events.js';
 
-/** Close code for missing, invalid or expired credentials (spec Authentication rule 5). */
+/** Close code for missing, invalid, expired or revoked credentials (spec Authentication rule 5), and for floods. */
 export const CLOSE_POLICY_VIOLATION = 1008;
-/** Largest client frame handled; bigger ones get an `error` frame (`payload_too_large`) and the session stays open. */
-export const MAX_FRAME_BYTES = 1024 * 1024;
-/** Frames beyond this are not even read: `ws` closes with 1009 (protects memory). */
-export const HARD_FRAME_LIMIT_BYTES = 8 * MAX_FRAME_BYTES;
+/** Close code when the credential already holds SESSION_MAX_PER_CREDENTIAL sessions here: retry once one closes. */
+export const CLOSE_TRY_AGAIN_LATER = 1013;
 /** The subprotocol browsers use to carry the token: `new WebSocket(url, ['bearer', token])`. */
 export const BEARER_SUBPROTOCOL = 'bearer';
 /** How often idle sessions are pinged (protocol-level ping); a peer that missed the last ping is dropped. */
 const KEEPALIVE_INTERVAL_MS = 30_000;
 const SHUTDOWN_GRACE_MS = 10_000;
+/** Credential re-checks run at once after a revocation; the first of each credential reloads it, the rest hit the cache. */
+const RECHECK_CONCURRENCY = 8;
 
 const validation = createValidationPipe();
 
 interface Session {
   id: string;
   socket: WebSocket;
+  /** The upgrade's token and Origin, re-checked on every `message` frame and after every revocation. */
+  token?: string;
+  origin?: string;
   caller?: TurnCaller;
-  /** The credential's rate-limit bucket, shared with its HTTP requests. */
+  /** The credential's rate-limit bucket, shared with its HTTP requests; also the key of the per-credential session cap. */
   rateLimitSubject?: string;
   /** Resolves true once authenticated (false when the socket was closed for its credentials). */
   ready: Promise<boolean>;
   inFlight: Set<string>;
+  frames: FrameBucket;
   expiry?: NodeJS.Timeout;
   alive: boolean;
 }
@@ -47,16 +54,27 @@ interface Session {
 type ServerFrame = Record<string, unknown> & { type: string };
 
 /**
- * The messaging WebSocket session (DESIGN.md "WebSocket session"): authenticated once on the upgrade, then any
- * number of turns, several at a time, each told apart by the client's request `id`. A thin transport over
- * `MessagingService.send`, like SSE; a bad frame is answered with an `error` frame and never closes the session.
+ * The messaging WebSocket session (DESIGN.md "WebSocket session"): authenticated on the upgrade, then any number of
+ * turns, several at a time, each told apart by the client's request `id`. A thin transport over
+ * `MessagingService.send`, like SSE; a bad frame is answered with an `error` frame and the session stays open.
+ *
+ * The credential is re-checked on every `message` frame and, for every open session, whenever a credential is revoked
+ * or deleted: a session that lost its credential is closed with 1008 (docs/security-notes/ws.md). Abuse is refused
+ * before any expensive work: `ws` closes on frames over SESSION_MAX_FRAME_BYTES (1009), a per-session token bucket
+ * refuses frames before they are parsed and closes a session that keeps flooding (1008), parsing refuses deep nesting
+ * before building anything, and a session runs at most SESSION_MAX_IN_FLIGHT turns at once.
  */
 @Injectable()
-export class SessionService implements BeforeApplicationShutdown {
+export class SessionService implements BeforeApplicationShutdown, OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Session');
   private readonly sessions = new Map<WebSocket, Session>();
+  /** Authenticated sessions per credential (rate-limit subject) on this instance. */
+  private readonly perCredential = new Map<string, number>();
   private readonly running = new Set<Promise<void>>();
   private keepalive: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private recheckRound: Promise<void> | undefined;
+  private recheckAgain = false;
 
   constructor(
     private readonly auth: AuthService,
@@ -76,8 +94,24 @@ export class SessionService implements BeforeApplicationShutdown {
     return this.sessions.size;
   }
 
+  onModuleInit(): void {
+    this.unsubscribe = this.auth.onCredentialsChanged(() => this.recheckOpenSessions());
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+  }
+
   open(socket: WebSocket, request: IncomingMessage): void {
-    const session: Session = { id: newId(), socket, ready: Promise.resolve(false), inFlight: new Set(), alive: true };
+    const { framesPerSecond, frameBurst } = this.config.session;
+    const session: Session = {
+      id: newId(),
+      socket,
+      ready: Promise.resolve(false),
+      inFlight: new Set(),
+      frames: new FrameBucket(framesPerSecond, frameBurst),
+      alive: true,
+    };
     this.sessions.set(socket, session);
     // Listen at once: frames sent right after the handshake wait for authentication instead of being lost.
     socket.on('message', (data, isBinary) => void this.onFrame(session, data, isBinary));
@@ -92,6 +126,11 @@ export class SessionService implements BeforeApplicationShutdown {
     if (!session) return;
     clearTimeout(session.expiry);
     this.sessions.delete(socket);
+    if (session.rateLimitSubject) {
+      const left = (this.perCredential.get(session.rateLimitSubject) ?? 1) - 1;
+      if (left > 0) this.perCredential.set(session.rateLimitSubject, left);
+      else this.perCredential.delete(session.rateLimitSubject);
+    }
   }
 
   /** On shutdown, let turns that are running finish and be saved (their sessions are closed by the adapter). */
@@ -111,15 +150,16 @@ export class SessionService implements BeforeApplicationShutdown {
       socket.close(CLOSE_POLICY_VIOLATION, 'missing credentials: send a Bearer token');
       return false;
     }
-    let principal: Principal;
+    const origin = request.headers.origin;
+    // Known before the check, so a revocation while it runs re-checks this session too.
+    session.token = token;
+    session.origin = origin;
+    let principal: AgentPrincipal;
     let expiresAt: number;
     try {
       const claims = await this.tokens.verify(token);
       if (!claims) throw new UnauthorizedError('The access token is invalid or expired');
-      principal = await this.auth.authenticateBearer(token);
-      if (principal.kind !== 'clientToken' && principal.kind !== 'session') throw new UnauthorizedError();
-      if (!principal.agentId) throw new UnauthorizedError('This login session is not scoped to an agent');
-      this.auth.assertOriginAllowed(principal, request.headers.origin);
+      principal = await this.messagingPrincipal(token, origin);
       expiresAt = claims.exp * 1000;
     } catch (error) {
       const reason = error instanceof AppError && error.status < 500 ? error.message : 'credentials could not be checked';
@@ -128,8 +168,15 @@ export class SessionService implements BeforeApplicationShutdown {
       return false;
     }
     if (socket.readyState !== socket.OPEN) return false;
+    const subject = rateLimitSubject(principal);
+    const held = this.perCredential.get(subject) ?? 0;
+    if (held >= this.config.session.maxPerCredential) {
+      socket.close(CLOSE_TRY_AGAIN_LATER, 'too many open sessions for this credential');
+      return false;
+    }
+    this.perCredential.set(subject, held + 1);
+    session.rateLimitSubject = subject;
     session.caller = { organizationId: principal.organizationId, agentId: principal.agentId };
-    session.rateLimitSubject = rateLimitSubject(principal);
     // A token that expires during the session ends it, as it would end HTTP access.
     session.expiry = setTimeout(() => socket.close(CLOSE_POLICY_VIOLATION, 'the access token expired'), Math.max(0, expiresAt - Date.now()));
     session.expiry.unref();
@@ -138,22 +185,30 @@ export class SessionService implements BeforeApplicationShutdown {
   }
 
   private async onFrame(session: Session, data: RawData, isBinary: boolean): Promise<void> {
-    if (!(await session.ready)) return;
-    const requestId = randomUUID();
-    const bytes = frameLength(data);
-    if (bytes > MAX_FRAME_BYTES) {
-      this.sendError(session, null, new AppError(413, ErrorCode.PayloadTooLarge, `A frame may not exceed ${MAX_FRAME_BYTES} bytes`), requestId);
+    const { socket } = session;
+    // A closing session reads nothing more (`ws` still delivers frames that were already on the wire).
+    if (socket.readyState !== socket.OPEN) return;
+    // The rate is checked before anything else, so a flood costs a counter per frame, not a parse.
+    const admission = session.frames.take();
+    if (admission === 'close') {
+      socket.close(CLOSE_POLICY_VIOLATION, 'policy violation: too many frames');
       return;
     }
+    if (admission === 'refuse') {
+      this.sendError(session, null, new AppError(429, ErrorCode.RateLimited, 'Too many frames on this session; slow down'), randomUUID());
+      return;
+    }
+    if (!(await session.ready)) return;
+    const requestId = randomUUID();
     if (isBinary) {
       this.sendError(session, null, ValidationError.field('frame', 'Frames are JSON text frames'), requestId);
       return;
     }
     let frame: unknown;
     try {
-      frame = secureJson.parse(frameText(data), undefined, { protoAction: 'error', constructorAction: 'error' });
-    } catch {
-      this.sendError(session, null, ValidationError.field('frame', 'The frame is not valid JSON'), requestId);
+      frame = parseFrame(frameText(data));
+    } catch (error) {
+      this.sendError(session, null, error, requestId);
       return;
     }
     if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) {
@@ -162,6 +217,14 @@ export class SessionService implements BeforeApplicationShutdown {
     }
     const { type, id } = frame as { type?: unknown; id?: unknown };
     const requestKey = typeof id === 'string' ? id : null;
+    // Strings PostgreSQL would refuse are named by their path in the frame (`text`), like the frame's other errors;
+    // checked once the request id is known, so the error frame carries it.
+    const unstorable = firstUnstorable(frame, '');
+    if (unstorable) {
+      const field = unstorable.field || 'frame';
+      this.sendError(session, requestKey, ValidationError.field(field, `${field} ${unstorable.reason}`), requestId);
+      return;
+    }
     switch (type) {
       case 'ping':
         this.send(session, { type: 'pong' });
@@ -175,6 +238,8 @@ export class SessionService implements BeforeApplicationShutdown {
   }
 
   private async message(session: Session, frame: object, requestKey: string | null, requestId: string): Promise<void> {
+    // Authenticate, then validate: a revoked credential runs nothing more, whatever the frame says.
+    if (!(await this.stillAuthorized(session, requestKey, requestId))) return;
     let dto: SessionMessageFrameDto;
     try {
       dto = (await validation.transform(frame, { type: 'body', metatype: SessionMessageFrameDto })) as SessionMessageFrameDto;
@@ -182,16 +247,24 @@ export class SessionService implements BeforeApplicationShutdown {
       this.sendError(session, requestKey, error, requestId);
       return;
     }
-    const limited = await this.rateLimited(session);
-    if (limited) {
-      this.sendError(session, dto.id, limited, requestId);
-      return;
-    }
     if (session.inFlight.has(dto.id)) {
       this.sendError(session, dto.id, ValidationError.field('id', 'A request with this id is still running on this session'), requestId);
       return;
     }
+    const { maxInFlight } = this.config.session;
+    if (session.inFlight.size >= maxInFlight) {
+      const busy = new AppError(429, ErrorCode.RateLimited, `At most ${maxInFlight} requests run at once on one session; send this one when another is done`);
+      this.sendError(session, dto.id, busy, requestId);
+      return;
+    }
+    // The place is taken before the rate-limit round trip, so frames arriving meanwhile see it.
     session.inFlight.add(dto.id);
+    const limited = await this.rateLimited(session);
+    if (limited) {
+      session.inFlight.delete(dto.id);
+      this.sendError(session, dto.id, limited, requestId);
+      return;
+    }
     const work = this.turn(session, dto, requestId).finally(() => session.inFlight.delete(dto.id));
     this.running.add(work);
     void work.finally(() => this.running.delete(work));
@@ -216,6 +289,56 @@ export class SessionService implements BeforeApplicationShutdown {
     } catch (error) {
       if (errorParts(error).status >= 500) this.logger.error({ err: error, reqId: requestId, sessionId: session.id }, 'session turn failed');
       this.sendError(session, id, error, requestId);
+    }
+  }
+
+  /** The session's token, still valid for messaging as its agent; throws the refusal otherwise. */
+  private async messagingPrincipal(token: string, origin: string | undefined): Promise<AgentPrincipal> {
+    const principal = await this.auth.authenticateBearer(token);
+    if (principal.kind !== 'clientToken' && principal.kind !== 'session') throw new UnauthorizedError();
+    if (!principal.agentId) throw new UnauthorizedError('This login session is not scoped to an agent');
+    this.auth.assertOriginAllowed(principal, origin);
+    return principal as AgentPrincipal;
+  }
+
+  /**
+   * Re-checks an open session's credential (from the credential cache, so cheap). Refused → closed with 1008. When the
+   * check itself fails (database down), the session stays open; the frame being handled, if any, gets the error.
+   */
+  private async stillAuthorized(session: Session, requestKey: string | null = null, requestId?: string): Promise<boolean> {
+    try {
+      await this.messagingPrincipal(session.token!, session.origin);
+      return true;
+    } catch (error) {
+      if (error instanceof AppError && error.status < 500) {
+        session.socket.close(CLOSE_POLICY_VIOLATION, closeReason(error.message));
+        return false;
+      }
+      this.logger.error({ err: error, sessionId: session.id }, 'session credential re-check failed');
+      if (requestId) this.sendError(session, requestKey, error, requestId);
+      return false;
+    }
+  }
+
+  /** After a revocation or deletion anywhere, every open session re-checks its credential (one round at a time). */
+  private recheckOpenSessions(): void {
+    if (this.recheckRound) {
+      this.recheckAgain = true;
+      return;
+    }
+    this.recheckRound = this.recheckAll().finally(() => {
+      this.recheckRound = undefined;
+      if (this.recheckAgain) {
+        this.recheckAgain = false;
+        this.recheckOpenSessions();
+      }
+    });
+  }
+
+  private async recheckAll(): Promise<void> {
+    const authenticated = [...this.sessions.values()].filter((s) => s.token && s.socket.readyState === s.socket.OPEN);
+    for (let i = 0; i < authenticated.length; i += RECHECK_CONCURRENCY) {
+      await Promise.all(authenticated.slice(i, i + RECHECK_CONCURRENCY).map((s) => this.stillAuthorized(s)));
     }
   }
 
@@ -285,9 +408,14 @@ export function bearerToken(request: IncomingMessage): string | undefined {
   return at >= 0 ? offered[at + 1] : undefined;
 }
 
-function frameLength(data: RawData): number {
-  if (Array.isArray(data)) return data.reduce((n, b) => n + b.length, 0);
-  return data instanceof ArrayBuffer ? data.byteLength : data.length;
+/** A frame's JSON: nesting is bounded while scanning, before anything is built (as parseUntrustedJson does). */
+function parseFrame(text: string): unknown {
+  assertDepthWithin(text, INPUT_LIMITS.jsonMaxDepth, 'frame');
+  try {
+    return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch {
+    throw ValidationError.field('frame', 'The frame is not valid JSON');
+  }
 }
 
 function frameText(data: RawData): string {

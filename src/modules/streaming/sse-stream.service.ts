@@ -1,5 +1,6 @@
 import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import { NotFoundError } from '../../common/errors/app-error.js';
+import { AppError, NotFoundError } from '../../common/errors/app-error.js';
+import { ErrorCode } from '../../common/errors/error-code.js';
 import { AppConfig } from '../../config/app-config.js';
 import { MessagingService, type TurnCaller, type TurnRequest, type TurnStreamEvent } from '../messaging/messaging.service.js';
 import { ReplayBufferRepository, type BufferedEvent, type ReplayWriter } from './replay-buffer.repository.js';
@@ -8,6 +9,12 @@ import { closingEvents, errorEvent, errorParts, isTerminal, type StreamEvent } f
 
 /** `Last-Event-ID` as this service writes it: `<interaction_id>:<seq>`. */
 const EVENT_ID = /^([0-9a-fA-F]{24}):(\d{1,9})$/;
+
+/**
+ * Resumes that may follow one live stream at once on this instance. Each holds a Redis connection of its own
+ * (XREAD BLOCK) while the turn runs; a client needs one, a few tabs a few more.
+ */
+export const MAX_LIVE_RESUMES_PER_STREAM = 4;
 
 /** How long shutdown waits for streamed turns to finish and be saved. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -30,6 +37,8 @@ export class SseStreamService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('SseStream');
   private readonly running = new Set<Promise<unknown>>();
   private readonly connections = new Set<SseConnection>();
+  /** Resumes following each live stream on this instance, by interaction id. */
+  private readonly liveResumes = new Map<string, number>();
 
   constructor(
     private readonly messaging: MessagingService,
@@ -103,6 +112,26 @@ export class SseStreamService implements BeforeApplicationShutdown {
       }
     }
 
+    if (finished) {
+      await this.replay(interactionId, afterSeq, missed, requestId, sink);
+      return;
+    }
+    const following = this.liveResumes.get(interactionId) ?? 0;
+    if (following >= MAX_LIVE_RESUMES_PER_STREAM) {
+      throw new AppError(429, ErrorCode.RateLimited, `This stream is already being resumed ${MAX_LIVE_RESUMES_PER_STREAM} times; close one of those first`);
+    }
+    this.liveResumes.set(interactionId, following + 1);
+    try {
+      await this.replay(interactionId, afterSeq, missed, requestId, sink);
+    } finally {
+      const left = (this.liveResumes.get(interactionId) ?? 1) - 1;
+      if (left > 0) this.liveResumes.set(interactionId, left);
+      else this.liveResumes.delete(interactionId);
+    }
+  }
+
+  /** The buffered events after `afterSeq`, then (unless they end the stream) the live tail while the turn runs. */
+  private async replay(interactionId: string, afterSeq: number, missed: BufferedEvent[], requestId: string, sink: SseSink): Promise<void> {
     const { connection } = sink;
     sink.open();
     this.track(connection);
@@ -112,7 +141,7 @@ export class SseStreamService implements BeforeApplicationShutdown {
       if (!(await send(e))) return;
       seq = e.seq;
     }
-    if (finished) {
+    if (missed.some((e) => isTerminal(e.event))) {
       connection.end();
       return;
     }

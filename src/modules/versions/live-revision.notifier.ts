@@ -14,9 +14,10 @@ export interface LiveRevisionChange {
 }
 
 /**
- * In-process notifications of live-pointer changes (publish, rename re-publish, agent delete), emitted after
- * the change is committed. Subscribers (e.g. messaging's live-bundle cache) invalidate what they hold for the agent.
- * Other processes see the change through their own cache expiry (BUNDLE_CACHE_TTL_SECONDS at most).
+ * In-process notifications of live-pointer changes (publish, rename re-publish, agent delete — also of each agent
+ * of a deleted project), emitted after the change is committed. Subscribers (e.g. messaging's live-bundle cache) invalidate what they hold for the agent.
+ * Other processes see the change through their own cache expiry (BUNDLE_CACHE_TTL_SECONDS at most); a deleted
+ * agent's credentials are refused there at once anyway (CredentialChanges).
  */
 @Injectable()
 export class LiveRevisionNotifier implements OnModuleDestroy {

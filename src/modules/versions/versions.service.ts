@@ -231,7 +231,7 @@ export class VersionsService {
       case 'template': {
         const bundle = this.bundles.templateBundle(dto.template!);
         if (!bundle) throw ValidationError.field('template', `template must be an id from GET /management/v1/templates`);
-        return { ...bundle, name: agent.name };
+        return this.validator.assertValid({ ...bundle, name: agent.name });
       }
       case 'clone': {
         const rows = (await em.query(
@@ -239,7 +239,8 @@ export class VersionsService {
           [dto.from_version_id!.toLowerCase(), agent.id],
         )) as Array<{ bundle: Bundle }>;
         if (!rows[0]) throw ValidationError.field('from_version_id', 'from_version_id must name a version of this agent');
-        return rows[0].bundle;
+        // Stored before a rule tightened (e.g. patterns now run on RE2): a new version starts only from a valid bundle.
+        return this.validator.assertValid(rows[0].bundle);
       }
     }
   }

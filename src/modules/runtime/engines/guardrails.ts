@@ -1,9 +1,10 @@
+import { compileTenantPattern, testTenantPattern, type TenantPattern } from '../../bundles/bundle-pattern.js';
 import type { Guardrail } from '../../bundles/bundle.types.js';
 
 export interface CompiledGuardrail {
   code: string;
   message: string;
-  patterns: RegExp[];
+  patterns: TenantPattern[];
   sources: string[];
 }
 
@@ -15,22 +16,20 @@ export interface GuardrailVerdict {
   pattern?: string;
 }
 
-/** Compiles every pattern once (case-insensitive, Unicode). A pattern that does not compile is skipped. */
+/**
+ * Compiles every pattern once per revision on the linear-time engine (case-insensitive, RE2 syntax). A pattern
+ * it cannot compile is skipped: pushes refuse them, but a revision stored before that check must still answer.
+ */
 export function compileGuardrails(guardrails: Guardrail[] | undefined): CompiledGuardrail[] {
   return (guardrails ?? []).map((g) => {
-    const patterns: RegExp[] = [];
+    const patterns: TenantPattern[] = [];
     const sources: string[] = [];
     for (const p of g.patterns ?? []) {
       try {
-        patterns.push(new RegExp(p, 'iu'));
+        patterns.push(compileTenantPattern(p));
         sources.push(p);
       } catch {
-        try {
-          patterns.push(new RegExp(p, 'i'));
-          sources.push(p);
-        } catch {
-          /* validated on push; an old bundle with a bad pattern must not break every turn */
-        }
+        /* refused on push since the RE2 engine; skipped in older revisions */
       }
     }
     return { code: g.code, message: g.message, patterns, sources };
@@ -41,7 +40,7 @@ export function checkGuardrails(compiled: CompiledGuardrail[], text: string | un
   if (text) {
     for (const g of compiled) {
       for (let i = 0; i < g.patterns.length; i += 1) {
-        if (g.patterns[i]!.test(text)) {
+        if (testTenantPattern(g.patterns[i]!, text)) {
           return { passed: false, reason: `guardrail ${g.code} matched /${g.sources[i]}/i`, code: g.code, message: g.message, pattern: g.sources[i] };
         }
       }

@@ -1,8 +1,9 @@
 import MiniSearch, { type SearchResult } from 'minisearch';
+import { compileTenantPattern, findTenantPattern, type TenantPattern } from '../../bundles/bundle-pattern.js';
 import type { Bundle, CatalogRecord, CatalogSearchTool, ParameterExtractor, Rule, Scalar } from '../../bundles/bundle.types.js';
 import type { CardDto, TurnFacets, TurnInput } from '../runtime.types.js';
 import { componentName, renderElement } from '../text/jsx.js';
-import { isStopword, processTerm, tokenize, words } from '../text/terms.js';
+import { isStopword, MAX_QUERY_TERMS, processTerm, tokenize, words } from '../text/terms.js';
 import { checkGuardrails, compileGuardrails, type CompiledGuardrail } from './guardrails.js';
 import { IntentClassifier } from './intent-classifier.js';
 import type { MaterialSource, TurnPlan } from './plan.js';
@@ -12,7 +13,7 @@ export const V1_BUILD = '1.0.0';
 
 interface CompiledExtractor {
   def: ParameterExtractor;
-  regex: RegExp;
+  pattern: TenantPattern;
 }
 
 interface CompiledTool {
@@ -46,13 +47,9 @@ export function prepareV1(bundle: Bundle): V1Index {
   const extractors: CompiledExtractor[] = [];
   for (const def of bundle.parameters ?? []) {
     try {
-      extractors.push({ def, regex: new RegExp(def.pattern, 'iu') });
+      extractors.push({ def, pattern: compileTenantPattern(def.pattern) });
     } catch {
-      try {
-        extractors.push({ def, regex: new RegExp(def.pattern, 'i') });
-      } catch {
-        /* validated on push */
-      }
+      /* refused on push since the RE2 engine; skipped in older revisions */
     }
   }
   const tools = (bundle.tools ?? []).filter((t) => t.type === 'catalog_search').map((def) => compileTool(def, bundle.collections?.[def.collection] ?? []));
@@ -302,14 +299,13 @@ function extractFromMessage(ix: V1Index, message: string): { values: Map<string,
   const values = new Map<string, ComputedParam>();
   const consumed: Array<[number, number]> = [];
   if (!message) return { values, consumed };
-  for (const { def, regex } of ix.extractors) {
-    const m = regex.exec(message);
+  for (const { def, pattern } of ix.extractors) {
+    const m = findTenantPattern(pattern, message);
     if (!m) continue;
-    const raw = m[1] ?? m[0];
-    const value = def.type === 'boolean' && m[1] === undefined ? true : coerce(raw, def.type);
+    const value = def.type === 'boolean' && m.group1 === undefined ? true : coerce(m.group1 ?? m.text, def.type);
     if (value === undefined) continue;
     values.set(def.code, { code: def.code, title: def.title, scope: 'message', value });
-    consumed.push([m.index, m.index + m[0].length]);
+    consumed.push([m.index, m.index + m.text.length]);
   }
   return { values, consumed };
 }
@@ -333,8 +329,15 @@ function computeParams(ix: V1Index, variables: TurnInput['agentVariables'], earl
   return [...out.values()];
 }
 
+/** The words a catalog search is made of: distinct content words, at most MAX_QUERY_TERMS of them. */
 function searchWords(text: string): string[] {
-  return words(text).filter((w) => !isStopword(w) && (w.length > 1 || /\d/.test(w)));
+  const out = new Set<string>();
+  for (const w of words(text)) {
+    if (isStopword(w) || (w.length === 1 && !/\d/.test(w))) continue;
+    out.add(w);
+    if (out.size === MAX_QUERY_TERMS) break;
+  }
+  return [...out];
 }
 
 function stripSpans(text: string, spans: Array<[number, number]>): string {

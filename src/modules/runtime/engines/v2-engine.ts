@@ -291,9 +291,11 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   };
 }
 
+/** `Text [1].` — the marker goes before the final punctuation (found by scanning back: linear, no regex). */
 function withMarker(sentence: string, marker: number): string {
-  const m = /^(.*?)([.!?]+)$/.exec(sentence);
-  return m ? `${m[1]} [${marker}]${m[2]}` : `${sentence} [${marker}]`;
+  let end = sentence.length;
+  while (end > 0 && '.!?'.includes(sentence[end - 1]!)) end -= 1;
+  return end < sentence.length ? `${sentence.slice(0, end)} [${marker}]${sentence.slice(end)}` : `${sentence} [${marker}]`;
 }
 
 function listPhrase(items: string[]): string {

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { TokenUsage } from '../runtime.types.js';
 import type { ChatMessage, CompletionChunk, CompletionRequest, CompletionResult, LlmProvider } from './llm-provider.js';
-import { ZERO_USAGE } from './llm-provider.js';
+import { reportedUsage } from './llm-provider.js';
 import { Deadline, toProviderError } from './provider-errors.js';
 
 export const ANTHROPIC_DEFAULT_MODEL = 'claude-sonnet-4-5';
@@ -14,14 +14,17 @@ interface AnthropicUsage {
   cache_read_input_tokens?: number | null;
 }
 
-/** Anthropic reports input without cache reads already; it has no separate reasoning counter. */
-export function anthropicUsage(u: AnthropicUsage | null | undefined): TokenUsage {
-  return {
+/**
+ * Anthropic reports input without cache reads already; it has no separate reasoning counter. Null when
+ * nothing was reported (a gateway that strips usage).
+ */
+export function anthropicUsage(u: AnthropicUsage | null | undefined): TokenUsage | null {
+  return reportedUsage({
     input_tokens: u?.input_tokens ?? 0,
     output_tokens: u?.output_tokens ?? 0,
     cache_read_tokens: u?.cache_read_input_tokens ?? 0,
     reasoning_tokens: 0,
-  };
+  });
 }
 
 /**
@@ -91,11 +94,11 @@ export class AnthropicProvider implements LlmProvider {
 
   async *stream(request: CompletionRequest): AsyncIterable<CompletionChunk> {
     const deadline = new Deadline(this.timeoutMs);
-    const usage: TokenUsage = { ...ZERO_USAGE };
+    const usage: TokenUsage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, reasoning_tokens: 0 };
     try {
       const stream = await this.client.messages.create({ ...this.body(request), stream: true }, { signal: deadline.signal });
       for await (const event of stream) {
-        if (event.type === 'message_start') Object.assign(usage, anthropicUsage(event.message.usage));
+        if (event.type === 'message_start') Object.assign(usage, anthropicUsage(event.message.usage) ?? {});
         else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
           if (event.delta.text) yield { type: 'delta', text: event.delta.text };
         } else if (event.type === 'message_delta') {
@@ -113,6 +116,7 @@ export class AnthropicProvider implements LlmProvider {
     }
     // The SDK ends a stream quietly when it is aborted: a deadline hit mid-stream is still a timeout.
     if (deadline.timedOut) throw toProviderError('anthropic', new Error('stream stalled'), true);
-    yield { type: 'usage', usage };
+    const reported = reportedUsage(usage);
+    if (reported) yield { type: 'usage', usage: reported };
   }
 }

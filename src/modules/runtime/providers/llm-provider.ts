@@ -17,17 +17,27 @@ export interface CompletionRequest {
 
 export interface CompletionResult {
   text: string;
-  usage: TokenUsage;
+  /** What the provider billed; null when it reported no usage (the runtime then counts with the tokenizer). */
+  usage: TokenUsage | null;
 }
 
+/** A `usage` chunk comes only when the provider reported usage. */
 export type CompletionChunk = { type: 'delta'; text: string } | { type: 'usage'; usage: TokenUsage };
 
 /** A model provider writes the wording of a reply from the material the engine gathered. */
 export interface LlmProvider {
   readonly name: 'openai' | 'anthropic';
   complete(request: CompletionRequest): Promise<CompletionResult>;
-  /** Text deltas as the provider sends them, then one usage chunk. */
+  /** Text deltas as the provider sends them, then one usage chunk when the provider reported usage. */
   stream(request: CompletionRequest): AsyncIterable<CompletionChunk>;
 }
 
-export const ZERO_USAGE: TokenUsage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, reasoning_tokens: 0 };
+/**
+ * Usage as the provider reported it, or null when it reported none: no usage object, or one whose counters are
+ * all zero (some OpenAI-compatible servers send that placeholder; a real call always reads the prompt).
+ */
+export function reportedUsage(usage: TokenUsage | null): TokenUsage | null {
+  if (!usage) return null;
+  const total = usage.input_tokens + usage.output_tokens + usage.cache_read_tokens + usage.reasoning_tokens;
+  return total > 0 ? usage : null;
+}

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { TokenUsage } from '../runtime.types.js';
 import type { CompletionChunk, CompletionRequest, CompletionResult, LlmProvider } from './llm-provider.js';
-import { ZERO_USAGE } from './llm-provider.js';
+import { reportedUsage } from './llm-provider.js';
 import { Deadline, toProviderError } from './provider-errors.js';
 
 export const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
@@ -17,18 +17,19 @@ interface OpenAIUsage {
 /**
  * Our four counters from OpenAI's: cached prompt tokens and reasoning tokens are reported apart from
  * (not inside) input and output, so the four add up to OpenAI's total_tokens and match Anthropic's
- * accounting, where input_tokens already excludes cache reads.
+ * accounting, where input_tokens already excludes cache reads. Null when the server reported no usage
+ * (OpenAI-compatible servers may omit it, in streams especially).
  */
-export function openAIUsage(u: OpenAIUsage | null | undefined): TokenUsage {
-  if (!u) return { ...ZERO_USAGE };
+export function openAIUsage(u: OpenAIUsage | null | undefined): TokenUsage | null {
+  if (!u) return null;
   const cached = u.prompt_tokens_details?.cached_tokens ?? 0;
   const reasoning = u.completion_tokens_details?.reasoning_tokens ?? 0;
-  return {
+  return reportedUsage({
     input_tokens: Math.max(0, (u.prompt_tokens ?? 0) - cached),
     output_tokens: Math.max(0, (u.completion_tokens ?? 0) - reasoning),
     cache_read_tokens: cached,
     reasoning_tokens: reasoning,
-  };
+  });
 }
 
 /** Chat Completions through the official SDK: OpenAI or any OpenAI-compatible server (`OPENAI_BASE_URL`). */
@@ -90,7 +91,7 @@ export class OpenAIProvider implements LlmProvider {
       for await (const chunk of stream) {
         const text = chunk.choices[0]?.delta?.content;
         if (text) yield { type: 'delta', text };
-        if (chunk.usage) usage = openAIUsage(chunk.usage);
+        if (chunk.usage) usage = openAIUsage(chunk.usage) ?? usage;
       }
     } catch (error) {
       throw toProviderError('openai', error, deadline.timedOut);
@@ -99,6 +100,6 @@ export class OpenAIProvider implements LlmProvider {
     }
     // The SDK ends a stream quietly when it is aborted: a deadline hit mid-stream is still a timeout.
     if (deadline.timedOut) throw toProviderError('openai', new Error('stream stalled'), true);
-    yield { type: 'usage', usage: usage ?? { ...ZERO_USAGE } };
+    if (usage) yield { type: 'usage', usage };
   }
 }

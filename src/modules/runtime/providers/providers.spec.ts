@@ -5,6 +5,7 @@ import { KB_BUNDLE } from '../fixtures/kb.fixture.js';
 import { agentFor, collect, newRuntime, turn } from '../fixtures/runtime.fixture.js';
 import { SHOP_BUNDLE } from '../fixtures/shop.fixture.js';
 import { UpstreamTimeoutError, UpstreamUnavailableError } from '../runtime.errors.js';
+import { countTextTokens } from '../text/token-counter.js';
 import type { RuntimeService } from '../runtime.service.js';
 
 type Citations = { citations_used: Array<{ marker: number; document_id: string }>; checks: Array<{ name: string; passed: boolean }>; narrative: string };
@@ -103,6 +104,32 @@ describe.each([
     expect(t.citations_used.map((c) => c.marker)).toEqual([1]);
     expect(t.checks.find((c) => c.name === 'citations_map_to_passages')!.passed).toBe(false);
   });
+
+  it('keeps the provider’s real usage when it writes no text (the engine’s draft is the reply)', async () => {
+    fake.behave({ reply: () => '', usage: { input: 321, output: 4 } });
+    const agent = agentFor(runtime, 'v1', withProvider(SHOP_BUNDLE, provider));
+    const r = await runtime.run(agent, turn('running shoes under $100'));
+    expect(r.text).toContain('Aero Road Runner');
+    expect(r.usage).toEqual({ input_tokens: 321, output_tokens: 4, cache_read_tokens: 0, reasoning_tokens: 0 });
+    expect((r.trace as { response: { message: string } }).response.message).toBe(r.text);
+    const streamed = await collect(runtime.stream(agent, turn('running shoes under $100')));
+    expect(streamed.deltas.join('')).toBe(streamed.result.text);
+    expect(streamed.result.text).toBe(r.text);
+    expect(streamed.result.usage).toEqual(r.usage);
+  });
+
+  if (provider === 'openai') {
+    it('counts with the tokenizer when the server reports no usage, in streams too', async () => {
+      fake.behave({ omitUsage: true });
+      const agent = agentFor(runtime, 'v1', withProvider(SHOP_BUNDLE, provider));
+      const r = await runtime.run(agent, turn('running shoes under $100'));
+      expect(r.usage.output_tokens).toBe(countTextTokens(r.text));
+      const system = String((lastBody().messages as Array<{ content: string }>)[0]!.content);
+      expect(r.usage.input_tokens).toBe(countTextTokens(system) + countTextTokens('running shoes under $100'));
+      const streamed = await collect(runtime.stream(agent, turn('running shoes under $100')));
+      expect(streamed.result.usage).toEqual(r.usage);
+    });
+  }
 
   it('does not call the model for guardrail blocks, rule blocks or questions', async () => {
     const agent = agentFor(runtime, 'v1', withProvider(SHOP_BUNDLE, provider));

@@ -1,3 +1,5 @@
+import { INPUT_LIMITS } from '../../../common/validation/input-limits.js';
+
 /**
  * Text helpers shared by both engines: one tokenizer for indexing and querying, so that catalog search,
  * passage retrieval and intent recognition agree on what a "term" is.
@@ -16,9 +18,27 @@ const STOPWORDS = new Set(
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
-/** Lower-cased words and numbers, in order (punctuation dropped, accents kept). */
+/**
+ * Distinct words of a message that reach a search index. Each costs one exact, prefix and fuzzy walk of the
+ * index, so a message of thousands of words searches its first ones only.
+ */
+export const MAX_QUERY_TERMS = 32;
+
+/**
+ * A word as search, fuzzy matching and intent recognition see it: its first searchTokenMaxChars characters
+ * (never half of a surrogate pair). Indexing and querying both use it, so long words still meet; and the
+ * fuzzy matcher's work, quadratic in a word's length, stays small whatever a message holds.
+ */
+export function boundedWord(word: string): string {
+  const max = INPUT_LIMITS.searchTokenMaxChars;
+  if (word.length <= max) return word;
+  const code = word.charCodeAt(max - 1);
+  return word.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+/** Lower-cased words and numbers, in order (punctuation dropped, accents kept), each bounded by `boundedWord`. */
 export function words(text: string): string[] {
-  return text.toLowerCase().match(WORD) ?? [];
+  return tokenize(text.toLowerCase());
 }
 
 export function isStopword(word: string): boolean {
@@ -78,8 +98,8 @@ export function keywords(text: string): string[] {
 }
 
 /**
- * Content words with their stems, one per distinct stem, in order. Search queries are built from the
- * words (minisearch stems them itself; stemming twice is not idempotent: "notes" → "note" → "not").
+ * Content words with their stems, one per distinct stem, in order, at most MAX_QUERY_TERMS. Search queries are
+ * built from the words (minisearch stems them itself; stemming twice is not idempotent: "notes" → "note" → "not").
  */
 export function contentTerms(text: string): Array<{ word: string; stem: string }> {
   const seen = new Set<string>();
@@ -90,25 +110,39 @@ export function contentTerms(text: string): Array<{ word: string; stem: string }
     if (seen.has(s)) continue;
     seen.add(s);
     out.push({ word: w, stem: s });
+    if (out.length === MAX_QUERY_TERMS) break;
   }
   return out;
 }
 
-/** minisearch tokenizer matching `words()`. */
+/** minisearch tokenizer matching `words()` (same bounded words, case kept: processTerm lower-cases). */
 export function tokenize(text: string): string[] {
-  return text.match(WORD) ?? [];
+  const out: string[] = [];
+  for (const [word] of text.matchAll(WORD)) out.push(boundedWord(word));
+  return out;
 }
+
+/** Terminal punctuation and closing quotes, when whitespace and a capital, digit or opening quote follow. */
+const SENTENCE_END = /[.!?]["'”)\]]*(?=\s+["'“([]?[\p{Lu}\p{N}])/gu;
 
 /**
  * Sentences of a paragraph (keeps the terminal punctuation). A boundary is terminal punctuation followed by
  * whitespace and a capital, digit or opening quote, so "$6.50" and "e.g. more" stay whole.
  */
 export function sentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?]["'”)\]]*)\s+(?=["'“([]?[\p{Lu}\p{N}])/u)
-    .map((s) => s.trim())
-    .filter(Boolean);
+  // Matching forward from each terminal mark keeps this linear: a lookbehind tried at every position would
+  // rescan a run of quotes or brackets each time (quadratic in the run, and knowledge texts are tenant input).
+  const out: string[] = [];
+  let start = 0;
+  for (const m of text.matchAll(SENTENCE_END)) {
+    const end = m.index + m[0].length;
+    out.push(text.slice(start, end));
+    start = end;
+  }
+  out.push(text.slice(start));
+  return out.map((s) => s.trim()).filter(Boolean);
 }
+
 
 /**
  * Splits a reply into token-sized pieces for streaming (a word with its leading space, or one punctuation

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import { UnauthorizedError } from '../errors/app-error.js';
-import type { AuthService } from '../../modules/auth/auth.service.js';
-import { AGENT_API_KEY_HEADER } from '../../modules/auth/strategies/agent-api-key.strategy.js';
-import { isStoreUnreachable } from '../../modules/events/events-error.filter.js';
-import { EventStoreUnavailableError } from '../../modules/events/events.errors.js';
+import { UnauthorizedError } from '../../common/errors/app-error.js';
+import type { AuthService } from '../auth/auth.service.js';
+import { AGENT_API_KEY_HEADER } from '../auth/strategies/agent-api-key.strategy.js';
+import { isStoreUnavailable } from './failure-kinds.js';
+import { EventStoreUnavailableError } from './events.errors.js';
 
 /**
  * onRequest hook of the events webhook: the agent key is checked before Fastify reads, sizes or parses the body,
@@ -18,7 +18,7 @@ export function authenticateAgentKeyBeforeBody(auth: AuthService) {
     try {
       await auth.authenticateAgentKey(key);
     } catch (error) {
-      throw isStoreUnreachable(error) ? new EventStoreUnavailableError() : error;
+      throw isStoreUnavailable(error) ? new EventStoreUnavailableError() : error;
     }
   };
 }

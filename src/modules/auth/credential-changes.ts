@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+
+/** The PostgreSQL NOTIFY channel revocations are announced on (NOTIFY is per database: tests never cross-talk). */
+export const CREDENTIALS_CHANNEL = 'credentials_changed';
+
+interface Notice {
+  organizationId: string;
+  /** The process that made the change; it applied the change itself before answering. */
+  origin: string;
+}
+
+/**
+ * Revocation and deletion of credentials (keys, users, agents, projects, organizations), made effective on every
+ * instance. The change and its announcement commit together: PostgreSQL delivers the NOTIFY to every listening
+ * instance when, and only if, the transaction commits. The process that made the change applies it before
+ * returning, so its own next request is already refused.
+ */
+@Injectable()
+export class CredentialChanges {
+  readonly origin = randomUUID();
+  private readonly logger = new Logger('CredentialChanges');
+  private readonly listeners = new Set<(organizationId: string | undefined) => void>();
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Runs `change` in a transaction that revokes or deletes credentials of `organizationId`, announced on commit. */
+  async commit<T>(organizationId: string, change: (em: EntityManager) => Promise<T>): Promise<T> {
+    const result = await this.dataSource.transaction(async (em) => {
+      const value = await change(em);
+      const notice: Notice = { organizationId, origin: this.origin };
+      await em.query(`SELECT pg_notify($1, $2)`, [CREDENTIALS_CHANNEL, JSON.stringify(notice)]);
+      return value;
+    });
+    this.emit(organizationId);
+    return result;
+  }
+
+  /** A notice heard on the channel: another process changed credentials of an organization. */
+  received(payload: string): void {
+    let notice: Partial<Notice>;
+    try {
+      notice = JSON.parse(payload) as Partial<Notice>;
+    } catch {
+      notice = {};
+    }
+    if (typeof notice.organizationId !== 'string') {
+      this.logger.warn({ payload }, 'unreadable credentials notice: forgetting every cached credential');
+      this.emit(undefined);
+      return;
+    }
+    if (notice.origin !== this.origin) this.emit(notice.organizationId);
+  }
+
+  /** `organizationId` undefined: any organization's credentials may have changed. Returns the unsubscribe function. */
+  onChange(listener: (organizationId: string | undefined) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(organizationId: string | undefined): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(organizationId);
+      } catch (error) {
+        this.logger.error({ err: error }, 'credentials change listener failed');
+      }
+    }
+  }
+}

@@ -1,0 +1,225 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { OrganizationsService } from '../../src/modules/organizations/organizations.service.js';
+import type { TestOrg } from '../factories/factory.js';
+import { expectStatus, liveAgent, shopBundle } from '../support/agents.js';
+import { HttpClient } from '../support/http.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+
+const TOKEN = '/management/v1/auth/token';
+const SEND = '/messaging/v1/messages';
+const EVENTS = '/messaging/v1/events';
+const UNKNOWN_ID = '0123456789abcdef01234567';
+/** Issue 13: refused at once where the revocation was made, and within this long on every other instance. */
+const OTHER_INSTANCE_BOUND_MS = 1000;
+const POLL_FOR_MS = 1500;
+
+/** What a probe needs of an instance: its HTTP client. */
+interface Instance { http: HttpClient }
+type Probe = (app: Instance) => Promise<number>;
+interface Seen { afterMs: number; status: number }
+
+/**
+ * The built service as a second process on the same database and Redis keys (API only). A separate process, not a
+ * second app in this one: Passport registers strategies process-wide, so two apps in one process authenticate
+ * through whichever was created last and would share its credential cache.
+ */
+async function startInstance(): Promise<{ http: HttpClient; child: ChildProcessWithoutNullStreams }> {
+  const child = spawn(process.execPath, ['dist/src/main.js'], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', MIGRATE_ON_START: 'false', WORKERS: 'off' } });
+  const output: string[] = [];
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output.push(chunk.toString());
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output.join(''));
+      if (match) resolve({ http: new HttpClient(match[1]!), child });
+    });
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`instance B exited with ${code}: ${output.join('')}`)));
+  });
+}
+
+/** Polls every 25 ms for POLL_FOR_MS from `start`, recording what each answer was and when. */
+async function poll(app: Instance, probe: Probe, start: number): Promise<Seen[]> {
+  const seen: Seen[] = [];
+  while (Date.now() - start < POLL_FOR_MS) {
+    const sentAfter = Date.now() - start;
+    seen.push({ afterMs: sentAfter, status: await probe(app) });
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return seen;
+}
+
+/**
+ * Two instances of the service (same PostgreSQL and Redis), as a deployment runs them. `a` performs every
+ * revocation; `b` has the credential in its cache beforehand, so only the broadcast can make it refuse in time.
+ */
+describe('revocation and deletion across instances', () => {
+  let a: TestApp;
+  let b: Instance;
+  let bProcess: ChildProcessWithoutNullStreams | undefined;
+  let org: TestOrg;
+  beforeAll(async () => {
+    a = await createTestApp();
+    const started = await startInstance();
+    b = started;
+    bProcess = started.child;
+  });
+  beforeEach(async () => {
+    await a.reset();
+    org = await a.factory.org();
+  });
+  afterAll(async () => {
+    if (bProcess && bProcess.exitCode === null) {
+      const exited = new Promise((resolve) => bProcess!.once('exit', resolve));
+      bProcess.kill('SIGTERM');
+      await exited;
+    }
+    await a?.close();
+  });
+
+  /**
+   * Warms both instances' caches with an accepted request, runs `revoke`, then polls both: on `a` nothing is
+   * accepted after the revocation returned; on `b` nothing is accepted once OTHER_INSTANCE_BOUND_MS have passed,
+   * nor after its first refusal.
+   */
+  async function expectRevokedEverywhere(probe: Probe, refused: number, revoke: () => Promise<void>): Promise<void> {
+    expect(await probe(a)).not.toBe(refused);
+    expect(await probe(b)).not.toBe(refused);
+    await revoke();
+    const start = Date.now();
+    const [onA, onB] = await Promise.all([poll(a, probe, start), poll(b, probe, start)]);
+    expect(onA.filter((s) => s.status !== refused)).toEqual([]);
+    const firstRefusal = onB.findIndex((s) => s.status === refused);
+    expect(firstRefusal).toBeGreaterThanOrEqual(0);
+    expect(onB.slice(firstRefusal).filter((s) => s.status !== refused)).toEqual([]);
+    expect(onB.filter((s) => s.afterMs >= OTHER_INSTANCE_BOUND_MS && s.status !== refused)).toEqual([]);
+  }
+
+  async function agentWithKeys() {
+    const agent = await a.factory.agent(org);
+    const pk = expectStatus(await a.http.post(`/management/v1/agents/${agent.id}/publishable-keys`, {}, org.headers), 201, 'publishable key').body;
+    const ak = expectStatus(await a.http.post(`/management/v1/agents/${agent.id}/api-keys`, {}, org.headers), 201, 'api key').body;
+    const token = expectStatus(await a.http.post(TOKEN, { grant_type: 'publishable_key', publishable_key: pk.publishable_key }), 200, 'exchange').body.access_token as string;
+    return { agent, pk, ak, token };
+  }
+
+  it('a revoked publishable key: its tokens are refused at once on A and within 1 s on B', async () => {
+    const { agent, pk, token } = await agentWithKeys();
+    // The agent has no live version: an accepted token gets 404 no_active_version, a refused one 401.
+    const probe: Probe = async (app) => (await app.http.post(SEND, { text: 'hi', user_id: 'u1' }, { authorization: `Bearer ${token}` })).status;
+    await expectRevokedEverywhere(probe, 401, async () => {
+      expect((await a.http.delete(`/management/v1/agents/${agent.id}/publishable-keys/${pk.id}`, org.headers)).status).toBe(204);
+    });
+    for (const app of [a, b]) {
+      const exchange = await app.http.post(TOKEN, { grant_type: 'publishable_key', publishable_key: pk.publishable_key });
+      expect(exchange.body).toEqual({ error: 'invalid_grant', error_description: 'invalid_publishable_key' });
+    }
+  });
+
+  it('a revoked agent API key is refused by the events webhook at once on A and within 1 s on B', async () => {
+    const { agent, ak } = await agentWithKeys();
+    const probe: Probe = async (app) => (await app.http.get(`${EVENTS}/${UNKNOWN_ID}`, { 'x-agent-api-key': ak.api_key })).status;
+    await expectRevokedEverywhere(probe, 401, async () => {
+      expect((await a.http.delete(`/management/v1/agents/${agent.id}/api-keys/${ak.id}`, org.headers)).status).toBe(204);
+    });
+    expect((await b.http.post(EVENTS, { text: 'hi' }, { 'x-agent-api-key': ak.api_key })).status).toBe(401);
+  });
+
+  it("a deleted organization's API key is refused at once on A and within 1 s on B", async () => {
+    const other = await a.factory.org();
+    const probe: Probe = async (app) => (await app.http.get('/management/v1/projects', org.headers)).status;
+    await expectRevokedEverywhere(probe, 401, () => a.app.get(OrganizationsService).deleteOrganization(org.id));
+    expect((await b.http.get('/management/v1/projects', other.headers)).status).toBe(200);
+  });
+
+  it("a deleted user's session is refused at once on A and within 1 s on B", async () => {
+    const user = await a.factory.user(org);
+    const login = expectStatus(await a.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password }), 200, 'login').body;
+    const probe: Probe = async (app) => (await app.http.get('/management/v1/projects', { authorization: `Bearer ${login.access_token}` })).status;
+    await expectRevokedEverywhere(probe, 401, () => a.app.get(OrganizationsService).deleteUser(user.id));
+    expect((await a.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password })).body.error).toBe('invalid_grant');
+  });
+
+  it("a deleted agent's client token is refused at once on A and within 1 s on B", async () => {
+    const { agent, token } = await agentWithKeys();
+    const probe: Probe = async (app) => (await app.http.post(SEND, { text: 'hi', user_id: 'u1' }, { authorization: `Bearer ${token}` })).status;
+    await expectRevokedEverywhere(probe, 401, async () => {
+      expect((await a.http.delete(`/management/v1/agents/${agent.id}`, org.headers)).status).toBe(204);
+    });
+  });
+
+  it('an instance that lost the broadcast connection still refuses within 1 s, and listens again', async () => {
+    const listeners = async () => Number((await a.dataSource.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'agent-service-credentials' AND datname = current_database()`,
+    ))[0].n);
+    expect(await listeners()).toBe(2);
+    const { agent, ak } = await agentWithKeys();
+    const second = expectStatus(await a.http.post(`/management/v1/agents/${agent.id}/api-keys`, {}, org.headers), 201, 'api key').body;
+    const probe = (key: string): Probe => async (app) => (await app.http.get(`${EVENTS}/${UNKNOWN_ID}`, { 'x-agent-api-key': key })).status;
+
+    // Both instances lose their listener; the revocation is made while they reconnect.
+    await a.dataSource.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'agent-service-credentials' AND datname = current_database()`);
+    await expectRevokedEverywhere(probe(ak.api_key), 401, async () => {
+      expect((await a.http.delete(`/management/v1/agents/${agent.id}/api-keys/${ak.id}`, org.headers)).status).toBe(204);
+    });
+
+    const deadline = Date.now() + 10_000;
+    while ((await listeners()) < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(await listeners()).toBe(2);
+    await expectRevokedEverywhere(probe(second.api_key), 401, async () => {
+      expect((await a.http.delete(`/management/v1/agents/${agent.id}/api-keys/${second.id}`, org.headers)).status).toBe(204);
+    });
+  });
+
+  describe('deleting a project stops its agents on every surface', () => {
+    async function liveAgentWithCredentials() {
+      const live = await liveAgent(a, org, { bundle: shopBundle, runtime: 'v1' });
+      const project = (await a.http.get(`/management/v1/agents/${live.agentId}`, org.headers)).body.project_id as string;
+      const pk = expectStatus(await a.http.post(`/management/v1/agents/${live.agentId}/publishable-keys`, {}, org.headers), 201, 'publishable key').body;
+      const ak = expectStatus(await a.http.post(`/management/v1/agents/${live.agentId}/api-keys`, {}, org.headers), 201, 'api key').body;
+      const user = await a.factory.user(org);
+      const session = expectStatus(
+        await a.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password, agent_id: live.agentId }), 200, 'agent-scoped login',
+      ).body.access_token as string;
+      return { ...live, project, pk, ak, session };
+    }
+    const deleteProject = async (project: string) => {
+      expect((await a.http.delete(`/management/v1/projects/${project}`, org.headers)).status).toBe(204);
+    };
+
+    it('client tokens of its agents are refused at once on A and within 1 s on B', async () => {
+      const live = await liveAgentWithCredentials();
+      const probe: Probe = async (app) => (await app.http.post(SEND, { text: 'Do you have trail shoes?', user_id: 'u1' }, live.headers)).status;
+      expect(await probe(a)).toBe(200);
+      await expectRevokedEverywhere(probe, 401, () => deleteProject(live.project));
+    });
+
+    it('its agent API keys are refused by the events webhook at once on A and within 1 s on B', async () => {
+      const live = await liveAgentWithCredentials();
+      const probe: Probe = async (app) => (await app.http.get(`${EVENTS}/${UNKNOWN_ID}`, { 'x-agent-api-key': live.ak.api_key })).status;
+      await expectRevokedEverywhere(probe, 401, () => deleteProject(live.project));
+      const post = await a.http.post(EVENTS, { text: 'hi' }, { 'x-agent-api-key': live.ak.api_key });
+      expect(post.status).toBe(401);
+      expect(post.body.error.code).toBe('unauthorized');
+    });
+
+    it('sessions scoped to its agents are refused for messaging at once on A and within 1 s on B', async () => {
+      const live = await liveAgentWithCredentials();
+      const probe: Probe = async (app) => (await app.http.post(SEND, { text: 'hi', user_id: 'u1' }, { authorization: `Bearer ${live.session}` })).status;
+      expect(await probe(a)).toBe(200);
+      await expectRevokedEverywhere(probe, 401, () => deleteProject(live.project));
+    });
+
+    it('its publishable keys no longer exchange (invalid_grant) and management no longer shows its agents', async () => {
+      const live = await liveAgentWithCredentials();
+      await deleteProject(live.project);
+      for (const app of [a, b]) {
+        const exchange = await app.http.post(TOKEN, { grant_type: 'publishable_key', publishable_key: live.pk.publishable_key });
+        expect(exchange.status).toBe(400);
+        expect(exchange.body).toEqual({ error: 'invalid_grant', error_description: 'invalid_publishable_key' });
+        expect((await app.http.get(`/management/v1/agents/${live.agentId}`, org.headers)).status).toBe(404);
+      }
+      const login = await a.http.post(TOKEN, { grant_type: 'password', username: (await a.factory.user(org)).email, password: 'correct horse battery', agent_id: live.agentId });
+      expect(login.body).toEqual({ error: 'invalid_grant', error_description: 'unknown_agent' });
+    });
+  });
+});
