@@ -3,56 +3,13 @@ import WebSocket from 'ws';
 import type { TestOrg } from '../factories/factory.js';
 import { liveAgent, shopBundle, type LiveTestAgent } from '../support/agents.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { connect, type Client } from '../support/ws-client.js';
 
 const SESSION = '/messaging/v1/session';
 
 /** Limits of the instance under test (small, so the tests reach them quickly). */
 const LIMITS = { SESSION_FRAME_BURST: 20, SESSION_MAX_IN_FLIGHT: 2, SESSION_MAX_PER_CREDENTIAL: 2 };
 
-interface Client {
-  socket: WebSocket;
-  frames: any[];
-  next(match: (frame: any) => boolean, timeoutMs?: number): Promise<any>;
-  request(id: string): Promise<any[]>;
-  closed: Promise<{ code: number; reason: string }>;
-  send(frame: unknown): void;
-}
-
-function connect(url: string, headers: Record<string, string>): Client {
-  const socket = new WebSocket(url, [], { headers });
-  const frames: any[] = [];
-  const waiters: Array<{ match: (f: any) => boolean; resolve: (f: any) => void }> = [];
-  socket.on('message', (data) => {
-    const frame = JSON.parse(data.toString());
-    frames.push(frame);
-    for (const w of [...waiters]) {
-      if (w.match(frame)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(frame);
-      }
-    }
-  });
-  socket.on('error', () => undefined);
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
-  const next = (match: (frame: any) => boolean, timeoutMs = 10_000) =>
-    new Promise<any>((resolve, reject) => {
-      const seen = frames.find(match);
-      if (seen) return resolve(seen);
-      const timer = setTimeout(() => reject(new Error(`no matching frame; got ${JSON.stringify(frames).slice(0, 500)}`)), timeoutMs);
-      waiters.push({ match, resolve: (f) => { clearTimeout(timer); resolve(f); } });
-    });
-  return {
-    socket,
-    frames,
-    next,
-    closed,
-    async request(id) {
-      await next((f) => f.id === id && (f.type === 'done' || f.type === 'error'));
-      return frames.filter((f) => f.id === id);
-    },
-    send: (frame) => socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame)),
-  };
-}
 
 /** Resolves with the close, or with `undefined` once `ms` have passed without one. */
 function closedWithin(c: Client, ms: number): Promise<{ code: number; reason: string } | undefined> {
@@ -71,7 +28,7 @@ describe('WebSocket session hardening (issue 13: revocation, hostile frames, flo
   let wsUrl: string;
   const open: Client[] = [];
   const client = (headers: Record<string, string>) => {
-    const c = connect(wsUrl, headers);
+    const c = connect(wsUrl, { headers });
     open.push(c);
     return c;
   };
