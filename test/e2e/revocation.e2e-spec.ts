@@ -1,8 +1,8 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { OrganizationsService } from '../../src/modules/organizations/organizations.service.js';
 import type { TestOrg } from '../factories/factory.js';
 import { expectStatus, liveAgent, shopBundle } from '../support/agents.js';
-import { HttpClient } from '../support/http.js';
+import type { HttpClient } from '../support/http.js';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const TOKEN = '/management/v1/auth/token';
@@ -17,25 +17,6 @@ const POLL_FOR_MS = 1500;
 interface Instance { http: HttpClient }
 type Probe = (app: Instance) => Promise<number>;
 interface Seen { afterMs: number; status: number }
-
-/**
- * The built service as a second process on the same database and Redis keys (API only). A separate process, not a
- * second app in this one: Passport registers strategies process-wide, so two apps in one process authenticate
- * through whichever was created last and would share its credential cache.
- */
-async function startInstance(): Promise<{ http: HttpClient; child: ChildProcessWithoutNullStreams }> {
-  const child = spawn(process.execPath, ['dist/src/main.js'], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', MIGRATE_ON_START: 'false', WORKERS: 'off' } });
-  const output: string[] = [];
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output.push(chunk.toString());
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output.join(''));
-      if (match) resolve({ http: new HttpClient(match[1]!), child });
-    });
-    child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`instance B exited with ${code}: ${output.join('')}`)));
-  });
-}
 
 /** Polls every 25 ms for POLL_FOR_MS from `start`, recording what each answer was and when. */
 async function poll(app: Instance, probe: Probe, start: number): Promise<Seen[]> {
@@ -54,25 +35,18 @@ async function poll(app: Instance, probe: Probe, start: number): Promise<Seen[]>
  */
 describe('revocation and deletion across instances', () => {
   let a: TestApp;
-  let b: Instance;
-  let bProcess: ChildProcessWithoutNullStreams | undefined;
+  let b: ServiceProcess;
   let org: TestOrg;
   beforeAll(async () => {
     a = await createTestApp();
-    const started = await startInstance();
-    b = started;
-    bProcess = started.child;
+    b = await startServiceProcess();
   });
   beforeEach(async () => {
     await a.reset();
     org = await a.factory.org();
   });
   afterAll(async () => {
-    if (bProcess && bProcess.exitCode === null) {
-      const exited = new Promise((resolve) => bProcess!.once('exit', resolve));
-      bProcess.kill('SIGTERM');
-      await exited;
-    }
+    await b?.stop();
     await a?.close();
   });
 

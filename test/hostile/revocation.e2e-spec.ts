@@ -1,6 +1,6 @@
 import type { TestApp } from '../support/test-app.js';
 import { OrganizationsService } from '../../src/modules/organizations/organizations.service.js';
-import { createTestApp } from '../support/test-app.js';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { Oracle, report, sendRaw, type RawRequest } from './support/oracles.js';
 import { seedTenant, startHostileApp, type Tenant } from './support/world.js';
 
@@ -21,18 +21,18 @@ interface Probe {
 describe('hostile input: revocation and deletion take effect at once', () => {
   let t: TestApp;
   /** A second instance on the same database and Redis: it learns of revocations only through the broadcast. */
-  let other: TestApp;
+  let other: ServiceProcess;
   let close: () => Promise<void>;
   const oracle = new Oracle('revocation');
 
   beforeAll(async () => {
     const started = await startHostileApp();
     ({ t, close } = started);
-    other = await createTestApp({ WORKERS: 'off', RATE_LIMIT_MAX: '1000000', EVENTS_MAX_BACKLOG: '1000000' });
+    other = await startServiceProcess({ RATE_LIMIT_MAX: '1000000', EVENTS_MAX_BACKLOG: '1000000' });
   }, 60_000);
   afterAll(async () => {
     report(oracle);
-    await other.close();
+    await other?.stop();
     await close();
   });
 
