@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/services.sh
+bash scripts/promtool.sh
 [ -d node_modules ] || npm install --no-audit --no-fund
 npm run -s build
 NODE_ENV=test npm run -s test:jest -- "$@"
