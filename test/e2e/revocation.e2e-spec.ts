@@ -105,6 +105,18 @@ describe('revocation and deletion across instances', () => {
     expect((await b.http.get('/management/v1/projects', other.headers)).status).toBe(200);
   });
 
+  it('deletes an organization that has conversations: its usage roll-up goes with it, another organization keeps its own', async () => {
+    const other = await a.factory.org();
+    for (const owner of [org, other]) {
+      const agent = await liveAgent(a, owner, { bundle: shopBundle, runtime: 'v1' });
+      expectStatus(await a.http.post(SEND, { text: 'hello', user_id: 'u1' }, agent.headers), 200, 'send');
+    }
+    await a.app.get(OrganizationsService).deleteOrganization(org.id);
+    const left = await a.dataSource.query(`SELECT organization_id, sum(interaction_count)::int AS n FROM usage_daily GROUP BY 1`);
+    expect(left).toEqual([{ organization_id: other.id, n: 1 }]);
+    expect(await a.dataSource.query(`SELECT id FROM interactions WHERE organization_id = $1`, [org.id])).toEqual([]);
+  });
+
   it("a deleted user's session is refused at once on A and within 1 s on B", async () => {
     const user = await a.factory.user(org);
     const login = expectStatus(await a.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password }), 200, 'login').body;
