@@ -62,6 +62,16 @@ describe('tenant patterns and search bounds', () => {
     });
   });
 
+  it('a guardrail sees the whole of a valid message, however its characters are encoded (no emoji padding past it)', async () => {
+    const guarded: Bundle = { ...shopBundle, guardrails: [{ code: 'secret', patterns: ['launch codes'], message: 'Blocked: secret.' }] };
+    const shop = await liveAgent(t, org, { bundle: guarded, runtime: 'v1' });
+    // 16,384 characters in all, the message limit: 16,370 emoji take 32,740 UTF-16 units before the phrase.
+    const text = `${'\u{1F600}'.repeat(16_370)} launch codes`;
+    const res = await t.http.post(SEND, { text, user_id: 'u1' }, shop.headers);
+    expect(res.status).toBe(200);
+    expect(res.body.message.text).toBe('Blocked: secret.');
+  });
+
   describe('patterns the linear-time engine cannot run', () => {
     it.each([
       ['a backreference', '(a)\\1'],

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { CharLength, charCount, IsMessageText, MaxChars } from './char-length.js';
+import { CharLength, charCount, IsMessageText, leadingChars, MaxChars } from './char-length.js';
 import { INPUT_LIMITS } from './input-limits.js';
 
 class Body {
@@ -41,5 +41,12 @@ describe('CharLength / MaxChars / IsMessageText', () => {
     expect(failed({ text: 'a'.repeat(INPUT_LIMITS.messageMaxChars + 1) })).toEqual([['text', `text must be 1 to ${INPUT_LIMITS.messageMaxChars} characters`]]);
     expect(failed({ text: `${'a'.repeat(INPUT_LIMITS.messageMaxChars)}\uFE0F` })).toHaveLength(1);
     expect(failed({ text: '' })).toHaveLength(1);
+  });
+
+  it('cuts to the first characters by code point, never half a surrogate pair', () => {
+    expect(leadingChars('abc', 5)).toBe('abc');
+    expect(leadingChars('\u{1F600}\u{1F600}\u{1F600}', 2)).toBe('\u{1F600}\u{1F600}');
+    expect(leadingChars('a\u{1F600}b', 2)).toBe('a\u{1F600}');
+    expect(charCount(leadingChars('\u{1F600}'.repeat(20_000), INPUT_LIMITS.messageMaxChars))).toBe(INPUT_LIMITS.messageMaxChars);
   });
 });

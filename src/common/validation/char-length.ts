@@ -22,6 +22,21 @@ export function charCount(value: string): number {
   return value.length - surrogatePairs;
 }
 
+/**
+ * The first `max` characters (code points) of `value`, never half of a surrogate pair: how every bound on the
+ * text that work sees (patterns, search words, recorded excerpts) cuts, counted as the message limit counts.
+ */
+export function leadingChars(value: string, max: number): string {
+  if (value.length <= max) return value;
+  let units = 0;
+  for (let chars = 0; chars < max && units < value.length; chars += 1) {
+    const c = value.charCodeAt(units);
+    const next = value.charCodeAt(units + 1);
+    units += c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+  }
+  return value.slice(0, units);
+}
+
 /** A string of `min`..`max` characters (code points); a mismatch is a 422 naming the field. */
 export const CharLength = (min: number, max: number, options: ValidationOptions = {}) =>
   ValidateBy(

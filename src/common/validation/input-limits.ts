@@ -7,7 +7,7 @@ export const INPUT_LIMITS = {
   jsonMaxDepth: 64,
   /** Characters of one end-user message (send, stream, WebSocket frame, events webhook, channel reply). */
   messageMaxChars: 16_384,
-  /** Characters any tenant pattern (guardrail, parameter extractor) is run on. */
+  /** Characters (code points, as messages are counted) any tenant pattern (guardrail, parameter extractor) sees. */
   patternInputMaxChars: 16_384,
   /** Characters of one word that search and fuzzy matching consider; the rest of a longer word is ignored. */
   searchTokenMaxChars: 64,

@@ -1,5 +1,6 @@
 import { RE2JS } from 're2js';
 import { INPUT_LIMITS } from '../../common/validation/input-limits.js';
+import { leadingChars } from '../../common/validation/char-length.js';
 
 /**
  * Tenant patterns (guardrails, parameter extractors) in RE2 syntax, matched case-insensitively by a linear-time
@@ -44,14 +45,12 @@ export function tenantPatternProblem(source: string): string | null {
 }
 
 /**
- * The part of a text a pattern is run on: its first patternInputMaxChars characters (never half of a
- * surrogate pair), so the work per pattern is bounded whatever the surface let through.
+ * The part of a text a pattern is run on: its first patternInputMaxChars characters (code points, as the message
+ * limit counts, so a guardrail always sees a whole valid message), so the work per pattern is bounded whatever
+ * the surface let through.
  */
 export function patternInput(text: string): string {
-  const max = INPUT_LIMITS.patternInputMaxChars;
-  if (text.length <= max) return text;
-  const cut = isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
-  return text.slice(0, cut);
+  return leadingChars(text, INPUT_LIMITS.patternInputMaxChars);
 }
 
 export function testTenantPattern(pattern: TenantPattern, text: string): boolean {
@@ -66,8 +65,4 @@ export function findTenantPattern(pattern: TenantPattern, text: string): Pattern
   const m = pattern.exec(input) as (Array<string | undefined> & { index: number }) | null;
   if (!m) return null;
   return { index: m.index, text: m[0] ?? '', group1: m[1] ?? undefined };
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
 }

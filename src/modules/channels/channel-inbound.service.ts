@@ -5,8 +5,7 @@ import type { Job, Queue } from 'bull';
 import { AppError, ForbiddenError, UnauthorizedError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import { INPUT_LIMITS } from '../../common/validation/input-limits.js';
-import { charCount } from '../../common/validation/char-length.js';
-import { unstorableReason } from '../../common/validation/safe-json.js';
+import { charCount, leadingChars } from '../../common/validation/char-length.js';
 import { AppConfig } from '../../config/app-config.js';
 import { EventsIngestService } from '../events/events-ingest.service.js';
 import { EventsService } from '../events/events.service.js';
@@ -238,13 +237,9 @@ function bodyRefusal(body: string): string | undefined {
   return `message_too_long: the message is longer than ${INPUT_LIMITS.messageMaxChars} characters; recorded cut to that length, not answered`;
 }
 
-/**
- * The body as it can be recorded: at most messageMaxChars UTF-16 units; half a surrogate pair the cut left at
- * the end becomes U+FFFD (a json column refuses a lone surrogate).
- */
+/** The body as it can be recorded: at most messageMaxChars characters (only a refused body is longer). */
 function storableExcerpt(body: string): string {
-  const excerpt = body.slice(0, INPUT_LIMITS.messageMaxChars);
-  return unstorableReason(excerpt) ? `${excerpt.slice(0, -1)}\uFFFD` : excerpt;
+  return leadingChars(body, INPUT_LIMITS.messageMaxChars);
 }
 
 /** The reply as a text message: the agent's text, then up to three of its cards as "• title url" lines. */

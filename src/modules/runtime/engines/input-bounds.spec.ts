@@ -105,6 +105,12 @@ describe('bounded work per message', () => {
     expect(countTextTokens('hello world')).toBe(2);
   });
 
+  it('counts tokens of a 16,384-space run in bounded pieces too', () => {
+    const pieces = bpePieces(`a${' '.repeat(16_384)}b`);
+    expect(pieces.join('')).toBe(`a${' '.repeat(16_384)}b`);
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThanOrEqual(BPE_RUN_MAX);
+  });
+
   it('splits sentences of hostile punctuation runs and answers from such knowledge', async () => {
     expect(sentences(`${'"'.repeat(16_384)} Next one.`)).toHaveLength(1);
     expect(sentences('Done!! "Next" one. Last')).toEqual(['Done!!', '"Next" one.', 'Last']);

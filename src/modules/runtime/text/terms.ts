@@ -1,4 +1,5 @@
 import { INPUT_LIMITS } from '../../../common/validation/input-limits.js';
+import { leadingChars } from '../../../common/validation/char-length.js';
 
 /**
  * Text helpers shared by both engines: one tokenizer for indexing and querying, so that catalog search,
@@ -30,10 +31,7 @@ export const MAX_QUERY_TERMS = 32;
  * fuzzy matcher's work, quadratic in a word's length, stays small whatever a message holds.
  */
 export function boundedWord(word: string): string {
-  const max = INPUT_LIMITS.searchTokenMaxChars;
-  if (word.length <= max) return word;
-  const code = word.charCodeAt(max - 1);
-  return word.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+  return leadingChars(word, INPUT_LIMITS.searchTokenMaxChars);
 }
 
 /** Lower-cased words and numbers, in order (punctuation dropped, accents kept), each bounded by `boundedWord`. */

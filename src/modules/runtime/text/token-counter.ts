@@ -20,11 +20,11 @@ export function countTextTokens(text: string | undefined): number {
   return total;
 }
 
-/** The text cut so that no piece holds a run of more than BPE_RUN_MAX non-whitespace characters. */
+/** The text cut so that no piece holds a run of more than BPE_RUN_MAX characters of one kind (word or whitespace). */
 export function bpePieces(text: string): string[] {
   const pieces: string[] = [];
   let from = 0;
-  for (const m of text.matchAll(/\S+/g)) {
+  for (const m of text.matchAll(/\S+|\s+/g)) {
     const run = m[0];
     if (run.length <= BPE_RUN_MAX) continue;
     if (m.index > from) pieces.push(text.slice(from, m.index));
