@@ -137,6 +137,15 @@ describe('authentication', () => {
         expect((await login(bystander.email, bystander.password)).status).toBe(200);
       });
 
+      it('lets no more than 10 of 30 concurrent wrong passwords reach the password check (counted before checking)', async () => {
+        const org = await t.factory.org();
+        const victim = await t.factory.user(org);
+        const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => login(victim.email, `wrong-${i}`)));
+        const statuses = answers.map((res) => res.status);
+        expect(statuses.filter((status) => status === 400)).toHaveLength(10);
+        expect(statuses.filter((status) => status === 429)).toHaveLength(20);
+      });
+
       it('counts unknown emails like known ones, so a lockout does not reveal which accounts exist', async () => {
         for (let attempt = 1; attempt <= 10; attempt += 1) expect((await login('ghost@example.test', 'nope-nope')).status).toBe(400);
         expect((await login('ghost@example.test', 'nope-nope')).status).toBe(429);

@@ -111,15 +111,12 @@ export class AuthService {
    * attempts are limited per account and per client IP (LoginAttempts): over the limit, 429 even for the right password.
    */
   async passwordLogin(email: string, password: string, agentId: string | undefined, clientIp: string): Promise<IssuedToken> {
-    await this.loginAttempts.assertAllowed(email, clientIp);
+    await this.loginAttempts.reserve(email, clientIp);
     const user = await this.repository.findUserByEmail(email);
     this.dummyPasswordHash ??= argon2.hash('not-a-real-password');
     const valid = await argon2.verify(user?.password_hash ?? (await this.dummyPasswordHash), password);
-    if (!user || !valid) {
-      await this.loginAttempts.recordFailure(email, clientIp);
-      throw new TokenGrantError('invalid_grant', 'invalid_credentials');
-    }
-    await this.loginAttempts.recordSuccess(email);
+    if (!user || !valid) throw new TokenGrantError('invalid_grant', 'invalid_credentials');
+    await this.loginAttempts.recordSuccess(email, clientIp);
     if (agentId && (await this.repository.findLiveAgent(agentId))?.organization_id !== user.organization_id) {
       throw new TokenGrantError('invalid_grant', 'unknown_agent');
     }

@@ -25,25 +25,27 @@ export class LoginAttempts {
     private readonly config: AppConfig,
   ) {}
 
-  async assertAllowed(email: string, clientIp: string): Promise<void> {
-    const { maxFailuresPerAccount, maxFailuresPerIp } = this.config.auth.login;
+  /**
+   * Counts this attempt before the password is checked, and refuses it once the account's or the IP's budget is
+   * spent. Counting first (one atomic INCR each) means concurrent guesses cannot all pass a check that ran before
+   * any of them was counted. A success gives the attempt back (`recordSuccess`).
+   */
+  async reserve(email: string, clientIp: string): Promise<void> {
+    const { maxFailuresPerAccount, maxFailuresPerIp, failureWindowSeconds } = this.config.auth.login;
     const window = this.window();
-    const counts = await this.attempt(() => this.redis.client.mget(this.accountKey(email, window.index), this.ipKey(clientIp, window.index)));
-    if (!counts) return;
-    const [account, ip] = counts.map((count) => Number(count ?? 0));
-    if (account! >= maxFailuresPerAccount || ip! >= maxFailuresPerIp) throw new LoginLockedError(window.retryAfterSeconds);
-  }
-
-  async recordFailure(email: string, clientIp: string): Promise<void> {
-    const window = this.window();
-    const ttl = this.config.auth.login.failureWindowSeconds + 1;
     const account = this.accountKey(email, window.index);
     const ip = this.ipKey(clientIp, window.index);
-    await this.attempt(() => this.redis.client.pipeline().incr(account).expire(account, ttl).incr(ip).expire(ip, ttl).exec());
+    const ttl = failureWindowSeconds + 1;
+    const replies = await this.attempt(() => this.redis.client.pipeline().incr(account).expire(account, ttl).incr(ip).expire(ip, ttl).exec());
+    if (!replies || replies.some(([error]) => error)) return;
+    const [accountCount, ipCount] = [Number(replies[0]![1]), Number(replies[2]![1])];
+    if (accountCount > maxFailuresPerAccount || ipCount > maxFailuresPerIp) throw new LoginLockedError(window.retryAfterSeconds);
   }
 
-  async recordSuccess(email: string): Promise<void> {
-    await this.attempt(() => this.redis.client.del(this.accountKey(email, this.window().index)));
+  /** The password was right: the account starts over, and the IP gets this attempt back. */
+  async recordSuccess(email: string, clientIp: string): Promise<void> {
+    const window = this.window();
+    await this.attempt(() => this.redis.client.pipeline().del(this.accountKey(email, window.index)).decr(this.ipKey(clientIp, window.index)).exec());
   }
 
   private window(): { index: number; retryAfterSeconds: number } {
