@@ -173,9 +173,12 @@ export class EnvironmentVariables {
   @IsInt() @Min(1000) @Max(3600000)
   STREAM_RESUME_STALL_MS: number = 300000;
 
-  /** WebSocket session: a bigger frame is not read; the session is closed with 1009. */
+  /**
+   * WebSocket session: a bigger frame is not read; the session is closed with 1009. The default holds the longest
+   * valid message (16,384 characters of up to 4 UTF-8 bytes, or 12 as JSON escapes) with room for agent_variables.
+   */
   @IsInt() @Min(1024) @Max(1048576)
-  SESSION_MAX_FRAME_BYTES: number = 65536;
+  SESSION_MAX_FRAME_BYTES: number = 262144;
 
   /** WebSocket session: frames per second a session may send (any type), with bursts up to SESSION_FRAME_BURST. */
   @IsInt() @Min(1) @Max(1000)

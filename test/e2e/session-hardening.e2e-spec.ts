@@ -107,6 +107,12 @@ describe('WebSocket session hardening (issue 13: revocation, hostile frames, flo
       expect(await interactionCount(t)).toBe(0);
     });
 
+    it('reads the longest valid message (16,384 four-byte characters) within the default frame limit', async () => {
+      const c = await ready(shop.headers);
+      c.send({ type: 'message', id: 'longest', text: '\u{1F600}'.repeat(16_384), user_id: 'u1' });
+      expect((await c.request('longest')).map((f) => f.type)).toContain('done');
+    });
+
     it('answers a 10,000-level nested frame with an error frame naming `frame`; the session and the server stay up', async () => {
       const c = await ready(shop.headers);
       const nested = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
