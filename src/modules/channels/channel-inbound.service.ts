@@ -10,6 +10,7 @@ import { unstorableReason } from '../../common/validation/safe-json.js';
 import { AppConfig } from '../../config/app-config.js';
 import { EventsIngestService } from '../events/events-ingest.service.js';
 import { EventsService } from '../events/events.service.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { ChannelMessagesRepository, type ChannelConversation, type InboundRow } from './channel-messages.repository.js';
 import { ChannelOutboundService } from './channel-outbound.service.js';
 import { CHANNELS_OUTBOUND_QUEUE, REPLY_BACKOFF, REPLY_JOB, type Channel } from './channels.constants.js';
@@ -54,6 +55,7 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
     private readonly outbound: ChannelOutboundService,
     private readonly config: AppConfig,
     private readonly moduleRef: ModuleRef,
+    private readonly metrics: MetricsService,
   ) {}
 
   onModuleInit(): void {
@@ -99,14 +101,15 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
     const message = this.provider.parseInbound(channel, params);
     const body = storableExcerpt(message.body);
     const conversation = await this.route(channel, message, body);
-    if (!conversation) return;
+    if (!conversation) return this.metrics.channelMessage('inbound', 'unrouted');
     const refusal = bodyRefusal(message.body);
     const { row, created } = await this.messages.recordInbound({
       id: newId(), organizationId: conversation.organizationId, agentId: conversation.agentId, threadId: conversation.threadId,
       channel, direction: 'inbound', kind: 'inbound', providerMessageId: message.providerMessageId, fromNumber: message.from,
       toNumber: message.to, body, status: refusal ? 'undelivered' : 'received', error: refusal ?? null, inReplyTo: null, interactionId: null,
     });
-    if (refusal) return;
+    if (refusal) return this.metrics.channelMessage('inbound', 'refused');
+    if (created) this.metrics.channelMessage('inbound', 'accepted');
     if (!created) {
       // A provider retry. Hand it over only if the first delivery recorded it but never got it to the pipeline.
       if (row.event_id || !(await this.messages.claimForRetry(row.id, HANDOFF_RETRY_AFTER_SECONDS))) return;
@@ -145,6 +148,7 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
   async status(channel: Channel, params: Record<string, unknown>): Promise<void> {
     const report = this.provider.parseStatus(params);
     await this.messages.applyProviderStatus(channel, report.providerMessageId, report.status, report.error);
+    if (report.status === 'delivered') this.metrics.channelMessage('outbound', 'delivered');
   }
 
   /**

@@ -4,6 +4,7 @@ import { AppError } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
 import { AppConfig } from '../../config/app-config.js';
 import { MessagingService } from '../messaging/messaging.service.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { INTERACTION_EVENT_ID_INDEX } from '../messaging/turns.repository.js';
 import type { EventStatusDto } from './dto/event.dto.js';
 import { EventJobs } from './event-jobs.js';
@@ -29,6 +30,7 @@ export class EventsService {
     private readonly messaging: MessagingService,
     private readonly jobs: EventJobs,
     private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {}
 
   async status(organizationId: string, agentId: string, eventId: string): Promise<EventStatusDto> {
@@ -47,6 +49,8 @@ export class EventsService {
     } catch (error) {
       outcome = await this.recordFailure(event, error);
     }
+    if (outcome === 'retrying') this.metrics.eventRetried();
+    else this.metrics.eventProcessed(outcome, event.created_at);
     if (outcome !== 'retrying') await this.handOn(event);
     return outcome;
   }
@@ -70,6 +74,8 @@ export class EventsService {
           threadId,
           externalThreadId: threadId ? undefined : (event.external_thread_id ?? undefined),
           source: 'event',
+          // ChannelInboundService hands channel messages over as events carrying their channel.
+          surface: 'channel' in event.agent_variables ? 'channels' : 'events',
           eventId: event.id,
           noActiveVersionCode: EventsErrorCode.NoActiveVersion,
         },
