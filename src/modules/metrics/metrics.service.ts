@@ -22,6 +22,7 @@ type Provider = 'builtin' | 'openai' | 'anthropic';
 /** Ends a timed turn: with its token usage when it answered, with the error when it failed. */
 export type TurnTimer = { completed(usage: TokenUsage): void; failed(error: unknown): never };
 
+const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 const QUEUES = [QueueName.Events, CHANNELS_OUTBOUND_QUEUE];
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 const FAIL_OPEN_AREAS: FailOpenArea[] = ['rate_limit', 'login_attempts'];
@@ -69,6 +70,8 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
     private readonly redis: RedisService,
   ) {
     collectDefaultMetrics({ register: this.registry });
+    // Gauges that prom-client names `_total`, which Prometheus reserves for counters (`promtool check metrics` refuses them).
+    for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
     this.redis.client.on('error', () => this.redisErrors.inc());
     const failOpen = this.redis.failOpenCounts;
     new Counter({
