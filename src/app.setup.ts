@@ -21,9 +21,9 @@ import { createLogger, PinoNestLogger } from './common/logging/logger.js';
 import { assertStorableDocument } from './common/validation/safe-json.js';
 import { createValidationPipe } from './common/validation/validation-pipe.js';
 import { AuthService } from './modules/auth/auth.service.js';
-import { MetricsService } from './modules/metrics/metrics.service.js';
 import { sendOAuthError } from './modules/auth/oauth-error.filter.js';
 import { SECURITY_AGENT_API_KEY, SECURITY_BEARER, SECURITY_ORG_API_KEY } from './modules/auth/decorators/auth.decorator.js';
+import { MetricsService } from './modules/metrics/metrics.service.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const LEGACY = Symbol('legacyBasePath');

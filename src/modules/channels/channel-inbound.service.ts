@@ -109,7 +109,6 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
       toNumber: message.to, body, status: refusal ? 'undelivered' : 'received', error: refusal ?? null, inReplyTo: null, interactionId: null,
     });
     if (refusal) return this.metrics.channelMessage('inbound', 'refused');
-    if (created) this.metrics.channelMessage('inbound', 'accepted');
     if (!created) {
       // A provider retry. Hand it over only if the first delivery recorded it but never got it to the pipeline.
       if (row.event_id || !(await this.messages.claimForRetry(row.id, HANDOFF_RETRY_AFTER_SECONDS))) return;
@@ -175,6 +174,7 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
       return;
     }
     await this.messages.setEventId(row.id, eventId);
+    this.metrics.channelMessage('inbound', 'accepted');
     await this.scheduleReply(row.id).catch((error: unknown) => this.logger.warn({ err: error, inboundId: row.id }, 'could not schedule the channel reply; the sweeper will'));
   }
 

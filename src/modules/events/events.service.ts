@@ -4,8 +4,8 @@ import { AppError } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
 import { AppConfig } from '../../config/app-config.js';
 import { MessagingService } from '../messaging/messaging.service.js';
-import { MetricsService } from '../metrics/metrics.service.js';
 import { INTERACTION_EVENT_ID_INDEX } from '../messaging/turns.repository.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import type { EventStatusDto } from './dto/event.dto.js';
 import { EventJobs } from './event-jobs.js';
 import { EventNotFoundError, EventsErrorCode } from './events.errors.js';
@@ -49,8 +49,7 @@ export class EventsService {
     } catch (error) {
       outcome = await this.recordFailure(event, error);
     }
-    if (outcome === 'retrying') this.metrics.eventRetried();
-    else this.metrics.eventProcessed(outcome, event.created_at);
+    this.metrics.eventAttempted(outcome, event.created_at);
     if (outcome !== 'retrying') await this.handOn(event);
     return outcome;
   }

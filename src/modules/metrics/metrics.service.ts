@@ -199,14 +199,14 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
     this.eventsAccepted.inc();
   }
 
-  /** An event reached its final state; `acceptedAt` is its row's created_at. */
-  eventProcessed(outcome: 'completed' | 'failed', acceptedAt: Date): void {
+  /** One attempt at an event ended: final (lag measured from `acceptedAt`, its row's created_at) or to be retried. */
+  eventAttempted(outcome: 'completed' | 'failed' | 'retrying', acceptedAt: Date): void {
+    if (outcome === 'retrying') {
+      this.eventsRetried.inc();
+      return;
+    }
     this.eventsProcessed.inc({ outcome });
     this.eventLag.observe(Math.max(0, (Date.now() - acceptedAt.getTime()) / 1000));
-  }
-
-  eventRetried(): void {
-    this.eventsRetried.inc();
   }
 
   channelMessage(direction: 'inbound' | 'outbound', outcome: ChannelMessageOutcome): void {
