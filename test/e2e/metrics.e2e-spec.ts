@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { MetricsService } from '../../src/modules/metrics/metrics.service.js';
 import type { TestOrg } from '../factories/factory.js';
 import { expectStatus, liveAgent, shopBundle, type LiveTestAgent } from '../support/agents.js';
+import { startFakeOpenAI, type FakeServer } from '../support/fake-openai-server.js';
 import { openSse } from '../support/sse-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -83,16 +84,21 @@ describe('Prometheus metrics (API process)', () => {
   let org: TestOrg;
   let shop: LiveTestAgent;
   let metricsUrl: string;
+  let fake: FakeServer;
 
   beforeAll(async () => {
-    t = await createTestApp({ METRICS_PORT: '0' });
+    fake = await startFakeOpenAI();
+    t = await createTestApp({ METRICS_PORT: '0', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'test-key', PROVIDER_TIMEOUT_MS: '5000' });
     await t.reset();
     // What `main` does after listening.
     metricsUrl = (await t.app.get(MetricsService).listen())!;
     org = await t.factory.org();
     shop = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+  });
 
   it('counts exactly one JSON send, one SSE stream, one WebSocket turn and one event, and stays promtool-valid', async () => {
     expect(new URL(metricsUrl).port).toBe(String(t.app.get(MetricsService).port));
@@ -154,6 +160,23 @@ describe('Prometheus metrics (API process)', () => {
     expect(withIds).toEqual([]);
     expect(text).not.toContain(shop.agentId);
     expect(promtoolCheck(text)).toEqual({ status: 0, output: expect.any(String) });
+  });
+
+  it('counts a failed provider turn by provider and kind (429 rate_limited, 400 rejected)', async () => {
+    const model = { provider: 'openai' as const, name: 'gpt-4o-mini', temperature: 0, max_output_tokens: 300 };
+    const agent = await liveAgent(t, org, { bundle: { ...shopBundle, model }, runtime: 'v1' });
+    const before = parseExposition((await scrape(metricsUrl)).text);
+    expectStatus(await t.http.post(SEND_ROUTE, { text: 'show me jackets [[fail:429]]', user_id: 'u1' }, agent.headers), 502, 'rate limited by the provider');
+    expectStatus(await t.http.post(SEND_ROUTE, { text: 'show me jackets [[fail:400]]', user_id: 'u1' }, agent.headers), 502, 'refused by the provider');
+    const after = parseExposition((await scrape(metricsUrl)).text);
+    const moved = (name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
+
+    expect(moved('agent_provider_errors_total', { provider: 'openai', kind: 'rate_limited' })).toBe(1);
+    expect(moved('agent_provider_errors_total', { provider: 'openai', kind: 'rejected' })).toBe(1);
+    expect(moved('agent_provider_errors_total')).toBe(2);
+    expect(moved('agent_turns_total', { surface: 'json', runtime: 'v1', provider: 'openai', outcome: 'error' })).toBe(2);
+    expect(moved('agent_turns_total', { outcome: 'ok' })).toBe(0);
+    expect(moved('agent_http_requests_total', { method: 'POST', route: SEND_ROUTE, status_class: '5xx' })).toBe(2);
   });
 
   it('serves the exposition format on GET /metrics only, and never on the public port', async () => {
