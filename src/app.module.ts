@@ -21,6 +21,7 @@ import { ChannelsModule } from './modules/channels/channels.module.js';
 import { ThreadsModule } from './modules/threads/threads.module.js';
 import { TracesModule } from './modules/traces/traces.module.js';
 import { UsageModule } from './modules/usage/usage.module.js';
+import { MetricsModule } from './modules/metrics/metrics.module.js';
 
 /** Infrastructure first, then the feature modules in the order the spec introduces them. */
 @Module({})
@@ -34,6 +35,7 @@ export class AppModule {
         SqlModule,
         RedisModule,
         QueueModule,
+        MetricsModule,
         AuthModule,
         HealthModule,
         OrganizationsModule,

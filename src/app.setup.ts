@@ -23,6 +23,7 @@ import { createValidationPipe } from './common/validation/validation-pipe.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { sendOAuthError } from './modules/auth/oauth-error.filter.js';
 import { SECURITY_AGENT_API_KEY, SECURITY_BEARER, SECURITY_ORG_API_KEY } from './modules/auth/decorators/auth.decorator.js';
+import { MetricsService } from './modules/metrics/metrics.service.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const LEGACY = Symbol('legacyBasePath');
@@ -108,6 +109,7 @@ async function configureApp(app: NestFastifyApplication, config: AppConfig, rout
   const basePath = config.http.basePath;
   const formRoutes = new Set(FORM_ROUTES.map((path) => basePath + path));
   const authenticateEvents = authenticateAgentKeyBeforeBody(app.get(AuthService));
+  const metrics = app.get(MetricsService);
 
   fastify.addHook('onRoute', (route) => {
     routes.add(route.method, route.url);
@@ -133,6 +135,7 @@ async function configureApp(app: NestFastifyApplication, config: AppConfig, rout
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
+    metrics.httpResponded(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
     if (logsRequests) request.log.info({ method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     done();
   });

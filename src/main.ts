@@ -6,6 +6,7 @@ import { InvalidEnvironmentError } from './config/env.schema.js';
 import { createLogger } from './common/logging/logger.js';
 import { migrate } from './database/data-source.js';
 import { installShutdown } from './shutdown.js';
+import { MetricsService } from './modules/metrics/metrics.service.js';
 
 try {
   const config = loadConfig();
@@ -19,6 +20,8 @@ try {
   installShutdown(app, logger);
   await app.listen({ port: config.http.port, host: config.http.host });
   logger.info({ url: `http://${config.http.host}:${config.http.port}${config.http.basePath}` }, 'listening');
+  const metricsUrl = await app.get(MetricsService).listen();
+  if (metricsUrl) logger.info({ url: metricsUrl }, 'metrics listening');
 } catch (error) {
   if (error instanceof InvalidEnvironmentError) {
     process.stderr.write(`${error.message}\n`);

@@ -6,6 +6,8 @@ const DEV_JWT_SECRET = 'development-only-secret-change-me-0123456789';
 export class AppConfig {
   readonly env: EnvironmentVariables['NODE_ENV'];
   readonly http: { host: string; port: number; basePath: string; legacySunset: string; trustProxy: boolean; bodyLimitBytes: number; managementCorsOrigins: string[] };
+  /** Prometheus listener; `port` null = disabled. */
+  readonly metrics: { port: number | null; host: string; token?: string };
   readonly db: { url: string; poolSize: number; migrateOnStart: boolean };
   readonly redis: { url: string; keyPrefix: string };
   readonly auth: {
@@ -56,6 +58,7 @@ export class AppConfig {
       bodyLimitBytes: 1024 * 1024,
       managementCorsOrigins: vars.CORS_MANAGEMENT_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
     };
+    this.metrics = { port: vars.METRICS_PORT === 'off' ? null : vars.METRICS_PORT, host: vars.METRICS_HOST, token: vars.METRICS_TOKEN };
     this.db = { url: vars.DATABASE_URL, poolSize: vars.DATABASE_POOL_SIZE, migrateOnStart: vars.MIGRATE_ON_START };
     this.redis = { url: vars.REDIS_URL, keyPrefix: vars.REDIS_KEY_PREFIX };
     this.auth = {

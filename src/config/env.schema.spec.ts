@@ -27,4 +27,14 @@ describe('environment validation', () => {
     expect(env.TRUST_PROXY).toBe(true);
     expect(env.MIGRATE_ON_START).toBe(false);
   });
+
+  it('reads METRICS_PORT as a port, 0 (ephemeral) or off', () => {
+    expect(validateEnv({}).METRICS_PORT).toBe(9464);
+    expect(validateEnv({ METRICS_PORT: '0' }).METRICS_PORT).toBe(0);
+    expect(validateEnv({ METRICS_PORT: 'off' }).METRICS_PORT).toBe('off');
+    for (const bad of ['abc', '70000', '-1']) {
+      expect(() => validateEnv({ METRICS_PORT: bad })).toThrow(/METRICS_PORT/);
+    }
+    expect(() => validateEnv({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+  });
 });

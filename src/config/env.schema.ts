@@ -11,6 +11,9 @@ const toBool = ({ obj, key }: { obj: Record<string, unknown>; key: string }) => 
   return raw;
 };
 
+// "off" disables the listener; digits are a port (the union type gets no implicit conversion).
+const toPortOrOff = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value);
+
 /**
  * Every environment variable the service reads. Defaults are the initialisers; `.env.example` lists them all.
  * This class is the only place that knows the raw names.
@@ -37,6 +40,18 @@ export class EnvironmentVariables {
 
   @IsString() @MinLength(1)
   HOST: string = '127.0.0.1';
+
+  /** Prometheus `/metrics` listener, apart from the public port (API and worker each serve their own); `0` = ephemeral, `off` = none. */
+  @Transform(toPortOrOff) @ValidateIf((env: EnvironmentVariables) => env.METRICS_PORT !== 'off')
+  @IsInt({ message: 'METRICS_PORT must be a port number or off' }) @Min(0) @Max(65535)
+  METRICS_PORT: number | 'off' = 9464;
+
+  @IsString() @MinLength(1)
+  METRICS_HOST: string = '127.0.0.1';
+
+  /** When set, the metrics listener requires `Authorization: Bearer <METRICS_TOKEN>`. */
+  @IsOptional() @IsString() @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  METRICS_TOKEN?: string = undefined;
 
   /** Trust X-Forwarded-* from a proxy in front of the service (client IP for publishable-key ranges). */
   @Transform(toBool) @IsBoolean()

@@ -4,6 +4,7 @@ import { AppConfig } from '../../config/app-config.js';
 import { rateLimitSubject, type Principal } from '../../modules/auth/principal.js';
 import { RateLimitedError } from '../errors/app-error.js';
 import { RedisService } from '../redis/redis.service.js';
+import { MetricsService } from '../../modules/metrics/metrics.service.js';
 
 /**
  * Fixed-window limit per credential (per client IP on public routes), counted in Redis so it holds across
@@ -16,6 +17,7 @@ export class RateLimitGuard implements CanActivate {
   constructor(
     private readonly redis: RedisService,
     private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -40,6 +42,7 @@ export class RateLimitGuard implements CanActivate {
       this.redis.failedOpen('rate_limit', error);
       return true;
     }
+    if (count > max) this.metrics.rateLimitRejected();
     if (count > max) throw new RateLimitedError((window + 1) * windowSeconds - nowSeconds);
     return true;
   }

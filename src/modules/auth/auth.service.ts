@@ -3,6 +3,7 @@ import argon2 from 'argon2';
 import ipaddr from 'ipaddr.js';
 import { AppConfig } from '../../config/app-config.js';
 import { ForbiddenError, UnauthorizedError } from '../../common/errors/app-error.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { CredentialCache } from './credential-cache.js';
 import { CredentialChanges } from './credential-changes.js';
 import { CredentialsRepository, type StoredKey } from './credentials.repository.js';
@@ -48,10 +49,12 @@ export class AuthService {
     private readonly loginAttempts: LoginAttempts,
     changes: CredentialChanges,
     config: AppConfig,
+    metrics: MetricsService,
   ) {
-    this.cache = new CredentialCache(100_000, config.auth.credentialCacheTtlMs, config.auth.credentialCacheFallbackTtlMs);
+    this.cache = new CredentialCache(100_000, config.auth.credentialCacheTtlMs, config.auth.credentialCacheFallbackTtlMs, (hit) => metrics.cacheLookup('credentials', hit));
     changes.onChange((organizationId) => {
       this.cache.invalidate(organizationId);
+      metrics.cacheInvalidated('credentials');
       this.credentialsChanged();
     });
   }

@@ -23,6 +23,8 @@ export class CredentialCache {
     max: number,
     private readonly ttlMs: number,
     private readonly fallbackTtlMs: number,
+    /** Told of every lookup, whether it was served from memory (metrics). */
+    private readonly looked: (hit: boolean) => void = () => undefined,
   ) {
     this.currentTtlMs = fallbackTtlMs;
     this.entries = new LRUCache<string, Entry>({
@@ -34,6 +36,7 @@ export class CredentialCache {
 
   async get<T extends OwnedRow>(key: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
     const hit = this.entries.get(key);
+    this.looked(hit !== undefined);
     if (hit) return hit.row as T | undefined;
     const generation = this.generation;
     const row = await load();

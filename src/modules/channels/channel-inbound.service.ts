@@ -9,6 +9,7 @@ import { charCount, leadingChars } from '../../common/validation/char-length.js'
 import { AppConfig } from '../../config/app-config.js';
 import { EventsIngestService } from '../events/events-ingest.service.js';
 import { EventsService } from '../events/events.service.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { ChannelMessagesRepository, type ChannelConversation, type InboundRow } from './channel-messages.repository.js';
 import { ChannelOutboundService } from './channel-outbound.service.js';
 import { CHANNELS_OUTBOUND_QUEUE, REPLY_BACKOFF, REPLY_JOB, type Channel } from './channels.constants.js';
@@ -53,6 +54,7 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
     private readonly outbound: ChannelOutboundService,
     private readonly config: AppConfig,
     private readonly moduleRef: ModuleRef,
+    private readonly metrics: MetricsService,
   ) {}
 
   onModuleInit(): void {
@@ -98,14 +100,14 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
     const message = this.provider.parseInbound(channel, params);
     const body = storableExcerpt(message.body);
     const conversation = await this.route(channel, message, body);
-    if (!conversation) return;
+    if (!conversation) return this.metrics.channelMessage('inbound', 'unrouted');
     const refusal = bodyRefusal(message.body);
     const { row, created } = await this.messages.recordInbound({
       id: newId(), organizationId: conversation.organizationId, agentId: conversation.agentId, threadId: conversation.threadId,
       channel, direction: 'inbound', kind: 'inbound', providerMessageId: message.providerMessageId, fromNumber: message.from,
       toNumber: message.to, body, status: refusal ? 'undelivered' : 'received', error: refusal ?? null, inReplyTo: null, interactionId: null,
     });
-    if (refusal) return;
+    if (refusal) return this.metrics.channelMessage('inbound', 'refused');
     if (!created) {
       // A provider retry. Hand it over only if the first delivery recorded it but never got it to the pipeline.
       if (row.event_id || !(await this.messages.claimForRetry(row.id, HANDOFF_RETRY_AFTER_SECONDS))) return;
@@ -144,6 +146,7 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
   async status(channel: Channel, params: Record<string, unknown>): Promise<void> {
     const report = this.provider.parseStatus(params);
     await this.messages.applyProviderStatus(channel, report.providerMessageId, report.status, report.error);
+    if (report.status === 'delivered') this.metrics.channelMessage('outbound', 'delivered');
   }
 
   /**
@@ -170,6 +173,7 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
       return;
     }
     await this.messages.setEventId(row.id, eventId);
+    this.metrics.channelMessage('inbound', 'accepted');
     await this.scheduleReply(row.id).catch((error: unknown) => this.logger.warn({ err: error, inboundId: row.id }, 'could not schedule the channel reply; the sweeper will'));
   }
 

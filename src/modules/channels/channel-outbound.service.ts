@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { AppConfig } from '../../config/app-config.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { ChannelMessagesRepository } from './channel-messages.repository.js';
 import { CHANNELS_OUTBOUND_QUEUE, DELIVER_JOB, type Channel } from './channels.constants.js';
 import { CHANNEL_PROVIDER, ChannelProviderError, type ChannelProvider } from './providers/channel-provider.js';
@@ -34,6 +35,7 @@ export class ChannelOutboundService implements OnModuleInit, OnApplicationShutdo
     @Inject(CHANNEL_PROVIDER) private readonly provider: ChannelProvider,
     private readonly messages: ChannelMessagesRepository,
     private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {}
 
   /** Processors run where workers are enabled (WORKERS=on, or `npm run worker`). */
@@ -88,6 +90,7 @@ export class ChannelOutboundService implements OnModuleInit, OnApplicationShutdo
         statusCallbackUrl: this.statusCallbackUrl(message.channel),
       });
       await this.messages.markSent(message.id, accepted.providerMessageId);
+      this.metrics.channelMessage('outbound', 'sent');
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       const retryable = error instanceof ChannelProviderError ? error.retryable : true;
@@ -96,9 +99,11 @@ export class ChannelOutboundService implements OnModuleInit, OnApplicationShutdo
         const why = retryable ? `${reason} (gave up after ${job.attemptsMade + 1} attempts)` : reason;
         await this.messages.markUndelivered(message.id, why);
         this.logger.warn({ messageId: message.id, reason: why }, 'channel message undelivered');
+        this.metrics.channelMessage('outbound', 'failed');
         return;
       }
       await this.messages.recordAttemptError(message.id, reason);
+      this.metrics.channelMessage('outbound', 'retried');
       throw error;
     }
   }

@@ -8,6 +8,7 @@ import { assertDepthWithin, firstUnstorable, unstorableReason } from '../../comm
 import { AppConfig } from '../../config/app-config.js';
 import { SUPPORTED_SCHEMA_VERSIONS } from '../bundles/bundle.types.js';
 import { NoActiveVersionError } from '../messaging/messaging.errors.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { LiveRevisionNotifier } from '../versions/live-revision.notifier.js';
 import { EventJobs } from './event-jobs.js';
 import { EventsErrorCode, EventStoreUnavailableError, EventsUnavailableError, NoRuntimeVersionError } from './events.errors.js';
@@ -47,6 +48,7 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
     private readonly jobs: EventJobs,
     private readonly config: AppConfig,
     notifier: LiveRevisionNotifier,
+    private readonly metrics: MetricsService,
   ) {
     this.targets = new LRUCache({
       max: 50_000,
@@ -95,6 +97,7 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
     }
     this.backlog += 1;
     this.jobs.enqueue(id);
+    this.metrics.eventAccepted();
     return id;
   }
 

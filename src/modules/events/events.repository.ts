@@ -22,6 +22,7 @@ export interface ClaimedEvent {
   text: string | null;
   agent_variables: Record<string, unknown>;
   attempts: number;
+  created_at: Date;
 }
 
 export interface EventRow {
@@ -113,7 +114,7 @@ export class EventsRepository {
         WHERE e.id = $1
           AND ((e.status = 'queued' AND e.available_at <= now()) OR (e.status = 'processing' AND e.locked_until < now()))
           AND ${IS_HEAD}
-       RETURNING e.id, e.organization_id, e.agent_id, e.external_thread_id, e.text, e.agent_variables, e.attempts`,
+       RETURNING e.id, e.organization_id, e.agent_id, e.external_thread_id, e.text, e.agent_variables, e.attempts, e.created_at`,
       [eventId, leaseMs],
       'events_claim',
     );

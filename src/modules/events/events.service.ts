@@ -5,6 +5,7 @@ import { ErrorCode } from '../../common/errors/error-code.js';
 import { AppConfig } from '../../config/app-config.js';
 import { MessagingService } from '../messaging/messaging.service.js';
 import { INTERACTION_EVENT_ID_INDEX } from '../messaging/turns.repository.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import type { EventStatusDto } from './dto/event.dto.js';
 import { EventJobs } from './event-jobs.js';
 import { EventNotFoundError, EventsErrorCode } from './events.errors.js';
@@ -29,6 +30,7 @@ export class EventsService {
     private readonly messaging: MessagingService,
     private readonly jobs: EventJobs,
     private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {}
 
   async status(organizationId: string, agentId: string, eventId: string): Promise<EventStatusDto> {
@@ -47,6 +49,7 @@ export class EventsService {
     } catch (error) {
       outcome = await this.recordFailure(event, error);
     }
+    this.metrics.eventAttempted(outcome, event.created_at);
     if (outcome !== 'retrying') await this.handOn(event);
     return outcome;
   }
@@ -70,6 +73,8 @@ export class EventsService {
           threadId,
           externalThreadId: threadId ? undefined : (event.external_thread_id ?? undefined),
           source: 'event',
+          // ChannelInboundService hands channel messages over as events carrying their channel.
+          surface: 'channel' in event.agent_variables ? 'channels' : 'events',
           eventId: event.id,
           noActiveVersionCode: EventsErrorCode.NoActiveVersion,
         },

@@ -6,6 +6,7 @@ import type { Bundle } from '../bundles/bundle.types.js';
 import type { PreparedAgent } from '../runtime/runtime.types.js';
 import { RuntimeService } from '../runtime/runtime.service.js';
 import { LiveRevisionNotifier } from '../versions/live-revision.notifier.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { NoActiveVersionError } from './messaging.errors.js';
 
 /** An agent as it answers right now: its live (version, revision) and the engine prepared for that revision. */
@@ -30,6 +31,8 @@ interface LiveRow {
   bundle: Bundle | null;
 }
 
+type CachedAgent = { live: LiveAgent | null; exists: boolean };
+
 // Keyed by organization too: an id guessed across tenants must never hit another tenant's entry.
 const cacheKey = (organizationId: string, agentId: string) => `${organizationId}:${agentId}`;
 
@@ -43,24 +46,27 @@ export const LIVE_AGENT_TTL_MS = 2000;
  */
 @Injectable()
 export class LiveAgentsService {
-  private readonly cache: LRUCache<string, { live: LiveAgent | null; exists: boolean }>;
+  private readonly cache: LRUCache<string, CachedAgent>;
 
   constructor(
     private readonly sql: SqlService,
     private readonly runtime: RuntimeService,
     notifier: LiveRevisionNotifier,
+    private readonly metrics: MetricsService,
   ) {
     this.cache = new LRUCache({
       max: 50_000,
       ttl: LIVE_AGENT_TTL_MS,
       fetchMethod: (key) => this.load(key),
     });
-    notifier.onChange((change) => this.cache.delete(cacheKey(change.organizationId, change.agentId)));
+    notifier.onChange((change) => this.cache.delete(cacheKey(change.organizationId, change.agentId)) && this.metrics.cacheInvalidated('live_agents'));
   }
 
   /** The agent's live state; 404 `not_found` for an unknown/deleted agent, 404 `no_active_version` before a publish. */
   async get(organizationId: string, agentId: string, noActiveVersionCode?: string): Promise<LiveAgent> {
-    const entry = await this.cache.fetch(cacheKey(organizationId, agentId));
+    const status: LRUCache.Status<string, CachedAgent> = {};
+    const entry = await this.cache.fetch(cacheKey(organizationId, agentId), { status });
+    this.metrics.cacheLookup('live_agents', status.fetch === 'hit');
     if (!entry?.exists) throw new NotFoundError('Agent');
     if (!entry.live) throw new NoActiveVersionError(noActiveVersionCode);
     return entry.live;

@@ -23,7 +23,7 @@ export class MessagingController {
     return this.messaging.send(caller(who), {
       text: body.text, userId: body.user_id, threadId: body.thread_id, imageUrl: body.image_url,
       agentVariables: body.agent_variables as Record<string, unknown> | undefined,
-      runtimeVersion: body.runtime_version, includeTrace: body.include_trace,
+      runtimeVersion: body.runtime_version, includeTrace: body.include_trace, surface: 'json',
     });
   }
 

@@ -3,6 +3,7 @@ import { NotFoundError, ValidationError } from '../../common/errors/app-error.js
 import { newId } from '../../common/ids/new-id.js';
 import type { CardDto, TurnEvent, TurnInput, TurnResult } from '../runtime/runtime.types.js';
 import { RuntimeService } from '../runtime/runtime.service.js';
+import { MetricsService, type TurnSurface } from '../metrics/metrics.service.js';
 import type { FollowupSuggestionsResponseDto, MessageDto, SendMessageResponseDto, WelcomeMessageResponseDto } from './dto/message-response.dto.js';
 import { LiveAgentsService, type LiveAgent } from './live-agents.service.js';
 import { KeyedQueue } from './thread-queue.js';
@@ -16,6 +17,8 @@ export interface TurnCaller {
 
 /** One end-user turn, whatever the transport (JSON, SSE, WebSocket, events webhook, channel). */
 export interface TurnRequest {
+  /** The transport the turn came through (metrics). */
+  surface: TurnSurface;
   text?: string;
   userId: string;
   threadId?: string;
@@ -49,6 +52,7 @@ export class MessagingService {
     private readonly live: LiveAgentsService,
     private readonly runtime: RuntimeService,
     private readonly turns: TurnsRepository,
+    private readonly metrics: MetricsService,
   ) {}
 
   /**
@@ -76,7 +80,7 @@ export class MessagingService {
       if (!thread?.last) throw new NotFoundError('Thread');
       const { text, imageUrl, agentVariables } = thread.last;
       return this.turn(agent, thread, {
-        text: text ?? undefined, imageUrl: imageUrl ?? undefined, agentVariables, userId: thread.userId, includeTrace, source: 'rerun',
+        text: text ?? undefined, imageUrl: imageUrl ?? undefined, agentVariables, userId: thread.userId, includeTrace, source: 'rerun', surface: 'json',
       });
     });
   }
@@ -108,11 +112,12 @@ export class MessagingService {
       runtimeVersion: agent.runtime === 'v2' ? request.runtimeVersion : undefined,
     };
     let result: TurnResult;
+    const timer = this.metrics.turnStarted(request.surface, agent.runtime, agent.prepared.provider);
     if (onEvent) {
       onEvent({ type: 'thread', thread_id: threadId, interaction_id: interactionId });
-      result = await this.streamEngine(agent, input, onEvent);
+      result = await this.streamEngine(agent, input, onEvent).catch(timer.failed);
     } else {
-      result = await this.runtime.run(agent.prepared, input);
+      result = await this.runtime.run(agent.prepared, input).catch(timer.failed);
     }
     const createdAt = new Date();
     const replyMessageId = newId();
@@ -128,7 +133,8 @@ export class MessagingService {
       trace: result.trace, runtime: result.runtime, runtimeBuild: result.runtimeBuild,
       versionId: agent.versionId, revisionId: agent.revisionId, versionTag: agent.versionTag,
       usage: result.usage, facets: result.facets, createdAt, eventId: request.eventId ?? null,
-    });
+    }).catch(timer.failed);
+    timer.completed(result.usage);
     const message: MessageDto = {
       id: replyMessageId,
       created_at: createdAt.toISOString(),

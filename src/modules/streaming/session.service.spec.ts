@@ -56,7 +56,8 @@ describe('WebSocket session: revocation reaches open sessions', () => {
     };
     const tokens = { verify: async () => ({ exp: Math.floor(Date.now() / 1000) + 3600 }) };
     const config = { session: { framesPerSecond: 10, frameBurst: 30, maxInFlight: 8, maxPerCredential: 1000 }, streaming: { maxBufferedBytes: 1 << 20 } };
-    const service = new SessionService(auth as never, tokens as never, {} as never, {} as never, config as never, {} as never);
+    const metrics = { wsSessionOpened: () => undefined, wsSessionClosed: () => undefined };
+    const service = new SessionService(auth as never, tokens as never, {} as never, {} as never, config as never, {} as never, metrics as never);
     service.onModuleInit();
     const connect = async (token: string) => {
       const socket = fakeSocket();

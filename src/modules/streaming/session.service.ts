@@ -16,6 +16,7 @@ import { rateLimitSubject, type AgentPrincipal } from '../auth/principal.js';
 import { TokenService } from '../auth/token.service.js';
 import { LiveAgentsService } from '../messaging/live-agents.service.js';
 import { MessagingService, type TurnCaller, type TurnStreamEvent } from '../messaging/messaging.service.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { SessionMessageFrameDto } from './dto/session-frame.dto.js';
 import { FrameBucket } from './frame-bucket.js';
 import { closingEvents, errorParts, toTurnRequest, type StreamEvent } from './stream-events.js';
@@ -83,6 +84,7 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
     private readonly live: LiveAgentsService,
     private readonly config: AppConfig,
     private readonly redis: RedisService,
+    private readonly metrics: MetricsService,
   ) {}
 
   /** Picks `bearer` from the offered subprotocols so the browser's `['bearer', token]` handshake succeeds. */
@@ -113,6 +115,7 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
       alive: true,
     };
     this.sessions.set(socket, session);
+    this.metrics.wsSessionOpened();
     // Listen at once: frames sent right after the handshake wait for authentication instead of being lost.
     socket.on('message', (data, isBinary) => void this.onFrame(session, data, isBinary));
     socket.on('pong', () => { session.alive = true; });
@@ -126,6 +129,7 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
     if (!session) return;
     clearTimeout(session.expiry);
     this.sessions.delete(socket);
+    this.metrics.wsSessionClosed();
     if (session.rateLimitSubject) {
       const left = (this.perCredential.get(session.rateLimitSubject) ?? 1) - 1;
       if (left > 0) this.perCredential.set(session.rateLimitSubject, left);
@@ -279,7 +283,7 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
       const agent = await this.live.get(caller.organizationId, caller.agentId);
       // Token-by-token streaming over the session is for v1 agents (spec "Stream events"); v2 gets the final message.
       const deltas = agent.runtime === 'v1';
-      const outcome = await this.messaging.send(caller, toTurnRequest(dto), (event: TurnStreamEvent) => {
+      const outcome = await this.messaging.send(caller, toTurnRequest(dto, 'ws'), (event: TurnStreamEvent) => {
         if (event.type === 'thread') emit({ event: 'thread', data: { thread_id: event.thread_id, interaction_id: event.interaction_id } });
         else if (event.type === 'delta') {
           if (deltas) emit({ event: 'delta', data: { text: event.text } });

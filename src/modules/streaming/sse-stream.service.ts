@@ -3,6 +3,7 @@ import { AppError, NotFoundError } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
 import { AppConfig } from '../../config/app-config.js';
 import { MessagingService, type TurnCaller, type TurnRequest, type TurnStreamEvent } from '../messaging/messaging.service.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { ReplayBufferRepository, type BufferedEvent, type ReplayWriter } from './replay-buffer.repository.js';
 import type { SseConnection } from './sse-connection.js';
 import { closingEvents, errorEvent, errorParts, isTerminal, type StreamEvent } from './stream-events.js';
@@ -44,6 +45,7 @@ export class SseStreamService implements BeforeApplicationShutdown {
     private readonly messaging: MessagingService,
     private readonly buffers: ReplayBufferRepository,
     private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {}
 
   /**
@@ -98,7 +100,8 @@ export class SseStreamService implements BeforeApplicationShutdown {
     const interactionId = match[1]!.toLowerCase();
     const afterSeq = Number(match[2]);
     const owner = await this.buffers.owner(interactionId);
-    if (!owner || owner.organizationId !== caller.organizationId || owner.agentId !== caller.agentId) throw new NotFoundError('Stream');
+    if (!owner || owner.organizationId !== caller.organizationId || owner.agentId !== caller.agentId) throw this.resumeMissed();
+    this.metrics.streamResumed('replayed');
     const missed = await this.buffers.after(interactionId, afterSeq);
     const finished = missed.some((e) => isTerminal(e.event));
     if (missed.length === 0) {
@@ -194,7 +197,13 @@ export class SseStreamService implements BeforeApplicationShutdown {
 
   private track(connection: SseConnection): void {
     this.connections.add(connection);
-    connection.onClose(() => this.connections.delete(connection));
+    this.metrics.sseStreamOpened();
+    connection.onClose(() => this.connections.delete(connection) && this.metrics.sseStreamClosed());
+  }
+
+  private resumeMissed(): NotFoundError {
+    this.metrics.streamResumed('not_found');
+    return new NotFoundError('Stream');
   }
 
   private hold(work: Promise<unknown>): void {

@@ -47,8 +47,9 @@ export function errorEvent(error: unknown, requestId: string): StreamEvent {
 }
 
 /** The messaging turn request of a send/stream body or a WebSocket `message` frame (validated `SendMessageDto`). */
-export function toTurnRequest(body: SendMessageDto): TurnRequest {
+export function toTurnRequest(body: SendMessageDto, surface: 'sse' | 'ws'): TurnRequest {
   return {
+    surface,
     text: body.text,
     userId: body.user_id,
     threadId: body.thread_id,

@@ -70,6 +70,6 @@ export class StreamController {
       return;
     }
     const dto = (await validation.transform(body, { type: 'body', metatype: SendMessageDto })) as SendMessageDto;
-    await this.streams.turn(caller, toTurnRequest(dto), request.id, sink);
+    await this.streams.turn(caller, toTurnRequest(dto, 'sse'), request.id, sink);
   }
 }

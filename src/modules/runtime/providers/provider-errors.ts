@@ -1,6 +1,16 @@
 import { UpstreamTimeoutError, UpstreamUnavailableError } from '../runtime.errors.js';
 import { AppError } from '../../../common/errors/app-error.js';
 
+export type ProviderErrorKind = 'timeout' | 'unavailable' | 'rate_limited' | 'rejected' | 'other';
+
+// The failures toProviderError made, by kind (for the provider-error metric); weak, so errors are not kept.
+const kinds = new WeakMap<object, ProviderErrorKind>();
+
+/** The kind of a provider failure, when `error` is one (anything else: undefined). */
+export function providerErrorKind(error: unknown): ProviderErrorKind | undefined {
+  return typeof error === 'object' && error !== null ? kinds.get(error) : undefined;
+}
+
 /**
  * Maps an SDK or network failure to our errors: timeouts (SDK timeout, or our own abort) → 504
  * `upstream_timeout`; HTTP errors and connection failures → 502 `upstream_unavailable`. The provider's
@@ -10,13 +20,24 @@ export function toProviderError(provider: string, error: unknown, timedOut: bool
   if (error instanceof AppError) return error;
   const e = error as { name?: string; status?: number; message?: string; constructor?: { name?: string } };
   const kind = e?.constructor?.name ?? e?.name ?? '';
-  if (timedOut || /Timeout/i.test(kind)) return new UpstreamTimeoutError(`The ${provider} provider did not answer in time`);
+  if (timedOut || /Timeout/i.test(kind)) return classified('timeout', new UpstreamTimeoutError(`The ${provider} provider did not answer in time`));
   if (typeof e?.status === 'number') {
     const detail = (e.message ?? '').replace(/\s+/g, ' ').slice(0, 200);
-    return new UpstreamUnavailableError(`The ${provider} provider answered ${e.status}${detail ? `: ${detail}` : ''}`);
+    return classified(statusKind(e.status), new UpstreamUnavailableError(`The ${provider} provider answered ${e.status}${detail ? `: ${detail}` : ''}`));
   }
-  if (/Abort/i.test(kind)) return new UpstreamTimeoutError(`The ${provider} provider did not answer in time`);
-  return new UpstreamUnavailableError(`The ${provider} provider could not be reached${e?.message ? `: ${String(e.message).slice(0, 200)}` : ''}`);
+  if (/Abort/i.test(kind)) return classified('timeout', new UpstreamTimeoutError(`The ${provider} provider did not answer in time`));
+  return classified('unavailable', new UpstreamUnavailableError(`The ${provider} provider could not be reached${e?.message ? `: ${String(e.message).slice(0, 200)}` : ''}`));
+}
+
+function statusKind(status: number): ProviderErrorKind {
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'unavailable';
+  return status >= 400 ? 'rejected' : 'other';
+}
+
+function classified(kind: ProviderErrorKind, error: AppError): AppError {
+  kinds.set(error, kind);
+  return error;
 }
 
 /**

@@ -1,0 +1,252 @@
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getQueueToken } from '@nestjs/bull';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import type { Queue } from 'bull';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { RedisService, type FailOpenArea } from '../../common/redis/redis.service.js';
+import { AppConfig } from '../../config/app-config.js';
+import { QueueName } from '../../queue/queue.constants.js';
+import { CHANNELS_OUTBOUND_QUEUE } from '../channels/channels.constants.js';
+import { providerErrorKind } from '../runtime/providers/provider-errors.js';
+import type { TokenUsage } from '../runtime/runtime.types.js';
+
+export type TurnSurface = 'json' | 'sse' | 'ws' | 'events' | 'channels';
+export type CacheName = 'credentials' | 'live_agents';
+export type ChannelMessageOutcome = 'accepted' | 'unrouted' | 'refused' | 'sent' | 'delivered' | 'failed' | 'retried';
+type Runtime = 'v1' | 'v2';
+type Provider = 'builtin' | 'openai' | 'anthropic';
+/** Ends a timed turn: with its token usage when it answered, with the error when it failed. */
+export type TurnTimer = { completed(usage: TokenUsage): void; failed(error: unknown): never };
+
+const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+const QUEUES = [QueueName.Events, CHANNELS_OUTBOUND_QUEUE];
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+const FAIL_OPEN_AREAS: FailOpenArea[] = ['rate_limit', 'login_attempts'];
+const TOKEN_KINDS = [['input', 'input_tokens'], ['output', 'output_tokens'], ['cache_read', 'cache_read_tokens'], ['reasoning', 'reasoning_tokens']] as const;
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const TURN_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const LAG_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600];
+const METRICS_PATH = /^\/metrics(\?|$)/;
+
+/**
+ * Every Prometheus metric of this process (docs/operations.md), on its own registry, served by a listener apart from
+ * the public port. Hot paths only increment in memory; what needs I/O (queues, the pool) is read when scraped.
+ * Label values are closed sets or route templates: never an organization, agent, user or thread id.
+ */
+@Injectable()
+export class MetricsService implements OnApplicationBootstrap, OnApplicationShutdown {
+  readonly registry = new Registry();
+  private readonly logger = new Logger('Metrics');
+  private server: Server | undefined;
+  private queues: Array<{ name: string; queue: Queue }> = [];
+
+  private readonly httpRequests = new Counter({ name: 'agent_http_requests_total', help: 'HTTP requests answered, by route template', labelNames: ['method', 'route', 'status_class'], registers: [this.registry] });
+  private readonly httpDuration = new Histogram({ name: 'agent_http_request_duration_seconds', help: 'HTTP request latency, by route template', labelNames: ['method', 'route', 'status_class'], buckets: HTTP_BUCKETS, registers: [this.registry] });
+  private readonly turns = new Counter({ name: 'agent_turns_total', help: 'Finished turns, by surface, runtime, provider and outcome', labelNames: ['surface', 'runtime', 'provider', 'outcome'], registers: [this.registry] });
+  private readonly turnDuration = new Histogram({ name: 'agent_turn_duration_seconds', help: 'Turn latency (engine and provider, up to the saved reply)', labelNames: ['surface', 'runtime', 'provider'], buckets: TURN_BUCKETS, registers: [this.registry] });
+  private readonly providerErrors = new Counter({ name: 'agent_provider_errors_total', help: 'Turns failed by the model provider, by kind', labelNames: ['provider', 'kind'], registers: [this.registry] });
+  private readonly tokens = new Counter({ name: 'agent_tokens_total', help: 'Tokens of finished turns, by kind', labelNames: ['provider', 'kind'], registers: [this.registry] });
+  private readonly eventsAccepted = new Counter({ name: 'agent_events_accepted_total', help: 'Events accepted (202) and queued', registers: [this.registry] });
+  private readonly eventsProcessed = new Counter({ name: 'agent_events_processed_total', help: 'Events done, by final outcome', labelNames: ['outcome'], registers: [this.registry] });
+  private readonly eventsRetried = new Counter({ name: 'agent_events_retried_total', help: 'Event attempts failed transiently and scheduled again', registers: [this.registry] });
+  private readonly eventLag = new Histogram({ name: 'agent_event_processing_lag_seconds', help: 'From event accept to completed or failed', buckets: LAG_BUCKETS, registers: [this.registry] });
+  private readonly channelMessages = new Counter({ name: 'agent_channel_messages_total', help: 'Channel messages, by direction and outcome', labelNames: ['direction', 'outcome'], registers: [this.registry] });
+  private readonly sseStreams = new Gauge({ name: 'agent_sse_streams_open', help: 'SSE streams open on this process', registers: [this.registry] });
+  private readonly wsSessions = new Gauge({ name: 'agent_ws_sessions_open', help: 'WebSocket sessions open on this process', registers: [this.registry] });
+  private readonly streamResumes = new Counter({ name: 'agent_stream_resumes_total', help: 'SSE resumes (Last-Event-ID), by whether the replay buffer had the stream', labelNames: ['result'], registers: [this.registry] });
+  private readonly cacheLookups = new Counter({ name: 'agent_cache_lookups_total', help: 'In-memory cache lookups, by cache and result', labelNames: ['cache', 'result'], registers: [this.registry] });
+  private readonly cacheInvalidations = new Counter({ name: 'agent_cache_invalidations_total', help: 'In-memory cache invalidations, by cache', labelNames: ['cache'], registers: [this.registry] });
+  private readonly redisErrors = new Counter({ name: 'agent_redis_errors_total', help: 'Errors reported by the shared Redis connection', registers: [this.registry] });
+  private readonly rateLimitRejections = new Counter({ name: 'agent_rate_limit_rejections_total', help: 'HTTP requests refused with 429 by the rate limit', registers: [this.registry] });
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly moduleRef: ModuleRef,
+    private readonly dataSource: DataSource,
+    private readonly redis: RedisService,
+  ) {
+    collectDefaultMetrics({ register: this.registry });
+    // Gauges that prom-client names `_total`, which Prometheus reserves for counters (`promtool check metrics` refuses them).
+    for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
+    this.redis.client.on('error', () => this.redisErrors.inc());
+    const failOpen = this.redis.failOpenCounts;
+    new Counter({
+      name: 'agent_rate_limit_fail_open_total', help: 'Checks let through because Redis could not answer, by area', labelNames: ['area'], registers: [this.registry],
+      collect() {
+        // RedisService keeps the counts; the counter shows them.
+        this.reset();
+        for (const area of FAIL_OPEN_AREAS) this.inc({ area }, failOpen[area]);
+      },
+    });
+    const queues = () => this.queues;
+    new Gauge({
+      name: 'agent_queue_jobs', help: 'Jobs per queue and state', labelNames: ['queue', 'state'], registers: [this.registry],
+      async collect() {
+        const counts = await Promise.all(queues().map(({ queue }) => queue.getJobCounts()));
+        queues().forEach(({ name }, i) => { for (const state of QUEUE_STATES) this.set({ queue: name, state }, counts[i]![state]); });
+      },
+    });
+    new Gauge({
+      name: 'agent_queue_oldest_waiting_age_seconds', help: 'Age of the oldest job waiting in each queue (0 when none waits)', labelNames: ['queue'], registers: [this.registry],
+      async collect() {
+        const oldest = await Promise.all(queues().map(({ queue }) => queue.getWaiting(0, 0)));
+        const now = Date.now();
+        queues().forEach(({ name }, i) => {
+          const first = Math.min(...oldest[i]!.filter(Boolean).map((job) => job.timestamp));
+          this.set({ queue: name }, Number.isFinite(first) ? Math.max(0, (now - first) / 1000) : 0);
+        });
+      },
+    });
+    const pool = () => (this.dataSource.driver as unknown as { master?: { totalCount: number; idleCount: number; waitingCount: number } }).master;
+    new Gauge({
+      name: 'agent_db_pool_connections', help: 'PostgreSQL pool connections, by state', labelNames: ['state'], registers: [this.registry],
+      collect() {
+        const master = pool();
+        if (!master) return;
+        this.set({ state: 'in_use' }, master.totalCount - master.idleCount);
+        this.set({ state: 'idle' }, master.idleCount);
+        this.set({ state: 'waiting' }, master.waitingCount);
+      },
+    });
+  }
+
+  /** The queues are registered by their feature modules; resolved once every module exists. */
+  onApplicationBootstrap(): void {
+    this.queues = QUEUES.flatMap((name) => {
+      try {
+        return [{ name, queue: this.moduleRef.get<Queue>(getQueueToken(name), { strict: false }) }];
+      } catch {
+        return [];
+      }
+    });
+  }
+
+  /**
+   * Serves `GET /metrics` on METRICS_HOST:METRICS_PORT (never the public port); bearer METRICS_TOKEN when set.
+   * Returns the listener's URL, or undefined when METRICS_PORT=off. The API (`main`) and the worker call it.
+   */
+  async listen(): Promise<string | undefined> {
+    const { port, host, token } = this.config.metrics;
+    if (port === null) return undefined;
+    const expected = token ? Buffer.from(`Bearer ${token}`) : undefined;
+    const server = createServer((request, response) => {
+      if (request.method !== 'GET' || !METRICS_PATH.test(request.url ?? '')) {
+        response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: GET /metrics\n');
+        return;
+      }
+      if (expected && !sameSecret(expected, request.headers.authorization)) {
+        response.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' }).end('Unauthorized\n');
+        return;
+      }
+      this.registry.metrics().then(
+        (text) => response.writeHead(200, { 'content-type': this.registry.contentType }).end(text),
+        (error: unknown) => {
+          this.logger.error({ err: error }, 'metrics collection failed');
+          response.writeHead(500, { 'content-type': 'text/plain' }).end('Metrics collection failed\n');
+        },
+      );
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    this.server = server;
+    const address = server.address() as AddressInfo;
+    return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/metrics`;
+  }
+
+  /** The listener's bound port (METRICS_PORT=0 picks one), once `listen()` ran. */
+  get port(): number | undefined {
+    return (this.server?.address() as AddressInfo | null)?.port;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (server) await new Promise((resolve) => server.close(resolve));
+  }
+
+  httpResponded(method: string, route: string | undefined, status: number, seconds: number): void {
+    const labels = { method, route: route ?? 'unmatched', status_class: `${Math.floor(status / 100)}xx` };
+    this.httpRequests.inc(labels);
+    this.httpDuration.observe(labels, seconds);
+  }
+
+  /** Times one turn from now. */
+  turnStarted(surface: TurnSurface, runtime: Runtime, provider: Provider): TurnTimer {
+    const end = this.turnDuration.startTimer({ surface, runtime, provider });
+    return {
+      completed: (usage) => {
+        end();
+        this.turns.inc({ surface, runtime, provider, outcome: 'ok' });
+        for (const [kind, field] of TOKEN_KINDS) if (usage[field] > 0) this.tokens.inc({ provider, kind }, usage[field]);
+      },
+      failed: (error) => {
+        end();
+        this.turns.inc({ surface, runtime, provider, outcome: 'error' });
+        const kind = providerErrorKind(error);
+        if (kind) this.providerErrors.inc({ provider, kind });
+        throw error;
+      },
+    };
+  }
+
+  eventAccepted(): void {
+    this.eventsAccepted.inc();
+  }
+
+  /** One attempt at an event ended: final (lag measured from `acceptedAt`, its row's created_at) or to be retried. */
+  eventAttempted(outcome: 'completed' | 'failed' | 'retrying', acceptedAt: Date): void {
+    if (outcome === 'retrying') {
+      this.eventsRetried.inc();
+      return;
+    }
+    this.eventsProcessed.inc({ outcome });
+    this.eventLag.observe(Math.max(0, (Date.now() - acceptedAt.getTime()) / 1000));
+  }
+
+  channelMessage(direction: 'inbound' | 'outbound', outcome: ChannelMessageOutcome): void {
+    this.channelMessages.inc({ direction, outcome });
+  }
+
+  sseStreamOpened(): void {
+    this.sseStreams.inc();
+  }
+
+  sseStreamClosed(): void {
+    this.sseStreams.dec();
+  }
+
+  wsSessionOpened(): void {
+    this.wsSessions.inc();
+  }
+
+  wsSessionClosed(): void {
+    this.wsSessions.dec();
+  }
+
+  streamResumed(result: 'replayed' | 'not_found'): void {
+    this.streamResumes.inc({ result });
+  }
+
+  cacheLookup(cache: CacheName, hit: boolean): void {
+    this.cacheLookups.inc({ cache, result: hit ? 'hit' : 'miss' });
+  }
+
+  cacheInvalidated(cache: CacheName): void {
+    this.cacheInvalidations.inc({ cache });
+  }
+
+  rateLimitRejected(): void {
+    this.rateLimitRejections.inc();
+  }
+}
+
+function sameSecret(expected: Buffer, given: string | undefined): boolean {
+  const actual = Buffer.from(given ?? '');
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
