@@ -13,6 +13,8 @@ Object.assign(process.env, {
   REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0',
   REDIS_KEY_PREFIX: pattern('TEST_REDIS_PREFIX_PATTERN'),
   MIGRATE_ON_START: 'false',
+  // An ephemeral metrics port: child processes of tests (second instances, the worker) never collide on 9464.
+  METRICS_PORT: '0',
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
   JWT_SECRET: 'test-secret-0123456789abcdef0123456789abcdef',
 });
