@@ -60,7 +60,7 @@ type ServerFrame = Record<string, unknown> & { type: string };
  * `MessagingService.send`, like SSE; a bad frame is answered with an `error` frame and the session stays open.
  *
  * The credential is re-checked on every `message` frame and, for every open session, whenever a credential is revoked
- * or deleted: a session that lost its credential is closed with 1008 (docs/security-notes/ws.md). Abuse is refused
+ * or deleted: a session that lost its credential is closed with 1008 (docs/security.md). Abuse is refused
  * before any expensive work: `ws` closes on frames over SESSION_MAX_FRAME_BYTES (1009), a per-session token bucket
  * refuses frames before they are parsed and closes a session that keeps flooding (1008), parsing refuses deep nesting
  * before building anything, and a session runs at most SESSION_MAX_IN_FLIGHT turns at once.
