@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { maxHeaderSize, type IncomingMessage } from 'node:http';
 import fastifyCors from '@fastify/cors';
 import { NestFactory } from '@nestjs/core';
@@ -14,6 +13,7 @@ import { answerClientError, answerRouterError } from './common/errors/protocol-e
 import { errorEnvelope } from './common/errors/error-envelope.js';
 import { authenticateAgentKeyBeforeBody } from './modules/events/authenticate-before-body.js';
 import { registerBodyParsers } from './common/http/body-parsers.js';
+import { requestIdFrom } from './common/http/request-id.js';
 import { RouteIndex } from './common/http/route-index.js';
 import { SessionWsAdapter } from './modules/streaming/session-ws.adapter.js';
 import { securityHeaders } from './common/http/security-headers.js';
@@ -25,7 +25,6 @@ import { sendOAuthError } from './modules/auth/oauth-error.filter.js';
 import { SECURITY_AGENT_API_KEY, SECURITY_BEARER, SECURITY_ORG_API_KEY } from './modules/auth/decorators/auth.decorator.js';
 import { MetricsService } from './modules/metrics/metrics.service.js';
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const LEGACY = Symbol('legacyBasePath');
 const EVENTS_PATH = /\/messaging\/v1\/events(\/|\?|$)/;
 
@@ -59,10 +58,7 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
     bodyLimit: config.http.bodyLimitBytes,
     trustProxy: config.http.trustProxy,
     requestIdHeader: false,
-    genReqId: (req: IncomingMessage) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: (req: IncomingMessage) => requestIdFrom(req.headers['x-request-id']),
     // Spec "Versioning" 2: the earlier base path (BASE_PATH + "-v2") serves the same routes for a while.
     rewriteUrl: (req: IncomingMessage) => {
       const url = req.url ?? '/';
@@ -168,7 +164,7 @@ async function configureApp(app: NestFastifyApplication, config: AppConfig, rout
   });
 
   if (config.http.basePath) app.setGlobalPrefix(config.http.basePath);
-  app.useWebSocketAdapter(new SessionWsAdapter(app, config.http.basePath));
+  app.useWebSocketAdapter(new SessionWsAdapter(app, config.http.basePath, security));
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ErrorFilter(routes, (url) => (EVENTS_PATH.test(url) ? 'webhooks.payload_too_large' : ErrorCode.PayloadTooLarge)));
 

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { decodeJwt } from 'jose';
 import WebSocket from 'ws';
 import type { TestOrg } from '../factories/factory.js';
@@ -94,6 +95,25 @@ describe('WebSocket session hardening (issue 13: revocation, hostile frames, flo
       expect((await again.closed).code).toBe(1008);
       expect(again.frames.filter((f) => f.type === 'ready')).toEqual([]);
     });
+  });
+
+  it('answers a handshake that ws refuses (bad Sec-WebSocket-Version) in the envelope with the request id', async () => {
+    const answer = await new Promise<{ status: number; headers: Record<string, unknown>; body: any }>((resolve, reject) => {
+      const req = httpRequest(`${t.baseUrl}${SESSION}`, {
+        headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '99', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'x-request-id': 'hs-1', ...shop.headers },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(text) }));
+      });
+      req.on('upgrade', () => reject(new Error('the handshake was accepted')));
+      req.on('error', reject);
+      req.end();
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.headers['x-request-id']).toBe('hs-1');
+    expect(answer.body).toEqual({ error: { code: 'bad_request', message: expect.any(String), request_id: 'hs-1' } });
   });
 
   describe('hostile frames are rejected cheaply', () => {

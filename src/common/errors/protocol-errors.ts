@@ -29,15 +29,20 @@ export function answerClientError(securityHeaders: Record<string, string>) {
   return (error: Error & { code?: string }, socket: Duplex): void => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const [status, code, message] = describeClientError(error.code);
-    const requestId = randomUUID();
-    const body = JSON.stringify(errorEnvelope(code, message, requestId));
-    const headers = { ...securityHeaders, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': requestId, connection: 'close' };
-    if (socket.writable) {
-      const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-      socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
-    }
-    socket.destroy(error);
+    if (socket.writable) writeErrorAndClose(socket, { status, code, message, requestId: randomUUID(), headers: securityHeaders });
+    else socket.destroy(error);
   };
+}
+
+/**
+ * Writes an envelope answer straight to a socket that no framework will answer (Node's parser refused the request,
+ * or a WebSocket handshake failed), then ends the connection.
+ */
+export function writeErrorAndClose(socket: Duplex, answer: { status: number; code: string; message: string; requestId: string; headers: Record<string, string> }): void {
+  const body = JSON.stringify(errorEnvelope(answer.code, answer.message, answer.requestId));
+  const headers = { ...answer.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': answer.requestId, connection: 'close' };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head}\r\n${body}`);
 }
 
 function describeClientError(code: string | undefined): [number, ErrorCode, string] {
