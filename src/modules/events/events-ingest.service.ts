@@ -4,7 +4,6 @@ import { NotFoundError, ValidationError, type ErrorDetail } from '../../common/e
 import { newId } from '../../common/ids/new-id.js';
 import { INPUT_LIMITS } from '../../common/validation/input-limits.js';
 import { charCount } from '../../common/validation/char-length.js';
-import { assertDepthWithin, firstUnstorable, unstorableReason } from '../../common/validation/safe-json.js';
 import { AppConfig } from '../../config/app-config.js';
 import { SUPPORTED_SCHEMA_VERSIONS } from '../bundles/bundle.types.js';
 import { NoActiveVersionError } from '../messaging/messaging.errors.js';
@@ -147,8 +146,9 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
 /**
  * The webhook body rules (spec "Events webhook"): `text` and/or `agent_variables`; `thread_id` trimmed, 1..255,
  * blank = none. Other top-level fields are accepted and ignored, which is why this is not the global DTO pipe
- * (it rejects unknown fields). Every stored string (keys of agent_variables included) must be storable, `text`
- * is bounded by INPUT_LIMITS.messageMaxChars and agent_variables' nesting by INPUT_LIMITS.jsonMaxDepth.
+ * (it rejects unknown fields). `text` is bounded by INPUT_LIMITS.messageMaxChars. What PostgreSQL could refuse in
+ * any string, and nesting, were refused by the one JSON parser at the edge (src/common/validation/safe-json.ts),
+ * which every body (and every channel form field handed over here) went through.
  */
 export function parseEventBody(body: unknown): EventInput {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -164,9 +164,7 @@ export function parseEventBody(body: unknown): EventInput {
     if (variables === null || typeof variables !== 'object' || Array.isArray(variables)) {
       details.push({ field: 'agent_variables', message: 'agent_variables must be an object' });
     } else {
-      const serialized = serializeVariables(variables);
-      if (typeof serialized === 'string') agentVariablesJson = serialized;
-      else details.push(serialized);
+      agentVariablesJson = JSON.stringify(variables);
     }
   }
   let externalThreadId: string | null = null;
@@ -174,9 +172,7 @@ export function parseEventBody(body: unknown): EventInput {
     if (typeof threadId !== 'string') details.push({ field: 'thread_id', message: 'thread_id must be a string' });
     else {
       const trimmed = threadId.trim();
-      const unstorable = unstorableReason(trimmed);
-      if (trimmed.length > THREAD_ID_MAX) details.push({ field: 'thread_id', message: `thread_id must be at most ${THREAD_ID_MAX} characters after trimming` });
-      else if (unstorable) details.push({ field: 'thread_id', message: `thread_id ${unstorable}` });
+      if (charCount(trimmed) > THREAD_ID_MAX) details.push({ field: 'thread_id', message: `thread_id must be at most ${THREAD_ID_MAX} characters after trimming` });
       else if (trimmed.length > 0) externalThreadId = trimmed;
     }
   }
@@ -190,24 +186,5 @@ export function parseEventBody(body: unknown): EventInput {
 function textRuleBroken(text: string): string | undefined {
   if (text === '') return 'text must not be empty; omit it to run on agent_variables alone';
   if (charCount(text) > INPUT_LIMITS.messageMaxChars) return `text must be at most ${INPUT_LIMITS.messageMaxChars} characters`;
-  const unstorable = unstorableReason(text);
-  return unstorable ? `text ${unstorable}` : undefined;
-}
-
-/** agent_variables as the JSON text to store, or what is wrong with it (too deep, or a string PostgreSQL refuses). */
-function serializeVariables(variables: object): string | ErrorDetail {
-  const tooDeep = { field: 'agent_variables', message: `agent_variables must not nest deeper than ${INPUT_LIMITS.jsonMaxDepth} levels` };
-  let json: string;
-  try {
-    json = JSON.stringify(variables);
-  } catch {
-    return tooDeep; // Only a stack overflow can make JSON.stringify of parsed JSON throw.
-  }
-  try {
-    assertDepthWithin(json, INPUT_LIMITS.jsonMaxDepth, 'agent_variables');
-  } catch {
-    return tooDeep;
-  }
-  const unstorable = firstUnstorable(variables, 'agent_variables');
-  return unstorable ? { field: unstorable.field, message: `${unstorable.field} ${unstorable.reason}` } : json;
+  return undefined;
 }
