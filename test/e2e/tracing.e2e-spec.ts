@@ -8,6 +8,7 @@ import { startTracingForTests, type StopTracing } from '../../src/telemetry/sdk.
 import { traceLogFields, tracingEnabled, withSpan } from '../../src/telemetry/tracing.js';
 import type { TestOrg } from '../factories/factory.js';
 import { expectStatus, liveAgent, shopBundle } from '../support/agents.js';
+import { startFakeOpenAI, type FakeServer } from '../support/fake-openai-server.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const SEND = '/messaging/v1/messages';
@@ -124,12 +125,14 @@ describe('OpenTelemetry tracing', () => {
   describe('when on (an in-memory exporter)', () => {
     const exporter = new InMemorySpanExporter();
     let stop: StopTracing;
+    let fake: FakeServer;
     let t: TestApp;
     let org: TestOrg;
 
     beforeAll(async () => {
       stop = startTracingForTests(exporter);
-      t = await createTestApp();
+      fake = await startFakeOpenAI();
+      t = await createTestApp({ OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'test-key' });
     });
     beforeEach(async () => {
       await t.reset();
@@ -138,6 +141,7 @@ describe('OpenTelemetry tracing', () => {
     });
     afterAll(async () => {
       await t.close();
+      await fake.close();
       await stop();
     });
 
@@ -160,6 +164,27 @@ describe('OpenTelemetry tracing', () => {
       expect(turns).toHaveLength(1);
       expect(turns[0]!.attributes).toMatchObject({ 'agent.runtime': 'v1', 'agent.provider': 'builtin' });
       expect(childrenOf(spans, turns[0]!).map((s) => s.name).sort()).toEqual([...V1_STEPS].sort());
+    });
+
+    it('puts the model call under the turn, as JSON and as a stream', async () => {
+      const bundle = { ...shopBundle, model: { provider: 'openai' as const, name: 'local-model' } };
+      const agent = await liveAgent(t, org, { bundle, runtime: 'v1' });
+      exporter.reset();
+      expectStatus(await t.http.post(SEND, { text: 'I am looking for trail shoes', user_id: 'u1' }, agent.headers), 200, 'send');
+      const stream = await fetch(`${t.baseUrl}${SEND}/stream`, {
+        method: 'POST', headers: { ...agent.headers, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'show me jackets', user_id: 'u1' }),
+      });
+      expect(stream.status).toBe(200);
+      await stream.text();
+      const turns = await waitFor(() => {
+        const found = exporter.getFinishedSpans().filter((s) => s.name === 'turn');
+        return found.length === 2 ? found : undefined;
+      }, 5000, 'two turns');
+      for (const turn of turns) {
+        expect(turn.attributes).toMatchObject({ 'agent.runtime': 'v1', 'agent.provider': 'openai' });
+        const calls = childrenOf(exporter.getFinishedSpans(), turn).filter((s) => s.name === 'provider.call');
+        expect(calls.map((c) => c.attributes)).toEqual([{ 'gen_ai.system': 'openai', 'gen_ai.request.model': 'local-model' }]);
+      }
     });
 
     it('puts the trace and span ids on log lines written inside a span', () => {
