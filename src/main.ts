@@ -1,4 +1,5 @@
 /** HTTP entry: migrate (under an advisory lock), build the app, listen, shut down cleanly on SIGTERM. */
+import './telemetry/setup.js';
 import 'reflect-metadata';
 import { createApp } from './app.setup.js';
 import { loadConfig } from './config/app-config.js';

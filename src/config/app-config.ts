@@ -46,6 +46,8 @@ export class AppConfig {
   };
   readonly streaming: { pingIntervalMs: number; replayTtlSeconds: number; maxBufferedBytes: number; resumeStallMs: number };
   readonly session: { maxFrameBytes: number; framesPerSecond: number; frameBurst: number; maxInFlight: number; maxPerCredential: number };
+  /** OpenTelemetry tracing; `tracesUrl` undefined = the exporter's default (http://localhost:4318/v1/traces). */
+  readonly tracing: { enabled: boolean; serviceName: string; tracesUrl?: string; headers: Record<string, string> };
 
   constructor(vars: EnvironmentVariables) {
     this.env = vars.NODE_ENV;
@@ -113,6 +115,17 @@ export class AppConfig {
       frameBurst: vars.SESSION_FRAME_BURST,
       maxInFlight: vars.SESSION_MAX_IN_FLIGHT,
       maxPerCredential: vars.SESSION_MAX_PER_CREDENTIAL,
+    };
+    const otlpEndpoint = vars.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, '');
+    this.tracing = {
+      enabled: !vars.OTEL_SDK_DISABLED && vars.OTEL_TRACES_EXPORTER !== 'none'
+        && (vars.OTEL_TRACES_EXPORTER === 'otlp' || otlpEndpoint !== undefined || vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined),
+      serviceName: vars.OTEL_SERVICE_NAME,
+      tracesUrl: vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (otlpEndpoint ? `${otlpEndpoint}/v1/traces` : undefined),
+      headers: Object.fromEntries((vars.OTEL_EXPORTER_OTLP_HEADERS ?? '').split(',').filter(Boolean).map((pair) => {
+        const at = pair.indexOf('=');
+        return [pair.slice(0, at).trim(), decodeURIComponent(pair.slice(at + 1).trim())];
+      })),
     };
   }
 

@@ -238,6 +238,31 @@ export class EnvironmentVariables {
   /** Pending (queued or processing) events above which ingestion sheds load with 503 and Retry-After. */
   @IsInt() @Min(1)
   EVENTS_MAX_BACKLOG: number = 200000;
+
+  /**
+   * OpenTelemetry tracing (docs/performance.md), off unless these standard variables ask for it: an OTLP exporter
+   * (`OTEL_TRACES_EXPORTER=otlp`) or an endpoint. `OTEL_SDK_DISABLED=true` wins over both.
+   */
+  @Transform(toBool) @IsBoolean()
+  OTEL_SDK_DISABLED: boolean = false;
+
+  @IsOptional() @IsIn(['otlp', 'none'], { message: 'OTEL_TRACES_EXPORTER must be otlp or none (the only exporter built in)' })
+  OTEL_TRACES_EXPORTER?: 'otlp' | 'none' = undefined;
+
+  /** OTLP/HTTP base URL; traces go to `<endpoint>/v1/traces`. */
+  @IsOptional() @Matches(/^https?:\/\/[^\s]+$/, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string = undefined;
+
+  /** The full OTLP/HTTP traces URL (wins over OTEL_EXPORTER_OTLP_ENDPOINT). */
+  @IsOptional() @Matches(/^https?:\/\/[^\s]+$/, { message: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http(s) URL' })
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string = undefined;
+
+  /** Headers sent with every export, `key=value` pairs separated by commas (e.g. an API key of the collector). */
+  @IsOptional() @Matches(/^[^=,\s]+=[^,]*(,[^=,\s]+=[^,]*)*$/, { message: 'OTEL_EXPORTER_OTLP_HEADERS must be key=value pairs separated by commas' })
+  OTEL_EXPORTER_OTLP_HEADERS?: string = undefined;
+
+  @IsString() @MinLength(1)
+  OTEL_SERVICE_NAME: string = 'agent-service';
 }
 
 export class InvalidEnvironmentError extends Error {

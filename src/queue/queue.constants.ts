@@ -11,5 +11,6 @@ export enum JobName {
 
 /** The payload of each job, by name. Jobs carry ids only: PostgreSQL holds the state. */
 export interface JobPayloads {
-  [JobName.ProcessEvent]: { eventId: string };
+  /** `trace`: the W3C trace context of the accept (traceparent, tracestate), present while tracing is on. */
+  [JobName.ProcessEvent]: { eventId: string; trace?: Record<string, string> };
 }

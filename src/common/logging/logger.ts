@@ -1,6 +1,7 @@
 import { type LoggerService } from '@nestjs/common';
 import { pino, type Logger } from 'pino';
 import type { AppConfig } from '../../config/app-config.js';
+import { traceLogFields, tracingEnabled } from '../../telemetry/tracing.js';
 
 /** Paths never written to a log line, wherever they appear. */
 const REDACTED = [
@@ -16,13 +17,15 @@ const REDACTED = [
   '*.access_token',
 ];
 
-/** Structured JSON logs (pino) to stdout. */
+/** Structured JSON logs (pino) to stdout. Create it after tracing is set up (src/telemetry/setup.ts). */
 export function createLogger(config: AppConfig): Logger {
   return pino({
     level: config.logLevel,
     base: { service: 'agent-service' },
     redact: { paths: REDACTED, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // Trace and span ids on each line while tracing is on (src/telemetry); no mixin at all while it is off.
+    mixin: tracingEnabled() ? traceLogFields : undefined,
   });
 }
 

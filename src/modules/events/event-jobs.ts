@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { JobOptions, Queue } from 'bull';
 import { JobName, QueueName, type JobPayloads } from '../../queue/queue.constants.js';
+import { traceCarrier } from '../../telemetry/tracing.js';
 
 /**
  * How long a flush waits for Redis. Bull's connection queues commands while Redis is down and would wait for
@@ -13,6 +14,7 @@ interface PendingJob {
   eventId: string;
   jobId: string;
   delayMs: number;
+  trace?: Record<string, string>;
 }
 
 /**
@@ -34,7 +36,8 @@ export class EventJobs implements OnModuleDestroy {
    * removed when they finish); a duplicate that does run is harmless, because the claim is atomic in PostgreSQL.
    */
   enqueue(eventId: string, options: { jobId?: string; delayMs?: number } = {}): void {
-    this.pending.push({ eventId, jobId: options.jobId ?? eventId, delayMs: options.delayMs ?? 0 });
+    // The trace context is taken now: the batch goes out later, outside the caller's span.
+    this.pending.push({ eventId, jobId: options.jobId ?? eventId, delayMs: options.delayMs ?? 0, trace: traceCarrier() });
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => void this.flush());
@@ -54,7 +57,7 @@ export class EventJobs implements OnModuleDestroy {
     const current = (async () => {
       await previous;
       let timer: NodeJS.Timeout | undefined;
-      const added = this.queue.addBulk(batch.map((job) => ({ name: JobName.ProcessEvent, data: { eventId: job.eventId }, opts: jobOptions(job) })));
+      const added = this.queue.addBulk(batch.map((job) => ({ name: JobName.ProcessEvent, data: { eventId: job.eventId, trace: job.trace }, opts: jobOptions(job) })));
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`Redis did not take the jobs within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
       });

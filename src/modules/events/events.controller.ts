@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, UseFilters } from '@nestj
 import { ApiAcceptedResponse, ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ErrorEnvelopeDto } from '../../common/errors/error-envelope.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { withSpan } from '../../telemetry/tracing.js';
 import { Auth, CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import { actingAgentId, Credential, type Principal } from '../auth/principal.js';
 import { CreateEventDto, EventAcceptedDto, EventIdParams, EventStatusDto } from './dto/event.dto.js';
@@ -32,7 +33,7 @@ export class EventsController {
   @ApiResponse({ status: 413, type: ErrorEnvelopeDto, description: 'The body exceeds 1 MiB (`webhooks.payload_too_large`)' })
   @ApiResponse({ status: 503, type: ErrorEnvelopeDto, description: 'Ingestion is shedding load or shutting down (`internal_error`, see Retry-After); the event was not queued' })
   async create(@CurrentPrincipal() who: Principal, @Body() body: Record<string, unknown>): Promise<EventAcceptedDto> {
-    return { event_id: await this.ingest.accept(who.organizationId, actingAgentId(who), body) };
+    return { event_id: await withSpan('event.accept', () => this.ingest.accept(who.organizationId, actingAgentId(who), body)) };
   }
 
   @Get('events/:eventId')

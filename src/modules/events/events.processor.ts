@@ -2,6 +2,7 @@ import { Process, Processor } from '@nestjs/bull';
 import type { Job } from 'bull';
 import { loadConfig } from '../../config/app-config.js';
 import { JobName, QueueName, type JobPayloads } from '../../queue/queue.constants.js';
+import { withCarriedContext, withSpan } from '../../telemetry/tracing.js';
 import { EventsService } from './events.service.js';
 
 /** EVENTS_CONCURRENCY, read when the decorator is evaluated (Bull takes concurrency at registration). */
@@ -20,6 +21,7 @@ export class EventsProcessor {
 
   @Process({ name: JobName.ProcessEvent, concurrency: eventsConcurrency() })
   async handle(job: Job<JobPayloads[JobName.ProcessEvent]>): Promise<string> {
-    return this.events.process(job.data.eventId);
+    // A child of the accept's span (carried in the job): one trace from the webhook call to the turn.
+    return withCarriedContext(job.data.trace, () => withSpan('event.process', () => this.events.process(job.data.eventId)));
   }
 }

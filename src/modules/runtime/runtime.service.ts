@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Attributes } from '@opentelemetry/api';
 import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../../config/app-config.js';
 import { AppError, ValidationError } from '../../common/errors/app-error.js';
@@ -12,6 +13,7 @@ import { EngineInputError } from './runtime.errors.js';
 import type { PreparedAgent, Revision, TokenUsage, TurnEvent, TurnInput, TurnResult } from './runtime.types.js';
 import { contentTerms, tokenPieces } from './text/terms.js';
 import { countTextTokens } from './text/token-counter.js';
+import { tracingEnabled, withSpan, withStreamSpan } from '../../telemetry/tracing.js';
 
 /** The wording of a turn: its text, who wrote it, the usage the provider reported (if any), the model request. */
 interface Reply {
@@ -87,17 +89,25 @@ export class RuntimeService {
     return { v1: [V1_BUILD], v2: [...V2_BUILDS] };
   }
 
-  async run(agent: PreparedAgent, input: TurnInput): Promise<TurnResult> {
+  run(agent: PreparedAgent, input: TurnInput): Promise<TurnResult> {
+    return withSpan('turn', () => this.runTurn(agent, input), tracingEnabled() ? turnAttributes(agent, input) : undefined);
+  }
+
+  stream(agent: PreparedAgent, input: TurnInput): AsyncIterable<TurnEvent> {
+    return withStreamSpan('turn', () => this.streamTurn(agent, input), tracingEnabled() ? turnAttributes(agent, input) : undefined);
+  }
+
+  private async runTurn(agent: PreparedAgent, input: TurnInput): Promise<TurnResult> {
     const plan = this.plan(agent, input);
     const provider = this.providerFor(agent, plan);
     if (!provider) return this.result(agent, plan, input, { text: plan.draft, writer: 'builtin', usage: null });
     const request = this.request(agent, plan, input);
-    const { text, usage } = await provider.complete(request);
+    const { text, usage } = await withSpan('provider.call', () => provider.complete(request), providerAttributes(provider, request));
     const wrote = text.trim() !== '';
     return this.result(agent, plan, input, { text: wrote ? text : plan.draft, writer: wrote ? provider.name : 'builtin', usage, request });
   }
 
-  async *stream(agent: PreparedAgent, input: TurnInput): AsyncIterable<TurnEvent> {
+  private async *streamTurn(agent: PreparedAgent, input: TurnInput): AsyncIterable<TurnEvent> {
     const plan = this.plan(agent, input);
     const provider = this.providerFor(agent, plan);
     let text = '';
@@ -105,7 +115,7 @@ export class RuntimeService {
     let request: CompletionRequest | undefined;
     if (provider) {
       request = this.request(agent, plan, input);
-      for await (const chunk of provider.stream(request)) {
+      for await (const chunk of withStreamSpan('provider.call', provider.stream.bind(provider, request), providerAttributes(provider, request))) {
         if (chunk.type === 'delta') {
           text += chunk.text;
           yield { type: 'delta', text: chunk.text };
@@ -240,6 +250,16 @@ export class RuntimeService {
     inputTokens += countTextTokens(input.text);
     return { input_tokens: inputTokens, output_tokens: countTextTokens(text), cache_read_tokens: 0, reasoning_tokens: 0 };
   }
+}
+
+/** Span attributes of a turn (contract: docs/performance.md); no tenant, agent or thread id. */
+function turnAttributes(agent: PreparedAgent, input: TurnInput): Attributes {
+  return { 'agent.surface': input.surface ?? 'unknown', 'agent.runtime': agent.runtime, 'agent.provider': agent.provider };
+}
+
+function providerAttributes(provider: LlmProvider, request: CompletionRequest): Attributes | undefined {
+  if (!tracingEnabled()) return undefined;
+  return request.model ? { 'gen_ai.system': provider.name, 'gen_ai.request.model': request.model } : { 'gen_ai.system': provider.name };
 }
 
 function identityOf(bundle: PreparedAgent['bundle']): string {

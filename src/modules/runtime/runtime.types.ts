@@ -11,6 +11,8 @@ export interface TurnInput {
   history: Array<{ role: 'user' | 'agent'; text: string }>;
   /** v2 build pin; unknown → 422 on `runtime_version`. v1 agents ignore it. */
   runtimeVersion?: string;
+  /** The transport the turn came by (a trace attribute); absent when the caller does not say. */
+  surface?: 'json' | 'sse' | 'ws' | 'events' | 'channels';
 }
 
 export interface CardDto {

@@ -1,6 +1,7 @@
 import MiniSearch, { type SearchResult } from 'minisearch';
 import { compileTenantPattern, findTenantPattern, type TenantPattern } from '../../bundles/bundle-pattern.js';
 import type { Bundle, CatalogRecord, CatalogSearchTool, ParameterExtractor, Rule, Scalar } from '../../bundles/bundle.types.js';
+import { withSpan } from '../../../telemetry/tracing.js';
 import type { CardDto, TurnFacets, TurnInput } from '../runtime.types.js';
 import { componentName, renderElement } from '../text/jsx.js';
 import { isStopword, MAX_QUERY_TERMS, processTerm, tokenize, words } from '../text/terms.js';
@@ -137,11 +138,11 @@ const OP_METHOD: Record<Rule['when']['op'], string> = {
 
 export function planV1(bundle: Bundle, ix: V1Index, input: TurnInput): TurnPlan {
   const message = input.text ?? '';
-  const guard = checkGuardrails(ix.guardrails, message);
+  const guard = withSpan('engine.guardrails', () => checkGuardrails(ix.guardrails, message));
   if (!guard.passed) return blockedPlan(bundle, message, guard.reason, guard.message ?? 'I can not help with that.');
 
   // Understanding: intents by TF-IDF cosine, parameters from the message and the agent variables.
-  let intents = ix.intents.classify(message);
+  let intents = withSpan('engine.intent', () => ix.intents.classify(message));
   const own = extractFromMessage(ix, message);
   let queryText = stripSpans(message, own.consumed);
   // A continuation ("under $100" after "trail shoes", "size 42" after a question) carries the thread's recent
@@ -181,10 +182,10 @@ export function planV1(bundle: Bundle, ix: V1Index, input: TurnInput): TurnPlan 
   const paramMap = new Map(params.map((p) => [p.code, p.value]));
 
   // Tools
-  const runs = ix.tools.map((tool) => runTool(tool, intent, queryText, paramMap, carried));
+  const runs = withSpan('engine.tools', () => ix.tools.map((tool) => runTool(tool, intent, queryText, paramMap, carried)));
 
   // Rules
-  const evals = ix.rules.map((rule) => evaluateRule(rule, paramMap));
+  const evals = withSpan('engine.rules', () => ix.rules.map((rule) => evaluateRule(rule, paramMap)));
   const fired = evals.filter((e) => e.triggered);
   const block = fired.find((e) => e.rule.action === 'block');
   const ask = block ? undefined : fired.find((e) => e.rule.action === 'ask');
@@ -209,7 +210,7 @@ export function planV1(bundle: Bundle, ix: V1Index, input: TurnInput): TurnPlan 
     draft = ask.rule.message;
     responseType = 'question';
   } else {
-    draft = composeReply(bundle, intent, runs, responds.map((e) => e.rule.message), queryText, input.imageUrl);
+    draft = withSpan('engine.compose', () => composeReply(bundle, intent, runs, responds.map((e) => e.rule.message), queryText, input.imageUrl));
     responseType = cards.length ? 'answer_with_cards' : 'answer';
   }
 

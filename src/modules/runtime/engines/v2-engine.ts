@@ -1,5 +1,6 @@
 import MiniSearch from 'minisearch';
 import type { Bundle, KnowledgeDocument } from '../../bundles/bundle.types.js';
+import { withSpan } from '../../../telemetry/tracing.js';
 import type { TurnFacets, TurnInput } from '../runtime.types.js';
 import { contentTerms, keywords, processTerm, sentences, tokenize, words } from '../text/terms.js';
 import { checkGuardrails, compileGuardrails, type CompiledGuardrail } from './guardrails.js';
@@ -134,8 +135,8 @@ const NOT_FOUND = 'I could not find this in the knowledge base.';
 
 export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2Build): TurnPlan {
   const question = (input.text ?? '').trim();
-  const guard = checkGuardrails(ix.guardrails, question);
-  const intents = guard.passed ? ix.intents.classify(question) : [];
+  const guard = withSpan('engine.guardrails', () => checkGuardrails(ix.guardrails, question));
+  const intents = guard.passed ? withSpan('engine.intent', () => ix.intents.classify(question)) : [];
   const intent = intents[0]?.name ?? null;
   const vars = flattenVariables(input.agentVariables);
   const learned: Array<{ source: string; key: string; value: ParamValue | string }> = [];
@@ -166,6 +167,7 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   const ranked: Ranked[] = [];
   const considered = new Map<string, number>();
   if (guard.passed && queryTerms.length) {
+    withSpan('engine.retrieval', () => {
     const needed = Math.max(1, Math.min(2, Math.ceil(ownKeywords.length / 2)));
     // Exact terms first; prefix and typo-tolerant matching only when exact terms find nothing relevant.
     let results = ix.index.search(queryText);
@@ -182,6 +184,7 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
       const coverage = ownKeywords.length ? matched.size / ownKeywords.length : 0;
       if (matched.size >= needed || coverage >= 0.5) ranked.push({ passage, score: r.score, coverage });
     }
+    });
   }
   const topScore = ranked[0]?.score ?? 0;
   const used = ranked.filter((r) => r.score >= topScore * 0.45).slice(0, multi ? 3 : 1);
@@ -190,7 +193,7 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   const sources: MaterialSource[] = used.map((r, i) => ({ key: r.passage.id, marker: i + 1, label: r.passage.title, text: r.passage.text }));
   const qset = new Set(queryTerms);
   const pieces: string[] = [];
-  used.forEach((r, i) => {
+  withSpan('engine.compose', () => used.forEach((r, i) => {
     const scored = r.passage.sentences
       .map((s, pos) => {
         let score = 0;
@@ -202,7 +205,7 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
     const take = scored.slice(0, i === 0 ? 2 : 1).sort((a, b) => a.pos - b.pos);
     if (!take.length && r.passage.sentences[0]) take.push({ s: r.passage.sentences[0], pos: 0, score: 0 });
     for (const t of take) pieces.push(withMarker(t.s.text, i + 1));
-  });
+  }));
 
   let draft: string;
   let fixed = false;
