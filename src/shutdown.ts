@@ -1,5 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { stopTracing } from './telemetry/setup.js';
 
 /**
  * SIGTERM/SIGINT: stop accepting, let in-flight requests and jobs finish (Fastify waits for them; Bull and the
@@ -16,7 +17,8 @@ export function installShutdown(app: INestApplicationContext, logger: Logger): v
       process.exit(1);
     }, 25_000);
     timer.unref();
-    app.close().then(
+    // Buffered spans are flushed after the app has closed (its last requests' spans included).
+    app.close().then(() => stopTracing?.()).then(
       () => process.exit(0),
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');

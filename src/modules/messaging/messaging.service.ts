@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError, ValidationError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
-import type { CardDto, TurnEvent, TurnInput, TurnResult } from '../runtime/runtime.types.js';
+import type { CardDto, TurnEvent, TurnInput, TurnResult, TurnSurface } from '../runtime/runtime.types.js';
 import { RuntimeService } from '../runtime/runtime.service.js';
-import { MetricsService, type TurnSurface } from '../metrics/metrics.service.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import type { FollowupSuggestionsResponseDto, MessageDto, SendMessageResponseDto, WelcomeMessageResponseDto } from './dto/message-response.dto.js';
 import { LiveAgentsService, type LiveAgent } from './live-agents.service.js';
 import { KeyedQueue } from './thread-queue.js';
@@ -110,6 +110,7 @@ export class MessagingService {
       agentVariables: request.agentVariables ?? {},
       history: thread?.history ?? [],
       runtimeVersion: agent.runtime === 'v2' ? request.runtimeVersion : undefined,
+      surface: request.surface,
     };
     let result: TurnResult;
     const timer = this.metrics.turnStarted(request.surface, agent.runtime, agent.prepared.provider);

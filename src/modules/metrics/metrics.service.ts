@@ -12,9 +12,8 @@ import { AppConfig } from '../../config/app-config.js';
 import { QueueName } from '../../queue/queue.constants.js';
 import { CHANNELS_OUTBOUND_QUEUE } from '../channels/channels.constants.js';
 import { providerErrorKind } from '../runtime/providers/provider-errors.js';
-import type { TokenUsage } from '../runtime/runtime.types.js';
+import type { TokenUsage, TurnSurface } from '../runtime/runtime.types.js';
 
-export type TurnSurface = 'json' | 'sse' | 'ws' | 'events' | 'channels';
 export type CacheName = 'credentials' | 'live_agents';
 export type ChannelMessageOutcome = 'accepted' | 'unrouted' | 'refused' | 'sent' | 'delivered' | 'failed' | 'retried';
 type Runtime = 'v1' | 'v2';

@@ -12,8 +12,11 @@ export interface TurnInput {
   /** v2 build pin; unknown → 422 on `runtime_version`. v1 agents ignore it. */
   runtimeVersion?: string;
   /** The transport the turn came by (a trace attribute); absent when the caller does not say. */
-  surface?: 'json' | 'sse' | 'ws' | 'events' | 'channels';
+  surface?: TurnSurface;
 }
+
+/** The transports a turn can come by (a metrics label and a trace attribute). */
+export type TurnSurface = 'json' | 'sse' | 'ws' | 'events' | 'channels';
 
 export interface CardDto {
   rendered_jsx: string;
