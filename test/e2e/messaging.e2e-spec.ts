@@ -87,7 +87,7 @@ describe('messaging', () => {
       const first = await t.http.post(SEND, { text: 'show me jackets', user_id: 'u1' }, shop.headers);
       const thread_id = first.body.thread_id;
       const texts = ['trail shoes please', 'road shoes please', 'rain jacket please', 'any shoes under $100'];
-      const results = await Promise.all(texts.map((text, i) => new Promise((r) => setTimeout(r, i * 5)).then(() => t.http.post(SEND, { text, user_id: 'u1', thread_id }, shop.headers))));
+      const results = await Promise.all(texts.map((text, i) => new Promise((r) => setTimeout(r, i * 25)).then(() => t.http.post(SEND, { text, user_id: 'u1', thread_id }, shop.headers))));
       expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
       const rows = await t.dataSource.query(`SELECT user_text FROM interactions WHERE thread_id = $1 ORDER BY seq`, [thread_id]);
       expect(rows.map((r: any) => r.user_text)).toEqual(['show me jackets', ...texts]);
