@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { MetricsService } from '../../src/modules/metrics/metrics.service.js';
 import type { TestOrg } from '../factories/factory.js';
@@ -190,6 +191,22 @@ describe('Prometheus metrics (API process)', () => {
     expect(publicAnswer.body).toEqual({ error: { code: 'not_found', message: expect.any(String), request_id: expect.any(String) } });
     const s = parseExposition((await scrape(metricsUrl)).text);
     expect(valueOf(s, 'agent_http_requests_total', { method: 'GET', route: 'unmatched', status_class: '4xx' })).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('Prometheus metrics: a metrics port already taken', () => {
+  it('leaves the process running without a metrics listener (and says so) instead of failing it', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    const t = await createTestApp({ METRICS_PORT: String(port) });
+    try {
+      await expect(t.app.get(MetricsService).listen()).resolves.toBeUndefined();
+      expect((await t.http.get('/health')).status).toBe(200);
+    } finally {
+      await t.close();
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 });
 

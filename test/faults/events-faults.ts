@@ -89,6 +89,7 @@ function baseEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     REDIS_URL,
     REDIS_KEY_PREFIX: PREFIX,
     MIGRATE_ON_START: 'false',
+    METRICS_PORT: '0',
     LOG_LEVEL: 'warn',
     JWT_SECRET: 'faults-secret-0123456789abcdef0123456789abcdef',
     RATE_LIMIT_MAX: '0',

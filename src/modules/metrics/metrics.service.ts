@@ -149,10 +149,17 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
         },
       );
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => resolve());
-    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => resolve());
+      });
+    } catch (error) {
+      // A second process on the host (say `npm run worker` beside `npm start`) must not die for want of a metrics port.
+      if ((error as { code?: string }).code !== 'EADDRINUSE') throw error;
+      this.logger.error(`metrics port ${host}:${port} is in use: this process serves no metrics; set METRICS_PORT (e.g. 9465 for a worker)`);
+      return undefined;
+    }
     this.server = server;
     const address = server.address() as AddressInfo;
     return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/metrics`;
