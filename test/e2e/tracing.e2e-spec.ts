@@ -1,4 +1,3 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { trace, type ProxyTracerProvider } from '@opentelemetry/api';
@@ -9,6 +8,7 @@ import { traceLogFields, tracingEnabled, withSpan } from '../../src/telemetry/tr
 import type { TestOrg } from '../factories/factory.js';
 import { expectStatus, liveAgent, shopBundle } from '../support/agents.js';
 import { startFakeOpenAI, type FakeServer } from '../support/fake-openai-server.js';
+import { startServiceProcess } from '../support/service-process.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const SEND = '/messaging/v1/messages';
@@ -66,35 +66,6 @@ function parseLine(line: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-interface Started {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  logs: string[];
-  exited: Promise<number | null>;
-}
-
-/** `node dist/src/main.js` on a free port with this worker's database and Redis prefix (as test/e2e/process.e2e-spec.ts). */
-function startService(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ['dist/src/main.js'], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', MIGRATE_ON_START: 'false', WORKERS: 'off', ...env } });
-  const logs: string[] = [];
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const lines = buffer.split('\n');
-      buffer = lines.pop() ?? '';
-      for (const line of lines) {
-        logs.push(line);
-        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
-        if (match) resolve({ child, url: match[1]!, logs, exited });
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
-    void exited.then((code) => reject(new Error(`service exited with ${code}: ${logs.join('\n')}`)));
-  });
 }
 
 function providerDelegate(): unknown {
@@ -210,9 +181,9 @@ describe('OpenTelemetry tracing', () => {
       });
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
       const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-      const service = await startService({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: '100' });
+      const service = await startServiceProcess({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: '100' });
       try {
-        const res = await fetch(`${service.url}${SEND}`, {
+        const res = await fetch(`${service.baseUrl}${SEND}`, {
           method: 'POST', headers: { ...agent.headers, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'I am looking for trail shoes', user_id: 'u1' }),
         });
         expect(res.status).toBe(200);
@@ -231,8 +202,7 @@ describe('OpenTelemetry tracing', () => {
         const requestLine = await waitFor(() => service.logs.map(parseLine).find((l) => l?.msg === 'request' && l.path === SEND), 5000, 'the request log line');
         expect(requestLine).toMatchObject({ trace_id: turn.traceId, span_id: expect.stringMatching(/^[0-9a-f]{16}$/), reqId: expect.any(String) });
       } finally {
-        service.child.kill('SIGTERM');
-        await service.exited;
+        await service.stop();
         await new Promise((resolve) => receiver.close(resolve));
       }
     });

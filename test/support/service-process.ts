@@ -5,6 +5,9 @@ export interface ServiceProcess {
   baseUrl: string;
   http: HttpClient;
   child: ChildProcessWithoutNullStreams;
+  /** Every line the process printed so far (stdout and stderr). */
+  logs: string[];
+  exited: Promise<number | null>;
   /** SIGTERM, and waits for the exit. */
   stop(): Promise<void>;
 }
@@ -19,21 +22,25 @@ export async function startServiceProcess(env: Record<string, string> = {}): Pro
   const child = spawn(process.execPath, ['dist/src/main.js'], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', MIGRATE_ON_START: 'false', WORKERS: 'off', ...env },
   });
-  const output: string[] = [];
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const logs: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
   };
   return new Promise((resolve, reject) => {
+    let buffer = '';
     child.stdout.on('data', (chunk: Buffer) => {
-      output.push(chunk.toString());
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output.join(''));
-      if (match) resolve({ baseUrl: match[1]!, http: new HttpClient(match[1]!), child, stop });
+      buffer += chunk.toString();
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      for (const line of lines) {
+        logs.push(line);
+        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
+        if (match) resolve({ baseUrl: match[1]!, http: new HttpClient(match[1]!), child, logs, exited, stop });
+      }
     });
-    child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`the second instance exited with ${code}: ${output.join('')}`)));
+    child.stderr.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
+    void exited.then((code) => reject(new Error(`the service process exited with ${code}: ${logs.join('\n')}`)));
   });
 }
