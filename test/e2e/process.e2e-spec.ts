@@ -1,37 +1,10 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { startServiceProcess } from '../support/service-process.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /** The built service as a real process: logs, configuration errors and graceful shutdown. */
-interface Started {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  logs: string[];
-  exited: Promise<number | null>;
-}
-
-function startService(env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', MIGRATE_ON_START: 'true', ...env },
-  });
-  const logs: string[] = [];
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const lines = buffer.split('\n');
-      buffer = lines.pop() ?? '';
-      for (const line of lines) {
-        logs.push(line);
-        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
-        if (match) resolve({ child, url: match[1]!, logs, exited });
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
-    void exited.then((code) => reject(new Error(`service exited with ${code}: ${logs.join('\n')}`)));
-  });
-}
+const startService = () => startServiceProcess({ MIGRATE_ON_START: 'true', WORKERS: 'on' });
 
 describe('the service process', () => {
   let t: TestApp;
@@ -53,9 +26,9 @@ describe('the service process', () => {
     const org = await t.factory.org();
     const service = await startService();
     try {
-      const res = await fetch(`${service.url}/management/v1/projects`, { headers: { ...org.headers, 'x-request-id': 'log-check-1' } });
+      const res = await fetch(`${service.baseUrl}/management/v1/projects`, { headers: { ...org.headers, 'x-request-id': 'log-check-1' } });
       expect(res.status).toBe(200);
-      await fetch(`${service.url}/management/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'password', username: 'x@y.test', password: 'secret-password-value' }) });
+      await fetch(`${service.baseUrl}/management/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'password', username: 'x@y.test', password: 'secret-password-value' }) });
       await new Promise((r) => setTimeout(r, 200));
       const line = service.logs.find((l) => l.includes('log-check-1'));
       expect(line).toBeDefined();
@@ -72,7 +45,7 @@ describe('the service process', () => {
   it('on SIGTERM finishes in-flight requests, then exits 0', async () => {
     const org = await t.factory.org();
     const service = await startService();
-    const url = new URL(`${service.url}/management/v1/projects`);
+    const url = new URL(`${service.baseUrl}/management/v1/projects`);
     const body = JSON.stringify({ name: 'in-flight' });
     // Start a request, send half the body, signal the process, then finish the body.
     const response = new Promise<number>((resolve, reject) => {
