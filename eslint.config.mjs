@@ -17,7 +17,10 @@ export default tseslint.config(
       curly: ['error', 'multi-line'],
       'no-restricted-syntax': [
         'error',
-        { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Read configuration through AppConfig (src/config).' },
+        {
+          selector: "MemberExpression[object.name='process'][property.name='env']",
+          message: 'Read configuration through AppConfig (src/config).',
+        },
       ],
     },
   },

@@ -38,7 +38,24 @@ function rng(seed: number): () => number {
 const random = rng(42);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
 
-const ADJECTIVES = ['Trail', 'Road', 'Summit', 'Storm', 'Alpine', 'Urban', 'Coastal', 'Desert', 'Forest', 'Glacier', 'Ridge', 'Canyon', 'Harbor', 'Meadow', 'Tempo', 'Aero'];
+const ADJECTIVES = [
+  'Trail',
+  'Road',
+  'Summit',
+  'Storm',
+  'Alpine',
+  'Urban',
+  'Coastal',
+  'Desert',
+  'Forest',
+  'Glacier',
+  'Ridge',
+  'Canyon',
+  'Harbor',
+  'Meadow',
+  'Tempo',
+  'Aero',
+];
 const TYPES = [
   { noun: 'Running Shoe', category: 'Footwear', sizes: ['7', '8', '9', '10', '11', '12'] },
   { noun: 'Hiking Boot', category: 'Footwear', sizes: ['7', '8', '9', '10', '11'] },
@@ -54,7 +71,20 @@ const TYPES = [
   { noun: 'Headlamp', category: 'Camping', sizes: ['One size'] },
 ];
 const COLOURS = ['Black', 'Navy', 'Olive', 'Red', 'Teal', 'Grey', 'Sand', 'Coral', 'Blue', 'Green'];
-const FEATURES = ['waterproof membrane', 'recycled fabric', 'lightweight build', 'breathable mesh', 'grippy outsole', 'packable design', 'reflective details', 'merino blend', 'zip pockets', 'cushioned midsole', 'windproof shell', 'quick-dry fabric'];
+const FEATURES = [
+  'waterproof membrane',
+  'recycled fabric',
+  'lightweight build',
+  'breathable mesh',
+  'grippy outsole',
+  'packable design',
+  'reflective details',
+  'merino blend',
+  'zip pockets',
+  'cushioned midsole',
+  'windproof shell',
+  'quick-dry fabric',
+];
 
 function catalog(n: number): CatalogRecord[] {
   const out: CatalogRecord[] = [];
@@ -64,7 +94,11 @@ function catalog(n: number): CatalogRecord[] {
     const price = Math.round(15 + random() * 400);
     const colours = [...new Set([pick(COLOURS), pick(COLOURS), pick(COLOURS)])];
     const variants: Array<Record<string, Scalar>> = [];
-    for (const colour of colours) for (const size of type.sizes.slice(0, 3)) variants.push({ sku: `P${i}-${colour}-${size}`, colour, size, price, in_stock: random() > 0.15 });
+    for (const colour of colours) {
+      for (const size of type.sizes.slice(0, 3)) {
+        variants.push({ sku: `P${i}-${colour}-${size}`, colour, size, price, in_stock: random() > 0.15 });
+      }
+    }
     out.push({
       id: `p-${i + 1}`,
       name,
@@ -83,9 +117,21 @@ const shopBundle: Bundle = {
   name: 'Bench shop',
   persona: 'A friendly outdoor-store assistant.',
   model: { provider: 'builtin' },
-  guardrails: [{ code: 'payment_card', patterns: ['\\b(?:\\d[ -]?){13,16}\\b', '\\bcvv\\b'], message: 'Please do not share card numbers.' }],
+  guardrails: [
+    { code: 'payment_card', patterns: ['\\b(?:\\d[ -]?){13,16}\\b', '\\bcvv\\b'], message: 'Please do not share card numbers.' },
+  ],
   intents: [
-    { name: 'product_search', examples: ['show me running shoes', 'I need a rain jacket', 'do you have merino tees', 'looking for a daypack', 'what tents do you sell', 'hiking boots in size 9'] },
+    {
+      name: 'product_search',
+      examples: [
+        'show me running shoes',
+        'I need a rain jacket',
+        'do you have merino tees',
+        'looking for a daypack',
+        'what tents do you sell',
+        'hiking boots in size 9',
+      ],
+    },
     { name: 'returns', examples: ['how do I return something', 'what is your return policy', 'I want a refund'] },
     { name: 'shipping', examples: ['how much is shipping', 'how long does delivery take', 'do you ship abroad'] },
   ],
@@ -94,7 +140,17 @@ const shopBundle: Bundle = {
     { code: 'size', title: 'Size', type: 'string', pattern: '\\bsize\\s+(xs|s|m|l|xl|\\d{1,2})\\b' },
     { code: 'colour', title: 'Colour', type: 'string', pattern: '\\b(black|navy|olive|red|teal|grey|sand|coral|blue|green)\\b' },
   ],
-  tools: [{ code: 'catalog_search', type: 'catalog_search', collection: 'products', title_field: 'name', fields: ['name', 'category', 'description', 'price', 'colours'], max_results: 3, intents: ['product_search'] }],
+  tools: [
+    {
+      code: 'catalog_search',
+      type: 'catalog_search',
+      collection: 'products',
+      title_field: 'name',
+      fields: ['name', 'category', 'description', 'price', 'colours'],
+      max_results: 3,
+      intents: ['product_search'],
+    },
+  ],
   collections: { products: catalog(500) },
   rules: [
     { code: 'budget_too_low', when: { param: 'budget', op: '<', value: 20 }, action: 'block', message: 'Our cheapest items start at $20.' },
@@ -116,9 +172,46 @@ const SHOP_QUERIES = [
   'sleeping bag for cold mornings',
 ];
 
-const TOPICS = ['billing', 'sync', 'offline mode', 'sharing', 'export', 'security', 'notifications', 'search', 'templates', 'integrations', 'mobile app', 'account', 'storage', 'teams', 'calendar', 'tags', 'attachments', 'history', 'trash', 'shortcuts'];
+const TOPICS = [
+  'billing',
+  'sync',
+  'offline mode',
+  'sharing',
+  'export',
+  'security',
+  'notifications',
+  'search',
+  'templates',
+  'integrations',
+  'mobile app',
+  'account',
+  'storage',
+  'teams',
+  'calendar',
+  'tags',
+  'attachments',
+  'history',
+  'trash',
+  'shortcuts',
+];
 const VERBS = ['configure', 'enable', 'disable', 'reset', 'review', 'export', 'share', 'restore', 'limit', 'schedule'];
-const NOUNS = ['workspace', 'notebook', 'device', 'password', 'invoice', 'backup', 'folder', 'member', 'plan', 'reminder', 'label', 'file', 'link', 'report', 'profile'];
+const NOUNS = [
+  'workspace',
+  'notebook',
+  'device',
+  'password',
+  'invoice',
+  'backup',
+  'folder',
+  'member',
+  'plan',
+  'reminder',
+  'label',
+  'file',
+  'link',
+  'report',
+  'profile',
+];
 
 function sentence(topic: string): string {
   return `To ${pick(VERBS)} the ${pick(NOUNS)} for ${topic}, open Settings and choose ${pick(NOUNS)} options; changes apply within ${1 + Math.floor(random() * 30)} minutes on every ${pick(NOUNS)}.`;
@@ -128,7 +221,12 @@ function knowledge(n: number): KnowledgeDocument[] {
   return Array.from({ length: n }, (_, i) => {
     const topic = TOPICS[i % TOPICS.length]!;
     const paragraphs = Array.from({ length: 3 }, () => Array.from({ length: 4 }, () => sentence(topic)).join(' '));
-    return { id: `doc-${i + 1}`, title: `${topic[0]!.toUpperCase()}${topic.slice(1)} guide ${Math.floor(i / TOPICS.length) + 1}`, url: `https://help.example.com/${i + 1}`, text: paragraphs.join('\n\n') };
+    return {
+      id: `doc-${i + 1}`,
+      title: `${topic[0]!.toUpperCase()}${topic.slice(1)} guide ${Math.floor(i / TOPICS.length) + 1}`,
+      url: `https://help.example.com/${i + 1}`,
+      text: paragraphs.join('\n\n'),
+    };
   });
 }
 
@@ -202,7 +300,14 @@ async function main(): Promise<void> {
     warmup: WARMUP,
     prepare_ms: { v1: round(prepareShopMs), v2: round(prepareKbMs) },
     passages: kb.v2?.passages.length ?? 0,
-    results: rows.map((r) => ({ engine: r.engine, mode: r.mode, median_ms: round(r.median), p95_ms: round(r.p95), p99_ms: round(r.p99), mean_ms: round(r.mean) })),
+    results: rows.map((r) => ({
+      engine: r.engine,
+      mode: r.mode,
+      median_ms: round(r.median),
+      p95_ms: round(r.p95),
+      p99_ms: round(r.p99),
+      mean_ms: round(r.mean),
+    })),
     goal: 'median < 1 ms per turn',
     met: rows.every((r) => r.median < 1),
   };
@@ -211,9 +316,13 @@ async function main(): Promise<void> {
     return;
   }
   process.stdout.write(`Engine benchmark (builtin provider, no HTTP) — node ${process.version}, ${TURNS} turns after ${WARMUP} warm-up\n`);
-  process.stdout.write(`prepare (once per revision): v1 ${report.prepare_ms.v1} ms, v2 ${report.prepare_ms.v2} ms (${report.passages} passages)\n\n`);
+  process.stdout.write(
+    `prepare (once per revision): v1 ${report.prepare_ms.v1} ms, v2 ${report.prepare_ms.v2} ms (${report.passages} passages)\n\n`,
+  );
   process.stdout.write('| engine | mode | median ms | p95 ms | p99 ms | mean ms |\n|---|---|---|---|---|---|\n');
-  for (const r of report.results) process.stdout.write(`| ${r.engine} | ${r.mode} | ${r.median_ms} | ${r.p95_ms} | ${r.p99_ms} | ${r.mean_ms} |\n`);
+  for (const r of report.results) {
+    process.stdout.write(`| ${r.engine} | ${r.mode} | ${r.median_ms} | ${r.p95_ms} | ${r.p99_ms} | ${r.mean_ms} |\n`);
+  }
   process.stdout.write(`\ngoal ${report.goal}: ${report.met ? 'met' : 'NOT met'}\nsample v2 reply: ${sample.text.slice(0, 160)}…\n`);
 }
 

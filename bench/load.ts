@@ -91,7 +91,8 @@ async function runAutocannon(job: Extract<LoadJob, { kind: 'autocannon' }>): Pro
   };
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0);
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0);
 const round = (n: number) => Math.round(n * 100) / 100;
 
 async function sseFirstEvent(baseUrl: string, probe: Extract<Probe, { kind: 'sse-first-event' }>): Promise<Record<string, number>> {
@@ -143,18 +144,36 @@ async function wsIdle(baseUrl: string, probe: Extract<Probe, { kind: 'ws-idle' }
   const url = baseUrl.replace(/^http/, 'ws') + probe.path;
   const sockets: WebSocket[] = [];
   let failed = 0;
-  const open = () => new Promise<void>((resolve) => {
-    const socket = new WebSocket(url, probe.protocols ?? [], { headers: probe.headers ?? {} });
-    const timer = setTimeout(() => { failed++; socket.terminate(); resolve(); }, 30_000);
-    socket.on('message', (data: WebSocket.RawData) => {
-      try {
-        const frame = JSON.parse(data.toString()) as { type?: string };
-        if (frame.type === probe.readyType) { clearTimeout(timer); sockets.push(socket); resolve(); }
-      } catch { /* ignore */ }
+  const open = () =>
+    new Promise<void>((resolve) => {
+      const socket = new WebSocket(url, probe.protocols ?? [], { headers: probe.headers ?? {} });
+      const timer = setTimeout(() => {
+        failed++;
+        socket.terminate();
+        resolve();
+      }, 30_000);
+      socket.on('message', (data: WebSocket.RawData) => {
+        try {
+          const frame = JSON.parse(data.toString()) as { type?: string };
+          if (frame.type === probe.readyType) {
+            clearTimeout(timer);
+            sockets.push(socket);
+            resolve();
+          }
+        } catch {
+          /* ignore */
+        }
+      });
+      socket.on('error', () => {
+        clearTimeout(timer);
+        failed++;
+        resolve();
+      });
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
-    socket.on('error', () => { clearTimeout(timer); failed++; resolve(); });
-    socket.on('close', () => { clearTimeout(timer); resolve(); });
-  });
   const started = performance.now();
   const batch = 200;
   for (let i = 0; i < probe.count; i += batch) {
@@ -165,7 +184,13 @@ async function wsIdle(baseUrl: string, probe: Extract<Probe, { kind: 'ws-idle' }
   await nextLine();
   const stillOpen = sockets.filter((s) => s.readyState === WebSocket.OPEN).length;
   for (const socket of sockets) socket.terminate();
-  return { sessions_requested: probe.count, sessions_opened: sockets.length, sessions_failed: failed, still_open_at_release: stillOpen, open_all_ms: Math.round(openMs) };
+  return {
+    sessions_requested: probe.count,
+    sessions_opened: sockets.length,
+    sessions_failed: failed,
+    still_open_at_release: stillOpen,
+    open_all_ms: Math.round(openMs),
+  };
 }
 
 const jobFile = process.argv[2];

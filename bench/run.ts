@@ -68,12 +68,31 @@ for (const name of positionals) {
 
 const BASELINE_REQUEST: RequestSpec = { method: 'GET', path: '/health' };
 
-interface Sample { pids: number[]; cpu: Map<number, number>; machine: ReturnType<typeof machineCpu> }
+interface Sample {
+  pids: number[];
+  cpu: Map<number, number>;
+  machine: ReturnType<typeof machineCpu>;
+}
 const sample = (pids: number[]): Sample => ({ pids, cpu: ticksOf(pids), machine: machineCpu() });
 
 /** One autocannon run against `baseUrl`, with the CPU of `serverPids` (and `dbPids`) sampled around it. */
-async function measure(env: Environment, baseUrl: string, plan: Pick<LoadPlan, 'requests' | 'idReplacement'>, seconds: number, serverPid: number, dbPids: number[], cleanup: Cleanup): Promise<Measured & { db_cpu_us_per_request: number }> {
-  const job: LoadJob = { kind: 'autocannon', baseUrl, connections, duration: seconds, requests: plan.requests, idReplacement: plan.idReplacement };
+async function measure(
+  env: Environment,
+  baseUrl: string,
+  plan: Pick<LoadPlan, 'requests' | 'idReplacement'>,
+  seconds: number,
+  serverPid: number,
+  dbPids: number[],
+  cleanup: Cleanup,
+): Promise<Measured & { db_cpu_us_per_request: number }> {
+  const job: LoadJob = {
+    kind: 'autocannon',
+    baseUrl,
+    connections,
+    duration: seconds,
+    requests: plan.requests,
+    idReplacement: plan.idReplacement,
+  };
   let before: Sample | undefined;
   let dbBefore: Map<number, number> | undefined;
   const outcome = await runLoad(job, env.workDir, cleanup, {
@@ -114,7 +133,9 @@ async function runScenario(env: Environment, scenario: Scenario, cleanup: Cleanu
   log(`${scenario.name}: seeding`);
   const plan = await scenario.seed(env.ctx);
   result.unit = plan.unit ?? 'requests';
-  const settle = async () => { if (scenario.settle) await scenario.settle(env.ctx); };
+  const settle = async () => {
+    if (scenario.settle) await scenario.settle(env.ctx);
+  };
 
   if (plan.requests.length > 0) {
     const baselinePlan = { requests: [BASELINE_REQUEST] };
@@ -131,8 +152,10 @@ async function runScenario(env: Environment, scenario: Scenario, cleanup: Cleanu
       await settle();
       const pair: RunPair = { scenario: measured, baseline, ratio: baseline.rps > 0 ? measured.rps / baseline.rps : 0 };
       result.runs.push(pair);
-      log(`${scenario.name}: run ${i}/${runs}: ${measured.rps.toFixed(0)} ${result.unit}/s, p50 ${measured.latency_p50_ms} ms, p99 ${measured.latency_p99_ms} ms, ` +
-        `${measured.server_cpu_us_per_request.toFixed(0)} µs CPU/req, non-2xx ${measured.non2xx}; baseline ${baseline.rps.toFixed(0)} req/s → ${(pair.ratio * 100).toFixed(1)}%`);
+      log(
+        `${scenario.name}: run ${i}/${runs}: ${measured.rps.toFixed(0)} ${result.unit}/s, p50 ${measured.latency_p50_ms} ms, p99 ${measured.latency_p99_ms} ms, ` +
+          `${measured.server_cpu_us_per_request.toFixed(0)} µs CPU/req, non-2xx ${measured.non2xx}; baseline ${baseline.rps.toFixed(0)} req/s → ${(pair.ratio * 100).toFixed(1)}%`,
+      );
       if (measured.non2xx > 0) log(`${scenario.name}: status codes ${JSON.stringify(measured.status_codes)}`);
     }
     result.summary = summarize(result.runs);
@@ -143,7 +166,9 @@ async function runScenario(env: Environment, scenario: Scenario, cleanup: Cleanu
     const rssBefore = rssBytes(env.service.pid) ?? 0;
     let rssHeld = 0;
     const outcome = await runLoad({ kind: 'probe', baseUrl: env.ctx.baseUrl, probe }, env.workDir, cleanup, {
-      onHold: () => { rssHeld = rssBytes(env.service.pid) ?? 0; },
+      onHold: () => {
+        rssHeld = rssBytes(env.service.pid) ?? 0;
+      },
     });
     result.extra = { ...(result.extra ?? {}), ...(outcome.extra ?? {}) };
     if (probe.kind === 'ws-idle') {
@@ -171,7 +196,14 @@ try {
     } catch (error) {
       failed = true;
       log(`${scenario.name}: FAILED: ${(error as Error).message}`);
-      results.push({ name: scenario.name, description: scenario.description, status: 'failed', reason: (error as Error).message.split('\n')[0], unit: 'requests', runs: [] });
+      results.push({
+        name: scenario.name,
+        description: scenario.description,
+        status: 'failed',
+        reason: (error as Error).message.split('\n')[0],
+        unit: 'requests',
+        runs: [],
+      });
     }
   }
 } catch (error) {

@@ -68,7 +68,11 @@ export interface BenchContext {
   /** Redis key prefix of the service under test (`bench:<pid>`). */
   readonly redisPrefix: string;
   /** HTTP call to the service with a JSON body; throws unless the status is in `expect` (default 2xx). */
-  request<T = unknown>(method: HttpMethod, path: string, options?: { headers?: Record<string, string>; body?: unknown; expect?: number[] }): Promise<JsonResponse<T>>;
+  request<T = unknown>(
+    method: HttpMethod,
+    path: string,
+    options?: { headers?: Record<string, string>; body?: unknown; expect?: number[] },
+  ): Promise<JsonResponse<T>>;
   /** True when the service's OpenAPI document has this operation, e.g. `hasRoute('POST', '/management/v1/projects/{projectId}/agents')`. */
   hasRoute(method: HttpMethod, path: string): Promise<boolean>;
   log(message: string): void;

@@ -103,7 +103,14 @@ await db.query(`
 `);
 
 /** Threads g in [lo, hi] of `total`, over the 365 days before `now`. */
-async function insertThreads(organization: string, agents: string, lo: number, hi: number, total: number, interactions: number): Promise<void> {
+async function insertThreads(
+  organization: string,
+  agents: string,
+  lo: number,
+  hi: number,
+  total: number,
+  interactions: number,
+): Promise<void> {
   await db.query(
     `INSERT INTO threads (id, organization_id, project_id, agent_id, user_id, external_id, title, runtime, version_tag,
                           tools, rules, params, interaction_count, last_interaction_at, created_at, updated_at)
@@ -184,7 +191,9 @@ for (let lo = 1; lo <= THREADS; lo += BATCH) {
   log(`threads ${hi}/${THREADS}, interactions ${interactionsWritten}`);
 }
 // The other tenant: its own agent, 10,000 threads.
-await db.query(`UPDATE bench_agents SET id = substr(md5('agent-other'), 1, 24), project_id = substr(md5('project-other'), 1, 24), runtime = 'v1' WHERE idx = 0`);
+await db.query(
+  `UPDATE bench_agents SET id = substr(md5('agent-other'), 1, 24), project_id = substr(md5('project-other'), 1, 24), runtime = 'v1' WHERE idx = 0`,
+);
 await insertThreads(OTHER_ORG, '0', 1, 10_000, 10_000, 30_000);
 await insertInteractions(OTHER_ORG, new Date(0), new Date(Date.now() + 86_400_000));
 log('vacuum analyze');

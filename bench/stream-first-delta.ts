@@ -20,7 +20,9 @@ import { loadConfig } from '../src/config/app-config.js';
 import { RuntimeService } from '../src/modules/runtime/runtime.service.js';
 import type { Bundle } from '../src/modules/bundles/bundle.types.js';
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '300' }, template: { type: 'string', default: 'shopping-assistant' } } });
+const { values } = parseArgs({
+  options: { count: { type: 'string', default: '300' }, template: { type: 'string', default: 'shopping-assistant' } },
+});
 const count = Math.max(10, Number(values.count));
 const template = values.template!;
 const runtime: 'v1' | 'v2' = template === 'knowledge-assistant' ? 'v2' : 'v1';
@@ -73,8 +75,15 @@ try {
   const env = await startEnvironment(cleanup, { connections: 1 });
   const { ctx } = env;
   const { agentId, headers } = await messagingAgent(ctx, runtime, template);
-  const agent = (await ctx.request<{ live_version_id: string }>('GET', `/management/v1/agents/${agentId}`, { headers: ctx.org.headers })).body;
-  const pulled = (await ctx.request<{ bundle: Bundle; version_tag: string }>('GET', `/management/v1/agents/${agentId}/versions/${agent.live_version_id}/pull`, { headers: ctx.org.headers })).body;
+  const agent = (await ctx.request<{ live_version_id: string }>('GET', `/management/v1/agents/${agentId}`, { headers: ctx.org.headers }))
+    .body;
+  const pulled = (
+    await ctx.request<{ bundle: Bundle; version_tag: string }>(
+      'GET',
+      `/management/v1/agents/${agentId}/versions/${agent.live_version_id}/pull`,
+      { headers: ctx.org.headers },
+    )
+  ).body;
 
   const engine = new RuntimeService(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), LOG_LEVEL: 'silent' }));
   const prepared = engine.prepare({ digest: `bench-${pulled.version_tag}`, runtime, bundle: pulled.bundle });
@@ -100,7 +109,9 @@ try {
     `request → first delta ${ms(s.p50)} ${ms(s.p90)} ${ms(s.p99)} ${ms(s.mean)}`,
     `engine → first delta  ${ms(e.p50)} ${ms(e.p90)} ${ms(e.p99)} ${ms(e.mean)}`,
     `added by the service  ${ms(s.p50 - e.p50)} ${ms(s.p90 - e.p90)} ${ms(s.p99 - e.p99)} ${ms(s.mean - e.mean)}   (goal: p50 < 5 ms)`,
-    `load average during the run: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (1/5/15 min) on this machine; a busy machine inflates every figure`,
+    `load average during the run: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (1/5/15 min) on this machine; a busy machine inflates every figure`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 } finally {

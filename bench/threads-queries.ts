@@ -52,13 +52,21 @@ await db.connect();
 const org = (await db.query<{ id: string }>(`SELECT id FROM organizations WHERE name = 'bench-threads'`)).rows[0];
 if (!org) throw new Error('no bench-threads organization: run dist/bench/seed-threads.js first');
 const apiKey = generateSecret('oak');
-await db.query(`INSERT INTO organization_api_keys (id, organization_id, key_hash, key_prefix) VALUES ($1, $2, $3, $4)`, [newId(), org.id, hashSecret(apiKey), secretPrefix(apiKey)]);
+await db.query(`INSERT INTO organization_api_keys (id, organization_id, key_hash, key_prefix) VALUES ($1, $2, $3, $4)`, [
+  newId(),
+  org.id,
+  hashSecret(apiKey),
+  secretPrefix(apiKey),
+]);
 
 // Realistic values, read from the data: a big and a mid-size v1 agent, a v2 agent, a project, a user, an external id.
 const one = async <T extends pg.QueryResultRow>(text: string, params: unknown[] = []) => (await db.query<T>(text, params)).rows[0]!;
-const agents = (await db.query<{ agent_id: string; project_id: string; runtime: string; n: string }>(
-  `SELECT agent_id, project_id, runtime, count(*) AS n FROM threads WHERE organization_id = $1 GROUP BY 1, 2, 3 ORDER BY n DESC`, [org.id],
-)).rows;
+const agents = (
+  await db.query<{ agent_id: string; project_id: string; runtime: string; n: string }>(
+    `SELECT agent_id, project_id, runtime, count(*) AS n FROM threads WHERE organization_id = $1 GROUP BY 1, 2, 3 ORDER BY n DESC`,
+    [org.id],
+  )
+).rows;
 const v1Agents = agents.filter((a) => a.runtime === 'v1');
 const bigAgent = v1Agents[0]!;
 const midAgent = v1Agents[Math.floor(v1Agents.length / 2)]!;
@@ -66,23 +74,34 @@ const smallAgent = v1Agents[v1Agents.length - 1]!;
 const v2Agent = agents.find((a) => a.runtime === 'v2')!;
 // A user of median activity: the end user of a thread from the middle of the year.
 const user = await one<{ user_id: string }>(
-  `SELECT user_id FROM threads WHERE organization_id = $1 AND runtime = 'v1' ORDER BY created_at DESC OFFSET $2 LIMIT 1`, [org.id, Math.floor(Number(bigAgent.n) / 10)],
+  `SELECT user_id FROM threads WHERE organization_id = $1 AND runtime = 'v1' ORDER BY created_at DESC OFFSET $2 LIMIT 1`,
+  [org.id, Math.floor(Number(bigAgent.n) / 10)],
 );
-const external = await one<{ external_id: string }>(`SELECT external_id FROM threads WHERE organization_id = $1 AND runtime = 'v1' AND external_id IS NOT NULL ORDER BY created_at DESC OFFSET $2 LIMIT 1`, [org.id, Math.floor(Number(bigAgent.n) / 20)]);
-const daysAgo = (days: number, hour = 0) => new Date(Math.floor(Date.now() / 86_400_000 - days) * 86_400_000 + hour * 3_600_000 + 123).toISOString();
+const external = await one<{ external_id: string }>(
+  `SELECT external_id FROM threads WHERE organization_id = $1 AND runtime = 'v1' AND external_id IS NOT NULL ORDER BY created_at DESC OFFSET $2 LIMIT 1`,
+  [org.id, Math.floor(Number(bigAgent.n) / 20)],
+);
+const daysAgo = (days: number, hour = 0) =>
+  new Date(Math.floor(Date.now() / 86_400_000 - days) * 86_400_000 + hour * 3_600_000 + 123).toISOString();
 
 // The facet frequencies the service reads (ThreadsRepository.facetFrequency), for the same SQL as the route.
 const shares = new Map<string, number>();
-for (const row of (await db.query<{ attname: string; elems: string[] | null; freqs: number[] | null }>(
-  `SELECT attname, most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
+for (const row of (
+  await db.query<{ attname: string; elems: string[] | null; freqs: number[] | null }>(
+    `SELECT attname, most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
      FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'threads' AND attname IN ('tools', 'rules')`,
-)).rows) (row.elems ?? []).forEach((elem, i) => shares.set(`${row.attname}:${elem}`, row.freqs?.[i] ?? 0));
+  )
+).rows) {
+  (row.elems ?? []).forEach((elem, i) => shares.set(`${row.attname}:${elem}`, row.freqs?.[i] ?? 0));
+}
 
 const listSql = (query: Query) => () => {
   const params = new SqlParams();
   const frequency: FacetFrequency = (column, value) => shares.get(`${column}:${value}`) ?? 0;
   const where = threadFilterConditions(org.id, query as unknown as ListThreadsQueryDto, params, frequency);
-  const sortKey = rareFacetDriven(query as unknown as ListThreadsQueryDto, frequency) ? `(t.created_at + interval '0 seconds')` : 't.created_at';
+  const sortKey = rareFacetDriven(query as unknown as ListThreadsQueryDto, frequency)
+    ? `(t.created_at + interval '0 seconds')`
+    : 't.created_at';
   return {
     text: `SELECT t.id, t.title, t.created_at, t.version_tag, t.agent_id, t.user_id, t.external_id FROM threads t WHERE ${where.join(' AND ')}
            ORDER BY ${sortKey} DESC, t.id DESC LIMIT 51`,
@@ -93,7 +112,12 @@ const list = (name: string, query: Query): Case => ({ name, path: '/management/v
 
 const usageSql = (scope: 'agent_id' | 'project_id', id: string, from?: string, to?: string) => () => {
   let captured = { text: '', values: [] as unknown[] };
-  const fake = { one: async (text: string, params: unknown[]) => { captured = { text, values: params }; return undefined; } } as unknown as SqlService;
+  const fake = {
+    one: async (text: string, params: unknown[]) => {
+      captured = { text, values: params };
+      return undefined;
+    },
+  } as unknown as SqlService;
   void new UsageRepository(fake).sum(scope, id, planUsage(parseUsageRange(from, to)));
   return captured;
 };
@@ -101,7 +125,12 @@ const usage = (name: string, scope: 'agent_id' | 'project_id', id: string, from?
   const query: Query = {};
   if (from) query.created_from = from;
   if (to) query.created_to = to;
-  return { name, path: scope === 'agent_id' ? `/management/v1/agents/${id}/usage` : `/management/v1/projects/${id}/usage`, query, sql: usageSql(scope, id, from, to) };
+  return {
+    name,
+    path: scope === 'agent_id' ? `/management/v1/agents/${id}/usage` : `/management/v1/projects/${id}/usage`,
+    query,
+    sql: usageSql(scope, id, from, to),
+  };
 };
 
 const cases: Case[] = [
@@ -141,10 +170,17 @@ const cases: Case[] = [
   usage('agent usage, 7 days, partial ends', 'agent_id', bigAgent.agent_id, daysAgo(7, 6), daysAgo(0, 3)),
 ];
 
-const app = await createApp(loadConfig({
-  DATABASE_URL: databaseUrl, MIGRATE_ON_START: 'false', LOG_LEVEL: 'silent', WORKERS: 'off', NODE_ENV: 'development',
-  REDIS_KEY_PREFIX: `bench-threads-${process.pid}`, RATE_LIMIT_MAX: '100000000',
-}));
+const app = await createApp(
+  loadConfig({
+    DATABASE_URL: databaseUrl,
+    MIGRATE_ON_START: 'false',
+    LOG_LEVEL: 'silent',
+    WORKERS: 'off',
+    NODE_ENV: 'development',
+    REDIS_KEY_PREFIX: `bench-threads-${process.pid}`,
+    RATE_LIMIT_MAX: '100000000',
+  }),
+);
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
 
@@ -156,7 +192,16 @@ const urlOf = (c: Case) => {
 };
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-interface Row { name: string; url: string; p50: number; p95: number; max: number; results: string; dbMs: number; plan: string }
+interface Row {
+  name: string;
+  url: string;
+  p50: number;
+  p95: number;
+  max: number;
+  results: string;
+  dbMs: number;
+  plan: string;
+}
 const rows: Row[] = [];
 for (const c of cases) {
   const url = urlOf(c);
@@ -176,8 +221,19 @@ for (const c of cases) {
   const explained = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${text}`, params);
   const plan = explained.rows.map((r) => r['QUERY PLAN']).join('\n');
   const dbMs = Number(/Execution Time: ([\d.]+)/.exec(plan)?.[1] ?? NaN);
-  rows.push({ name: c.name, url, p50: percentile(timings, 50), p95: percentile(timings, 95), max: timings[timings.length - 1]!, results, dbMs, plan });
-  log(`${c.name.padEnd(48)} p50 ${percentile(timings, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(timings, 95).toFixed(1).padStart(6)} ms  (${results})`);
+  rows.push({
+    name: c.name,
+    url,
+    p50: percentile(timings, 50),
+    p95: percentile(timings, 95),
+    max: timings[timings.length - 1]!,
+    results,
+    dbMs,
+    plan,
+  });
+  log(
+    `${c.name.padEnd(48)} p50 ${percentile(timings, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(timings, 95).toFixed(1).padStart(6)} ms  (${results})`,
+  );
 }
 await app.close();
 

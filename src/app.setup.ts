@@ -99,7 +99,13 @@ function apiSecurityHeaders(): Record<string, string> {
   });
 }
 
-async function configureApp(app: NestFastifyApplication, config: AppConfig, routes: RouteIndex, security: Record<string, string>, logsRequests: boolean): Promise<void> {
+async function configureApp(
+  app: NestFastifyApplication,
+  config: AppConfig,
+  routes: RouteIndex,
+  security: Record<string, string>,
+  logsRequests: boolean,
+): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const sunset = new Date(`${config.http.legacySunset}T00:00:00Z`).toUTCString();
   const basePath = config.http.basePath;
@@ -111,7 +117,9 @@ async function configureApp(app: NestFastifyApplication, config: AppConfig, rout
     routes.add(route.method, route.url);
     // The token endpoint answers every failure with the OAuth body, those of body parsing (before Nest) included.
     if (route.url === basePath + TOKEN_ROUTE) route.errorHandler = sendOAuthError;
-    if (route.url === basePath + EVENTS_ROUTE && route.method === 'POST') route.onRequest = [...asArray(route.onRequest), authenticateEvents];
+    if (route.url === basePath + EVENTS_ROUTE && route.method === 'POST') {
+      route.onRequest = [...asArray(route.onRequest), authenticateEvents];
+    }
   });
   let draining = false;
   fastify.addHook('preClose', (done) => {
@@ -122,7 +130,10 @@ async function configureApp(app: NestFastifyApplication, config: AppConfig, rout
     void reply.headers(security).header('x-request-id', request.id);
     if (draining) {
       // A request that arrives on a kept-alive connection while in-flight work drains: send it elsewhere.
-      void reply.status(503).headers({ 'retry-after': '1', connection: 'close' }).send(errorEnvelope(ErrorCode.InternalError, 'This instance is shutting down; retry the request', request.id));
+      void reply
+        .status(503)
+        .headers({ 'retry-after': '1', connection: 'close' })
+        .send(errorEnvelope(ErrorCode.InternalError, 'This instance is shutting down; retry the request', request.id));
       return;
     }
     if ((request.raw as IncomingMessage & { [LEGACY]?: boolean })[LEGACY]) {
@@ -132,11 +143,19 @@ async function configureApp(app: NestFastifyApplication, config: AppConfig, rout
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     metrics.httpResponded(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
-    if (logsRequests) request.log.info({ method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    if (logsRequests) {
+      request.log.info(
+        { method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request',
+      );
+    }
     done();
   });
 
-  registerBodyParsers(app, { bodyLimit: config.http.bodyLimitBytes, acceptsForms: (request) => formRoutes.has(request.routeOptions.url ?? '') });
+  registerBodyParsers(app, {
+    bodyLimit: config.http.bodyLimitBytes,
+    acceptsForms: (request) => formRoutes.has(request.routeOptions.url ?? ''),
+  });
   // The URL's share of the input: path parameters and query values reach SQL as body fields do, so they get the
   // same refusal of NUL and lone surrogates (bodies are checked by their parser), named by parameter.
   fastify.addHook('preValidation', (request, _reply, done) => {
@@ -156,7 +175,12 @@ async function configureApp(app: NestFastifyApplication, config: AppConfig, rout
       const browserFacing = path.includes('/messaging/v1/') || path.includes('/management/v1/auth/token');
       if (browserFacing) {
         // Any origin may ask; a publishable key's allowed origins are enforced on the exchange and on each request.
-        return callback(null, { origin: true, maxAge: 600, exposedHeaders: ['x-request-id', 'retry-after'], allowedHeaders: ['authorization', 'content-type', 'last-event-id', 'x-request-id'] });
+        return callback(null, {
+          origin: true,
+          maxAge: 600,
+          exposedHeaders: ['x-request-id', 'retry-after'],
+          allowedHeaders: ['authorization', 'content-type', 'last-event-id', 'x-request-id'],
+        });
       }
       const origins = config.http.managementCorsOrigins;
       return callback(null, origins.length > 0 ? { origin: origins, maxAge: 600, exposedHeaders: ['x-request-id'] } : { origin: false });
@@ -166,7 +190,9 @@ async function configureApp(app: NestFastifyApplication, config: AppConfig, rout
   if (config.http.basePath) app.setGlobalPrefix(config.http.basePath);
   app.useWebSocketAdapter(new SessionWsAdapter(app, config.http.basePath, security));
   app.useGlobalPipes(createValidationPipe());
-  app.useGlobalFilters(new ErrorFilter(routes, (url) => (EVENTS_PATH.test(url) ? 'webhooks.payload_too_large' : ErrorCode.PayloadTooLarge)));
+  app.useGlobalFilters(
+    new ErrorFilter(routes, (url) => (EVENTS_PATH.test(url) ? 'webhooks.payload_too_large' : ErrorCode.PayloadTooLarge)),
+  );
 
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: '/openapi.json',
@@ -180,11 +206,22 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
     .setTitle('Conversational Agent Service')
     .setDescription('Management and Messaging APIs. Errors use the envelope `{ error: { code, message, request_id, details? } }`.')
     .setVersion('0.1.0')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /management/v1/auth/token' }, SECURITY_BEARER)
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-organization-api-key', description: 'Organization API key: management only' }, SECURITY_ORG_API_KEY)
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-agent-api-key', description: 'Agent API key: events webhook only' }, SECURITY_AGENT_API_KEY)
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /management/v1/auth/token' },
+      SECURITY_BEARER,
+    )
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'x-organization-api-key', description: 'Organization API key: management only' },
+      SECURITY_ORG_API_KEY,
+    )
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'x-agent-api-key', description: 'Agent API key: events webhook only' },
+      SECURITY_AGENT_API_KEY,
+    )
     .build();
-  return SwaggerModule.createDocument(app, options, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+  return SwaggerModule.createDocument(app, options, {
+    operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+  });
 }
 
 function asArray<T>(value: T | T[] | undefined): T[] {

@@ -26,7 +26,13 @@ const COMMANDS = ['org:create', 'user:create', 'org:delete', 'user:delete'];
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { name: { type: 'string' }, org: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, user: { type: 'string' } },
+  options: {
+    name: { type: 'string' },
+    org: { type: 'string' },
+    email: { type: 'string' },
+    password: { type: 'string' },
+    user: { type: 'string' },
+  },
 });
 
 const fail = (message: string, code = 2): never => {
@@ -37,7 +43,9 @@ const fail = (message: string, code = 2): never => {
 const command = positionals[0];
 if (!command || !COMMANDS.includes(command)) fail(USAGE);
 if (command === 'org:create' && !values.name) fail(`org:create needs --name\n${USAGE}`);
-if (command === 'user:create' && (!values.org || !values.email || !values.password)) fail(`user:create needs --org, --email and --password\n${USAGE}`);
+if (command === 'user:create' && (!values.org || !values.email || !values.password)) {
+  fail(`user:create needs --org, --email and --password\n${USAGE}`);
+}
 if (command === 'org:delete' && !values.org) fail(`org:delete needs --org\n${USAGE}`);
 if (command === 'user:delete' && !values.user) fail(`user:delete needs --user\n${USAGE}`);
 

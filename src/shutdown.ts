@@ -18,13 +18,16 @@ export function installShutdown(app: INestApplicationContext, logger: Logger): v
     }, 25_000);
     timer.unref();
     // Buffered spans are flushed after the app has closed (its last requests' spans included).
-    app.close().then(() => stopTracing?.()).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      .then(() => stopTracing?.())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);

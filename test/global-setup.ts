@@ -52,7 +52,9 @@ function migrate(url: string): void {
 
 /** Databases of earlier runs whose process is gone (a killed run cannot clean up after itself). */
 async function dropStaleDatabases(admin: pg.Client): Promise<void> {
-  const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname ~ '^agent_r[0-9]+x[a-z0-9]+_(tpl|w[0-9]+)_test$'`);
+  const { rows } = await admin.query<{ datname: string }>(
+    `SELECT datname FROM pg_database WHERE datname ~ '^agent_r[0-9]+x[a-z0-9]+_(tpl|w[0-9]+)_test$'`,
+  );
   for (const { datname } of rows) {
     const pid = Number(/^agent_r(\d+)x/.exec(datname)?.[1]);
     if (pid && isAlive(pid)) continue;

@@ -10,7 +10,17 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { BenchContext, HttpMethod, JsonResponse, OrgCredentials } from '../scenario.js';
-import { type Cleanup, freePort, recordChild, runCommand, spawnNode, type Spawned, stopOrphans, stopProcess, waitForHttp } from './processes.js';
+import {
+  type Cleanup,
+  freePort,
+  recordChild,
+  runCommand,
+  spawnNode,
+  type Spawned,
+  stopOrphans,
+  stopProcess,
+  waitForHttp,
+} from './processes.js';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const BENCH_DATABASE = 'agent_bench';
@@ -176,28 +186,40 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
 
   const baselinePort = await freePort();
   const baselineUrl = `http://127.0.0.1:${baselinePort}`;
-  const baseline = spawnNode(join(ROOT, 'dist/bench/baseline-server.js'), [String(baselinePort)], cleanEnv({ NODE_ENV: 'production' }), join(workDir, 'baseline.log'));
+  const baseline = spawnNode(
+    join(ROOT, 'dist/bench/baseline-server.js'),
+    [String(baselinePort)],
+    cleanEnv({ NODE_ENV: 'production' }),
+    join(workDir, 'baseline.log'),
+  );
   recordChild(baseline.pid);
   cleanup.add('stop the baseline server', () => stopProcess(baseline));
   await waitForHttp(`${baselineUrl}/health`, baseline);
 
   log('creating the benchmark organization (node dist/src/cli.js org:create)');
-  const created = JSON.parse(await runCommand(process.execPath, [join(ROOT, 'dist/src/cli.js'), 'org:create', '--name', 'bench'], serviceEnv)) as { organization_id: string; api_key: string };
-  const org: OrgCredentials = { organizationId: created.organization_id, apiKey: created.api_key, headers: { 'x-organization-api-key': created.api_key } };
+  const created = JSON.parse(
+    await runCommand(process.execPath, [join(ROOT, 'dist/src/cli.js'), 'org:create', '--name', 'bench'], serviceEnv),
+  ) as { organization_id: string; api_key: string };
+  const org: OrgCredentials = {
+    organizationId: created.organization_id,
+    apiKey: created.api_key,
+    headers: { 'x-organization-api-key': created.api_key },
+  };
 
   const db = new pg.Pool({ connectionString: databaseUrl, max: 4, application_name: 'agent-bench-seed' });
   cleanup.add('close the seeding pool', () => db.end());
 
   let openApi: Promise<Set<string>> | undefined;
-  const routes = () => (openApi ??= fetch(`${baseUrl}/openapi.json`).then(async (response) => {
-    if (!response.ok) throw new Error(`GET /openapi.json answered ${response.status}`);
-    const document = (await response.json()) as { paths?: Record<string, Record<string, unknown>> };
-    const set = new Set<string>();
-    for (const [path, operations] of Object.entries(document.paths ?? {})) {
-      for (const method of Object.keys(operations)) set.add(`${method.toUpperCase()} ${path}`);
-    }
-    return set;
-  }));
+  const routes = () =>
+    (openApi ??= fetch(`${baseUrl}/openapi.json`).then(async (response) => {
+      if (!response.ok) throw new Error(`GET /openapi.json answered ${response.status}`);
+      const document = (await response.json()) as { paths?: Record<string, Record<string, unknown>> };
+      const set = new Set<string>();
+      for (const [path, operations] of Object.entries(document.paths ?? {})) {
+        for (const method of Object.keys(operations)) set.add(`${method.toUpperCase()} ${path}`);
+      }
+      return set;
+    }));
 
   const ctx: BenchContext = {
     baseUrl,
@@ -208,7 +230,11 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
     redisPrefix,
     log,
     hasRoute: async (method: HttpMethod, path: string) => (await routes()).has(`${method} ${path}`),
-    request: async <T>(method: HttpMethod, path: string, options: { headers?: Record<string, string>; body?: unknown; expect?: number[] } = {}): Promise<JsonResponse<T>> => {
+    request: async <T>(
+      method: HttpMethod,
+      path: string,
+      options: { headers?: Record<string, string>; body?: unknown; expect?: number[] } = {},
+    ): Promise<JsonResponse<T>> => {
       const headers: Record<string, string> = { ...(options.headers ?? {}) };
       let body: string | undefined;
       if (options.body !== undefined) {
@@ -231,7 +257,9 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
 
   const databaseBackendPids = async (): Promise<number[]> => {
     const result = await db.query<{ pid: number }>(
-      `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name <> 'agent-bench-seed' AND pid <> pg_backend_pid()`, [BENCH_DATABASE]);
+      `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name <> 'agent-bench-seed' AND pid <> pg_backend_pid()`,
+      [BENCH_DATABASE],
+    );
     return result.rows.map((r) => r.pid);
   };
 

@@ -26,7 +26,9 @@ export async function runLoad(job: LoadJob, workDir: string, cleanup: Cleanup, h
   const loadScript = new URL('../load.js', import.meta.url).pathname;
   const child = spawn(process.execPath, [loadScript, file], { stdio: ['pipe', 'pipe', 'inherit'] });
   let done = false;
-  cleanup.add('load generator', () => { if (!done) child.kill('SIGKILL'); });
+  cleanup.add('load generator', () => {
+    if (!done) child.kill('SIGKILL');
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const lines = createInterface({ input: child.stdout! });
   try {
@@ -48,7 +50,10 @@ export async function runLoad(job: LoadJob, workDir: string, cleanup: Cleanup, h
             void Promise.resolve(hooks.onHold?.(message)).finally(() => child.stdin!.write('release\n'));
             break;
           case 'result':
-            resolve({ autocannon: message.autocannon as AutocannonSummary | undefined, extra: message.extra as Record<string, number> | undefined });
+            resolve({
+              autocannon: message.autocannon as AutocannonSummary | undefined,
+              extra: message.extra as Record<string, number> | undefined,
+            });
             break;
           case 'error':
             reject(new Error(`load generator failed: ${String(message.message)}`));

@@ -69,10 +69,12 @@ export function spawnNode(script: string, args: string[], env: Record<string, st
   child.stdout?.pipe(log, { end: false });
   child.stderr?.pipe(log, { end: false });
   if (child.pid === undefined) throw new Error(`could not start ${script}`);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => {
-    log.end();
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      log.end();
+      resolve(code);
+    }),
+  );
   return {
     child,
     pid: child.pid,
@@ -146,7 +148,9 @@ export async function stopProcess(spawned: Spawned, graceMs = 8000): Promise<voi
 export async function waitForHttp(url: string, spawned: Spawned, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exited = false;
-  void spawned.exited.then(() => { exited = true; });
+  void spawned.exited.then(() => {
+    exited = true;
+  });
   let last = '';
   while (Date.now() < deadline) {
     if (exited) throw new Error(`process exited before ${url} answered; log ${spawned.logFile}:\n${spawned.tail()}`);
@@ -168,9 +172,15 @@ export function runCommand(command: string, args: string[], env: NodeJS.ProcessE
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { err += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${err.trim()}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${err.trim()}`)),
+    );
   });
 }

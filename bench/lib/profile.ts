@@ -36,7 +36,10 @@ function areaOf(frame: ProfileNode['callFrame']): string {
 }
 
 function whereOf(frame: ProfileNode['callFrame']): string {
-  const url = frame.url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '').replace(/^.*\/dist\//, '');
+  const url = frame.url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\//, '')
+    .replace(/^.*\/dist\//, '');
   return url ? `${url}:${frame.lineNumber + 1}` : '';
 }
 
@@ -72,8 +75,14 @@ export function summarizeProfiles(dir: string, top = 25): ProfileSummary | undef
   const share = (us: number) => (total > 0 ? us / total : 0);
   return {
     total_ms: total / 1000,
-    by_area: [...byArea].sort((a, b) => b[1] - a[1]).slice(0, top).map(([area, us]) => ({ area, ms: us / 1000, share: share(us) })),
-    by_function: [...byFunction.values()].sort((a, b) => b.us - a.us).slice(0, top).map((e) => ({ fn: e.fn, where: e.where, ms: e.us / 1000, share: share(e.us) })),
+    by_area: [...byArea]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([area, us]) => ({ area, ms: us / 1000, share: share(us) })),
+    by_function: [...byFunction.values()]
+      .sort((a, b) => b.us - a.us)
+      .slice(0, top)
+      .map((e) => ({ fn: e.fn, where: e.where, ms: e.us / 1000, share: share(e.us) })),
   };
 }
 

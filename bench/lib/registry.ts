@@ -5,7 +5,9 @@ import type { Scenario } from '../scenario.js';
 
 export async function loadScenarios(): Promise<Scenario[]> {
   const dir = fileURLToPath(new URL('../scenarios/', import.meta.url));
-  const files = readdirSync(dir).filter((f) => f.endsWith('.js')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.js'))
+    .sort();
   const scenarios: Scenario[] = [];
   for (const file of files) {
     const module = (await import(new URL(`../scenarios/${file}`, import.meta.url).href)) as { default?: Scenario };

@@ -106,14 +106,23 @@ export function toMarkdown(report: BenchReport): string {
   lines.push(`# Benchmark results`, '');
   lines.push(`- Command: \`${report.command}\``);
   lines.push(`- When: ${report.started_at} → ${report.finished_at}`);
-  lines.push(`- Machine: ${report.machine.cores} cores, ${report.machine.cpu_model}, ${report.machine.memory_gib} GiB, Node ${report.machine.node}, Linux ${report.machine.kernel}`);
-  lines.push(`- Load: ${report.options.connections} connections, warm-up ${report.options.warmup_s} s discarded, ${report.options.runs} × ${report.options.duration_s} s measured (medians shown); each run is paired with a baseline run just before it`);
+  lines.push(
+    `- Machine: ${report.machine.cores} cores, ${report.machine.cpu_model}, ${report.machine.memory_gib} GiB, Node ${report.machine.node}, Linux ${report.machine.kernel}`,
+  );
+  lines.push(
+    `- Load: ${report.options.connections} connections, warm-up ${report.options.warmup_s} s discarded, ${report.options.runs} × ${report.options.duration_s} s measured (medians shown); each run is paired with a baseline run just before it`,
+  );
   if (report.options.runs < 3 || report.options.duration_s < 10) {
     lines.push(`- **Trial only**: shorter than the default 3 × 10 s; not a figure to quote.`);
   }
   lines.push(`- ${report.note}`);
-  lines.push('- req/s ratio = scenario req/s ÷ baseline req/s (paired runs, median); CPU ratio = baseline CPU µs/req ÷ scenario CPU µs/req', '');
-  lines.push('| Scenario | req/s | p50 ms | p99 ms | server CPU µs/req | DB CPU µs/req | non-2xx | errors | baseline req/s | baseline CPU µs/req | req/s ratio | CPU ratio | machine busy |');
+  lines.push(
+    '- req/s ratio = scenario req/s ÷ baseline req/s (paired runs, median); CPU ratio = baseline CPU µs/req ÷ scenario CPU µs/req',
+    '',
+  );
+  lines.push(
+    '| Scenario | req/s | p50 ms | p99 ms | server CPU µs/req | DB CPU µs/req | non-2xx | errors | baseline req/s | baseline CPU µs/req | req/s ratio | CPU ratio | machine busy |',
+  );
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const s of report.scenarios) {
     if (s.status !== 'ok' || !s.summary) {
@@ -122,14 +131,22 @@ export function toMarkdown(report: BenchReport): string {
     }
     const m = s.summary;
     const unit = s.unit === 'requests' ? '' : ` ${s.unit}`;
-    lines.push(`| ${s.name} | ${fmt(m.rps)}${unit} | ${fmt(m.latency_p50_ms, 1)} | ${fmt(m.latency_p99_ms, 1)} | ${fmt(m.server_cpu_us_per_request)} | ${fmt(m.db_cpu_us_per_request)} | ${fmt(m.non2xx)} | ${fmt(m.errors)} | ${fmt(m.baseline_rps)} | ${fmt(m.baseline_cpu_us_per_request)} | ${fmt(m.ratio * 100, 1)}% | ${fmt(m.cpu_ratio * 100, 1)}% | ${fmt(m.machine_busy * 100)}% |`);
+    lines.push(
+      `| ${s.name} | ${fmt(m.rps)}${unit} | ${fmt(m.latency_p50_ms, 1)} | ${fmt(m.latency_p99_ms, 1)} | ${fmt(m.server_cpu_us_per_request)} | ${fmt(m.db_cpu_us_per_request)} | ${fmt(m.non2xx)} | ${fmt(m.errors)} | ${fmt(m.baseline_rps)} | ${fmt(m.baseline_cpu_us_per_request)} | ${fmt(m.ratio * 100, 1)}% | ${fmt(m.cpu_ratio * 100, 1)}% | ${fmt(m.machine_busy * 100)}% |`,
+    );
   }
   const notes = report.scenarios.filter((s) => s.reason || s.extra);
   if (notes.length > 0) {
     lines.push('', '## Notes', '');
     for (const s of notes) {
       if (s.reason) lines.push(`- **${s.name}**: ${s.reason}`);
-      if (s.extra) lines.push(`- **${s.name}**: ${Object.entries(s.extra).map(([k, v]) => `${k} = ${fmt(v, Number.isInteger(v) ? 0 : 2)}`).join(', ')}`);
+      if (s.extra) {
+        lines.push(
+          `- **${s.name}**: ${Object.entries(s.extra)
+            .map(([k, v]) => `${k} = ${fmt(v, Number.isInteger(v) ? 0 : 2)}`)
+            .join(', ')}`,
+        );
+      }
     }
   }
   lines.push('');

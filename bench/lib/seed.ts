@@ -31,10 +31,13 @@ export async function createProject(ctx: BenchContext, name = `bench-${newId().s
 /** An agent row inserted with SQL (no live version): enough for token exchange. */
 export async function insertAgent(ctx: BenchContext, projectId: string, runtime: 'v1' | 'v2' = 'v1'): Promise<string> {
   const id = newId();
-  await ctx.db.query(
-    `INSERT INTO agents (id, organization_id, project_id, name, description, runtime) VALUES ($1, $2, $3, $4, NULL, $5)`,
-    [id, ctx.org.organizationId, projectId, `bench-agent-${id.slice(-6)}`, runtime],
-  );
+  await ctx.db.query(`INSERT INTO agents (id, organization_id, project_id, name, description, runtime) VALUES ($1, $2, $3, $4, NULL, $5)`, [
+    id,
+    ctx.org.organizationId,
+    projectId,
+    `bench-agent-${id.slice(-6)}`,
+    runtime,
+  ]);
   return id;
 }
 
@@ -52,21 +55,29 @@ export async function insertPublishableKey(ctx: BenchContext, agentId: string): 
 /** An agent API key row inserted with SQL, hashed as the service hashes it. */
 export async function insertAgentApiKey(ctx: BenchContext, agentId: string): Promise<string> {
   const key = generateSecret('agk');
-  await ctx.db.query(
-    `INSERT INTO agent_api_keys (id, organization_id, agent_id, key_hash, key_prefix) VALUES ($1, $2, $3, $4, $5)`,
-    [newId(), ctx.org.organizationId, agentId, hashSecret(key), secretPrefix(key)],
-  );
+  await ctx.db.query(`INSERT INTO agent_api_keys (id, organization_id, agent_id, key_hash, key_prefix) VALUES ($1, $2, $3, $4, $5)`, [
+    newId(),
+    ctx.org.organizationId,
+    agentId,
+    hashSecret(key),
+    secretPrefix(key),
+  ]);
   return key;
 }
 
 /** Creates an agent through the API and publishes a version made from a template, so it has a live revision. */
-export async function createLiveAgent(ctx: BenchContext, options: { runtime: 'v1' | 'v2'; template: string; projectId?: string }): Promise<{ projectId: string; agentId: string }> {
+export async function createLiveAgent(
+  ctx: BenchContext,
+  options: { runtime: 'v1' | 'v2'; template: string; projectId?: string },
+): Promise<{ projectId: string; agentId: string }> {
   const projectId = options.projectId ?? (await createProject(ctx));
   const agent = await ctx.request<{ id: string }>('POST', `/management/v1/projects/${projectId}/agents`, {
-    headers: ctx.org.headers, body: { name: `bench-${options.template}-${newId().slice(-6)}`, runtime: options.runtime },
+    headers: ctx.org.headers,
+    body: { name: `bench-${options.template}-${newId().slice(-6)}`, runtime: options.runtime },
   });
   const version = await ctx.request<{ id: string }>('POST', `/management/v1/agents/${agent.body.id}/versions`, {
-    headers: ctx.org.headers, body: { source: 'template', template: options.template },
+    headers: ctx.org.headers,
+    body: { source: 'template', template: options.template },
   });
   await ctx.request('POST', `/management/v1/agents/${agent.body.id}/versions/${version.body.id}/publish`, { headers: ctx.org.headers });
   return { projectId, agentId: agent.body.id };
@@ -75,7 +86,10 @@ export async function createLiveAgent(ctx: BenchContext, options: { runtime: 'v1
 /** A publishable key: through the key-management API when this build has it, else by SQL. */
 export async function publishableKey(ctx: BenchContext, agentId: string): Promise<string> {
   if (await ctx.hasRoute('POST', '/management/v1/agents/{agentId}/publishable-keys')) {
-    const { body } = await ctx.request<{ publishable_key: string }>('POST', `/management/v1/agents/${agentId}/publishable-keys`, { headers: ctx.org.headers, body: {} });
+    const { body } = await ctx.request<{ publishable_key: string }>('POST', `/management/v1/agents/${agentId}/publishable-keys`, {
+      headers: ctx.org.headers,
+      body: {},
+    });
     return body.publishable_key;
   }
   return insertPublishableKey(ctx, agentId);
@@ -84,7 +98,10 @@ export async function publishableKey(ctx: BenchContext, agentId: string): Promis
 /** An agent API key (events webhook): through the API when this build has it, else by SQL. */
 export async function agentApiKey(ctx: BenchContext, agentId: string): Promise<string> {
   if (await ctx.hasRoute('POST', '/management/v1/agents/{agentId}/api-keys')) {
-    const { body } = await ctx.request<{ api_key: string }>('POST', `/management/v1/agents/${agentId}/api-keys`, { headers: ctx.org.headers, body: {} });
+    const { body } = await ctx.request<{ api_key: string }>('POST', `/management/v1/agents/${agentId}/api-keys`, {
+      headers: ctx.org.headers,
+      body: {},
+    });
     return body.api_key;
   }
   return insertAgentApiKey(ctx, agentId);
@@ -99,7 +116,11 @@ export async function accessToken(ctx: BenchContext, key: string): Promise<strin
 }
 
 /** A live agent of the given template and a Bearer header for its messaging surface. */
-export async function messagingAgent(ctx: BenchContext, runtime: 'v1' | 'v2', template: string): Promise<{ agentId: string; projectId: string; headers: Record<string, string> }> {
+export async function messagingAgent(
+  ctx: BenchContext,
+  runtime: 'v1' | 'v2',
+  template: string,
+): Promise<{ agentId: string; projectId: string; headers: Record<string, string> }> {
   const { agentId, projectId } = await createLiveAgent(ctx, { runtime, template });
   const token = await accessToken(ctx, await publishableKey(ctx, agentId));
   return { agentId, projectId, headers: { authorization: `Bearer ${token}` } };

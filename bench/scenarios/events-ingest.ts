@@ -20,10 +20,14 @@ export default defineScenario({
     const key = await agentApiKey(ctx, agentId);
     return {
       unit: 'accepts',
-      requests: [{
-        method: 'POST', path: '/messaging/v1/events', headers: { 'x-agent-api-key': key },
-        bodies: Array.from({ length: 1000 }, (_, i) => ({ text: pick(SHOPPING_QUESTIONS, i), thread_id: `bench-thread-${i}` })),
-      }],
+      requests: [
+        {
+          method: 'POST',
+          path: '/messaging/v1/events',
+          headers: { 'x-agent-api-key': key },
+          bodies: Array.from({ length: 1000 }, (_, i) => ({ text: pick(SHOPPING_QUESTIONS, i), thread_id: `bench-thread-${i}` })),
+        },
+      ],
     };
   },
   async settle(ctx) {

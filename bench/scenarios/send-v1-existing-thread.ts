@@ -17,16 +17,23 @@ export default defineScenario({
     const threads: Array<{ thread_id: string; user_id: string }> = [];
     await inParallel(count, 8, async (i) => {
       const user_id = `bench-user-${i}`;
-      const { body } = await ctx.request<{ thread_id: string }>('POST', '/messaging/v1/messages', { headers, body: { text: pick(SHOPPING_QUESTIONS, i), user_id } });
+      const { body } = await ctx.request<{ thread_id: string }>('POST', '/messaging/v1/messages', {
+        headers,
+        body: { text: pick(SHOPPING_QUESTIONS, i), user_id },
+      });
       threads.push({ thread_id: body.thread_id, user_id });
     });
     ctx.log(`seeded ${threads.length} threads`);
     return {
       unit: 'turns',
-      requests: [{
-        method: 'POST', path: '/messaging/v1/messages', headers,
-        bodies: threads.map((t, i) => ({ text: pick(SHOPPING_QUESTIONS, i + 3), user_id: t.user_id, thread_id: t.thread_id })),
-      }],
+      requests: [
+        {
+          method: 'POST',
+          path: '/messaging/v1/messages',
+          headers,
+          bodies: threads.map((t, i) => ({ text: pick(SHOPPING_QUESTIONS, i + 3), user_id: t.user_id, thread_id: t.thread_id })),
+        },
+      ],
     };
   },
 });

@@ -12,10 +12,14 @@ export default defineScenario({
     return {
       unit: 'turns',
       idReplacement: true,
-      requests: [{
-        method: 'POST', path: '/messaging/v1/messages', headers,
-        bodies: KNOWLEDGE_QUESTIONS.map((text) => ({ text, user_id: 'bench-user-[<id>]' })),
-      }],
+      requests: [
+        {
+          method: 'POST',
+          path: '/messaging/v1/messages',
+          headers,
+          bodies: KNOWLEDGE_QUESTIONS.map((text) => ({ text, user_id: 'bench-user-[<id>]' })),
+        },
+      ],
     };
   },
 });

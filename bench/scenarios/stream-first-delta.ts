@@ -19,10 +19,19 @@ export default defineScenario({
       unit: 'streams',
       idReplacement: true,
       requests: [{ method: 'POST', path: '/messaging/v1/messages/stream', headers: streamHeaders, bodies }],
-      probes: [{
-        kind: 'sse-first-event', event: 'delta', count: 200,
-        request: { method: 'POST', path: '/messaging/v1/messages/stream', headers: streamHeaders, body: { text: SHOPPING_QUESTIONS[0], user_id: 'bench-probe' } },
-      }],
+      probes: [
+        {
+          kind: 'sse-first-event',
+          event: 'delta',
+          count: 200,
+          request: {
+            method: 'POST',
+            path: '/messaging/v1/messages/stream',
+            headers: streamHeaders,
+            body: { text: SHOPPING_QUESTIONS[0], user_id: 'bench-probe' },
+          },
+        },
+      ],
     };
   },
 });

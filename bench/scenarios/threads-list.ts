@@ -15,18 +15,25 @@ export default defineScenario({
     const { headers, agentId } = await messagingAgent(ctx, 'v1', 'shopping-assistant');
     const count = Number(process.env.BENCH_THREADS ?? 2000);
     await inParallel(count, 8, async (i) => {
-      await ctx.request('POST', '/messaging/v1/messages', { headers, body: { text: pick(SHOPPING_QUESTIONS, i), user_id: `bench-user-${i % 200}` } });
+      await ctx.request('POST', '/messaging/v1/messages', {
+        headers,
+        body: { text: pick(SHOPPING_QUESTIONS, i), user_id: `bench-user-${i % 200}` },
+      });
     });
     ctx.log(`seeded ${count} threads`);
     return {
-      requests: [{
-        method: 'GET', path: '/management/v1/threads', headers: ctx.org.headers,
-        paths: [
-          '/management/v1/threads?page%5Bsize%5D=50',
-          '/management/v1/threads?page%5Bsize%5D=50&user_id=bench-user-7',
-          `/management/v1/threads?page%5Bsize%5D=50&agent_id=${agentId}`,
-        ],
-      }],
+      requests: [
+        {
+          method: 'GET',
+          path: '/management/v1/threads',
+          headers: ctx.org.headers,
+          paths: [
+            '/management/v1/threads?page%5Bsize%5D=50',
+            '/management/v1/threads?page%5Bsize%5D=50&user_id=bench-user-7',
+            `/management/v1/threads?page%5Bsize%5D=50&agent_id=${agentId}`,
+          ],
+        },
+      ],
     };
   },
 });

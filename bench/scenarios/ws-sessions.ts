@@ -10,9 +10,18 @@ import { LIVE_AGENT_ROUTES, messagingAgent, requireRoutes } from '../lib/seed.js
 function probeSession(ctx: BenchContext): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = new WebSocket(`${ctx.baseUrl.replace(/^http/, 'ws')}/messaging/v1/session`);
-    const timer = setTimeout(() => { socket.terminate(); resolve(false); }, 5000);
-    socket.on('close', (code) => { clearTimeout(timer); resolve(code === 1008); });
-    socket.on('error', () => { clearTimeout(timer); resolve(false); });
+    const timer = setTimeout(() => {
+      socket.terminate();
+      resolve(false);
+    }, 5000);
+    socket.on('close', (code) => {
+      clearTimeout(timer);
+      resolve(code === 1008);
+    });
+    socket.on('error', () => {
+      clearTimeout(timer);
+      resolve(false);
+    });
   });
 }
 
@@ -23,13 +32,23 @@ export default defineScenario({
   async available(ctx) {
     const routes = await requireRoutes(ctx, LIVE_AGENT_ROUTES);
     if (routes !== true) return routes;
-    return (await probeSession(ctx)) ? true : { reason: 'not available in this build: GET /messaging/v1/session does not upgrade (no 1008 close without credentials)' };
+    return (await probeSession(ctx))
+      ? true
+      : { reason: 'not available in this build: GET /messaging/v1/session does not upgrade (no 1008 close without credentials)' };
   },
   async seed(ctx) {
     const { headers } = await messagingAgent(ctx, 'v1', 'shopping-assistant');
     return {
       requests: [],
-      probes: [{ kind: 'ws-idle', path: '/messaging/v1/session', headers, count: Number(process.env.BENCH_WS_SESSIONS ?? 10_000), readyType: 'ready' }],
+      probes: [
+        {
+          kind: 'ws-idle',
+          path: '/messaging/v1/session',
+          headers,
+          count: Number(process.env.BENCH_WS_SESSIONS ?? 10_000),
+          readyType: 'ready',
+        },
+      ],
     };
   },
 });

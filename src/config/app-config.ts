@@ -5,7 +5,15 @@ const DEV_JWT_SECRET = 'development-only-secret-change-me-0123456789';
 /** Typed, validated configuration grouped by area. Inject it; never read `process.env` elsewhere. */
 export class AppConfig {
   readonly env: EnvironmentVariables['NODE_ENV'];
-  readonly http: { host: string; port: number; basePath: string; legacySunset: string; trustProxy: boolean; bodyLimitBytes: number; managementCorsOrigins: string[] };
+  readonly http: {
+    host: string;
+    port: number;
+    basePath: string;
+    legacySunset: string;
+    trustProxy: boolean;
+    bodyLimitBytes: number;
+    managementCorsOrigins: string[];
+  };
   /** Prometheus listener; `port` null = disabled. */
   readonly metrics: { port: number | null; host: string; token?: string };
   readonly db: { url: string; poolSize: number; migrateOnStart: boolean };
@@ -58,7 +66,9 @@ export class AppConfig {
       legacySunset: vars.LEGACY_PATH_SUNSET,
       trustProxy: vars.TRUST_PROXY,
       bodyLimitBytes: 1024 * 1024,
-      managementCorsOrigins: vars.CORS_MANAGEMENT_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean),
+      managementCorsOrigins: vars.CORS_MANAGEMENT_ORIGINS.split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
     };
     this.metrics = { port: vars.METRICS_PORT === 'off' ? null : vars.METRICS_PORT, host: vars.METRICS_HOST, token: vars.METRICS_TOKEN };
     this.db = { url: vars.DATABASE_URL, poolSize: vars.DATABASE_POOL_SIZE, migrateOnStart: vars.MIGRATE_ON_START };
@@ -85,9 +95,14 @@ export class AppConfig {
       timeoutMs: vars.PROVIDER_TIMEOUT_MS,
     };
     this.channels = {
-      provider: vars.CHANNEL_PROVIDER_BASE_URL && vars.CHANNEL_PROVIDER_ACCOUNT_SID && vars.CHANNEL_PROVIDER_AUTH_TOKEN
-        ? { baseUrl: vars.CHANNEL_PROVIDER_BASE_URL.replace(/\/+$/, ''), accountSid: vars.CHANNEL_PROVIDER_ACCOUNT_SID, authToken: vars.CHANNEL_PROVIDER_AUTH_TOKEN }
-        : undefined,
+      provider:
+        vars.CHANNEL_PROVIDER_BASE_URL && vars.CHANNEL_PROVIDER_ACCOUNT_SID && vars.CHANNEL_PROVIDER_AUTH_TOKEN
+          ? {
+              baseUrl: vars.CHANNEL_PROVIDER_BASE_URL.replace(/\/+$/, ''),
+              accountSid: vars.CHANNEL_PROVIDER_ACCOUNT_SID,
+              authToken: vars.CHANNEL_PROVIDER_AUTH_TOKEN,
+            }
+          : undefined,
       publicBaseUrl: vars.CHANNEL_PUBLIC_BASE_URL,
       defaultSenders: { sms: vars.CHANNEL_DEFAULT_SENDER_SMS, whatsapp: vars.CHANNEL_DEFAULT_SENDER_WHATSAPP },
       outboundAttempts: vars.CHANNEL_OUTBOUND_ATTEMPTS,
@@ -118,14 +133,21 @@ export class AppConfig {
     };
     const otlpEndpoint = vars.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, '');
     this.tracing = {
-      enabled: !vars.OTEL_SDK_DISABLED && vars.OTEL_TRACES_EXPORTER !== 'none'
-        && (vars.OTEL_TRACES_EXPORTER === 'otlp' || otlpEndpoint !== undefined || vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined),
+      enabled:
+        !vars.OTEL_SDK_DISABLED &&
+        vars.OTEL_TRACES_EXPORTER !== 'none' &&
+        (vars.OTEL_TRACES_EXPORTER === 'otlp' || otlpEndpoint !== undefined || vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined),
       serviceName: vars.OTEL_SERVICE_NAME,
       tracesUrl: vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (otlpEndpoint ? `${otlpEndpoint}/v1/traces` : undefined),
-      headers: Object.fromEntries((vars.OTEL_EXPORTER_OTLP_HEADERS ?? '').split(',').filter(Boolean).map((pair) => {
-        const at = pair.indexOf('=');
-        return [pair.slice(0, at).trim(), decodeURIComponent(pair.slice(at + 1).trim())];
-      })),
+      headers: Object.fromEntries(
+        (vars.OTEL_EXPORTER_OTLP_HEADERS ?? '')
+          .split(',')
+          .filter(Boolean)
+          .map((pair) => {
+            const at = pair.indexOf('=');
+            return [pair.slice(0, at).trim(), decodeURIComponent(pair.slice(at + 1).trim())];
+          }),
+      ),
     };
   }
 

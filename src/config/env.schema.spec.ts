@@ -4,7 +4,10 @@ import { InvalidEnvironmentError, validateEnv } from './env.schema.js';
 describe('environment validation', () => {
   it('accepts .env.example, which lists every variable', () => {
     const example = Object.fromEntries(
-      readFileSync('.env.example', 'utf8').split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]),
+      readFileSync('.env.example', 'utf8')
+        .split('\n')
+        .filter((l) => /^[A-Z_]+=/.test(l))
+        .map((l) => l.split(/=(.*)/s).slice(0, 2) as [string, string]),
     );
     const env = validateEnv(example);
     expect(Object.keys(example).sort()).toEqual(Object.keys(env).sort());

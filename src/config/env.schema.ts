@@ -25,7 +25,9 @@ export class EnvironmentVariables {
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL: string = 'postgres://agent_service:agent_service@127.0.0.1:5432/agent_service';
 
-  @IsInt() @Min(1) @Max(200)
+  @IsInt()
+  @Min(1)
+  @Max(200)
   DATABASE_POOL_SIZE: number = 20;
 
   @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
@@ -35,61 +37,87 @@ export class EnvironmentVariables {
   @Matches(/^[a-zA-Z0-9:_-]{1,64}$/)
   REDIS_KEY_PREFIX: string = 'agents';
 
-  @IsInt() @Min(0) @Max(65535)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
   PORT: number = 3000;
 
-  @IsString() @MinLength(1)
+  @IsString()
+  @MinLength(1)
   HOST: string = '127.0.0.1';
 
   /** Prometheus `/metrics` listener, apart from the public port (API and worker each serve their own); `0` = ephemeral, `off` = none. */
-  @Transform(toPortOrOff) @ValidateIf((env: EnvironmentVariables) => env.METRICS_PORT !== 'off')
-  @IsInt({ message: 'METRICS_PORT must be a port number or off' }) @Min(0) @Max(65535)
+  @Transform(toPortOrOff)
+  @ValidateIf((env: EnvironmentVariables) => env.METRICS_PORT !== 'off')
+  @IsInt({ message: 'METRICS_PORT must be a port number or off' })
+  @Min(0)
+  @Max(65535)
   METRICS_PORT: number | 'off' = 9464;
 
-  @IsString() @MinLength(1)
+  @IsString()
+  @MinLength(1)
   METRICS_HOST: string = '127.0.0.1';
 
   /** When set, the metrics listener requires `Authorization: Bearer <METRICS_TOKEN>`. */
-  @IsOptional() @IsString() @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
   METRICS_TOKEN?: string = undefined;
 
   /** Trust X-Forwarded-* from a proxy in front of the service (client IP for publishable-key ranges). */
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   TRUST_PROXY: boolean = false;
 
   @ValidateIf((env: EnvironmentVariables) => env.NODE_ENV === 'production' || env.JWT_SECRET !== undefined)
-  @IsString() @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters' })
+  @IsString()
+  @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters' })
   JWT_SECRET?: string = undefined;
 
-  @IsInt() @Min(60) @Max(86400)
+  @IsInt()
+  @Min(60)
+  @Max(86400)
   TOKEN_TTL_SECONDS: number = 3600;
 
   /**
    * How long a cached credential is trusted before it is re-read. Revocations do not wait for it: they are
    * broadcast to every instance (PostgreSQL NOTIFY); this only bounds what a lost broadcast could leave behind.
    */
-  @IsInt() @Min(0) @Max(5000)
+  @IsInt()
+  @Min(0)
+  @Max(5000)
   CREDENTIAL_CACHE_TTL_MS: number = 4000;
 
   /** The credential cache TTL while this instance does not hear the broadcast (its listener is reconnecting). */
-  @IsInt() @Min(0) @Max(1000)
+  @IsInt()
+  @Min(0)
+  @Max(1000)
   CREDENTIAL_CACHE_FALLBACK_TTL_MS: number = 500;
 
   /** Password login: failed attempts per account (email) per window before it is refused with 429. */
-  @IsInt() @Min(1) @Max(10000)
+  @IsInt()
+  @Min(1)
+  @Max(10000)
   LOGIN_MAX_FAILURES_PER_ACCOUNT: number = 10;
 
   /** Password login: failed attempts per client IP per window (any account) before it is refused with 429. */
-  @IsInt() @Min(1) @Max(100000)
+  @IsInt()
+  @Min(1)
+  @Max(100000)
   LOGIN_MAX_FAILURES_PER_IP: number = 50;
 
-  @IsInt() @Min(1) @Max(86400)
+  @IsInt()
+  @Min(1)
+  @Max(86400)
   LOGIN_FAILURE_WINDOW_SECONDS: number = 900;
 
-  @IsOptional() @IsString() @MinLength(16, { message: 'BOOTSTRAP_ORG_API_KEY must be at least 16 characters' })
+  @IsOptional()
+  @IsString()
+  @MinLength(16, { message: 'BOOTSTRAP_ORG_API_KEY must be at least 16 characters' })
   BOOTSTRAP_ORG_API_KEY?: string = undefined;
 
-  @IsString() @MinLength(1)
+  @IsString()
+  @MinLength(1)
   BOOTSTRAP_ORG_NAME: string = 'default';
 
   @Matches(/^$|^(\/[a-zA-Z0-9._~-]+)+$/, { message: 'BASE_PATH must be empty or like /api (no trailing slash)' })
@@ -102,7 +130,8 @@ export class EnvironmentVariables {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   MIGRATE_ON_START: boolean = true;
 
   /** `off` on API replicas when queue processors run in separate `npm run worker` processes. */
@@ -110,158 +139,235 @@ export class EnvironmentVariables {
   WORKERS: 'on' | 'off' = 'on';
 
   /** Requests per credential per window; 0 disables rate limiting. */
-  @IsInt() @Min(0)
+  @IsInt()
+  @Min(0)
   RATE_LIMIT_MAX: number = 6000;
 
-  @IsInt() @Min(1) @Max(3600)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
   RATE_LIMIT_WINDOW_SECONDS: number = 60;
 
   /** Comma-separated origins allowed to call the management surface from a browser; empty = none. */
   @IsString()
   CORS_MANAGEMENT_ORIGINS: string = '';
 
-  @IsInt() @Min(1) @Max(86400)
+  @IsInt()
+  @Min(1)
+  @Max(86400)
   BUNDLE_CACHE_TTL_SECONDS: number = 300;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   OPENAI_API_KEY?: string = undefined;
 
-  @IsOptional() @Matches(/^https?:\/\//)
+  @IsOptional()
+  @Matches(/^https?:\/\//)
   OPENAI_BASE_URL?: string = undefined;
 
-  @IsOptional() @IsString()
+  @IsOptional()
+  @IsString()
   ANTHROPIC_API_KEY?: string = undefined;
 
-  @IsOptional() @Matches(/^https?:\/\//)
+  @IsOptional()
+  @Matches(/^https?:\/\//)
   ANTHROPIC_BASE_URL?: string = undefined;
 
-  @IsInt() @Min(100) @Max(600000)
+  @IsInt()
+  @Min(100)
+  @Max(600000)
   PROVIDER_TIMEOUT_MS: number = 30000;
 
   /** Channels (WhatsApp, SMS): a Twilio-compatible messaging API. All three or none; none = outbound is recorded as undelivered. */
-  @ValidateIf((env: EnvironmentVariables) => env.CHANNEL_PROVIDER_BASE_URL !== undefined || env.CHANNEL_PROVIDER_ACCOUNT_SID !== undefined || env.CHANNEL_PROVIDER_AUTH_TOKEN !== undefined)
-  @Matches(/^https?:\/\/[^\s]+$/, { message: 'CHANNEL_PROVIDER_BASE_URL must be an http(s) URL (set it together with the account SID and auth token)' })
+  @ValidateIf(
+    (env: EnvironmentVariables) =>
+      env.CHANNEL_PROVIDER_BASE_URL !== undefined ||
+      env.CHANNEL_PROVIDER_ACCOUNT_SID !== undefined ||
+      env.CHANNEL_PROVIDER_AUTH_TOKEN !== undefined,
+  )
+  @Matches(/^https?:\/\/[^\s]+$/, {
+    message: 'CHANNEL_PROVIDER_BASE_URL must be an http(s) URL (set it together with the account SID and auth token)',
+  })
   CHANNEL_PROVIDER_BASE_URL?: string = undefined;
 
-  @ValidateIf((env: EnvironmentVariables) => env.CHANNEL_PROVIDER_BASE_URL !== undefined || env.CHANNEL_PROVIDER_ACCOUNT_SID !== undefined || env.CHANNEL_PROVIDER_AUTH_TOKEN !== undefined)
-  @Matches(/^[A-Za-z0-9_-]{1,64}$/, { message: 'CHANNEL_PROVIDER_ACCOUNT_SID must be set with the base URL and auth token (letters, digits, _ or -)' })
+  @ValidateIf(
+    (env: EnvironmentVariables) =>
+      env.CHANNEL_PROVIDER_BASE_URL !== undefined ||
+      env.CHANNEL_PROVIDER_ACCOUNT_SID !== undefined ||
+      env.CHANNEL_PROVIDER_AUTH_TOKEN !== undefined,
+  )
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/, {
+    message: 'CHANNEL_PROVIDER_ACCOUNT_SID must be set with the base URL and auth token (letters, digits, _ or -)',
+  })
   CHANNEL_PROVIDER_ACCOUNT_SID?: string = undefined;
 
-  @ValidateIf((env: EnvironmentVariables) => env.CHANNEL_PROVIDER_BASE_URL !== undefined || env.CHANNEL_PROVIDER_ACCOUNT_SID !== undefined || env.CHANNEL_PROVIDER_AUTH_TOKEN !== undefined)
-  @IsString() @MinLength(8, { message: 'CHANNEL_PROVIDER_AUTH_TOKEN must be set with the base URL and account SID (8+ characters)' })
+  @ValidateIf(
+    (env: EnvironmentVariables) =>
+      env.CHANNEL_PROVIDER_BASE_URL !== undefined ||
+      env.CHANNEL_PROVIDER_ACCOUNT_SID !== undefined ||
+      env.CHANNEL_PROVIDER_AUTH_TOKEN !== undefined,
+  )
+  @IsString()
+  @MinLength(8, { message: 'CHANNEL_PROVIDER_AUTH_TOKEN must be set with the base URL and account SID (8+ characters)' })
   CHANNEL_PROVIDER_AUTH_TOKEN?: string = undefined;
 
   /** The public origin (and path prefix) the provider calls; inbound signatures are computed over this URL. */
-  @IsOptional() @Matches(/^https?:\/\/[^\s?#]+[^/\s?#]$/, { message: 'CHANNEL_PUBLIC_BASE_URL must be an http(s) URL without a trailing slash' })
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s?#]+[^/\s?#]$/, { message: 'CHANNEL_PUBLIC_BASE_URL must be an http(s) URL without a trailing slash' })
   CHANNEL_PUBLIC_BASE_URL?: string = undefined;
 
   /** Platform default sender numbers (E.164), used when a channel thread is started without sender_id. */
-  @IsOptional() @Matches(/^\+[1-9]\d{6,14}$/, { message: 'CHANNEL_DEFAULT_SENDER_SMS must be an E.164 number such as +15550100000' })
+  @IsOptional()
+  @Matches(/^\+[1-9]\d{6,14}$/, { message: 'CHANNEL_DEFAULT_SENDER_SMS must be an E.164 number such as +15550100000' })
   CHANNEL_DEFAULT_SENDER_SMS?: string = undefined;
 
-  @IsOptional() @Matches(/^\+[1-9]\d{6,14}$/, { message: 'CHANNEL_DEFAULT_SENDER_WHATSAPP must be an E.164 number such as +15550100000' })
+  @IsOptional()
+  @Matches(/^\+[1-9]\d{6,14}$/, { message: 'CHANNEL_DEFAULT_SENDER_WHATSAPP must be an E.164 number such as +15550100000' })
   CHANNEL_DEFAULT_SENDER_WHATSAPP?: string = undefined;
 
   /** Delivery attempts per outbound channel message (the first try included), with exponential backoff. */
-  @IsInt() @Min(1) @Max(20)
+  @IsInt()
+  @Min(1)
+  @Max(20)
   CHANNEL_OUTBOUND_ATTEMPTS: number = 5;
 
-  @IsInt() @Min(10) @Max(600000)
+  @IsInt()
+  @Min(10)
+  @Max(600000)
   CHANNEL_OUTBOUND_BACKOFF_MS: number = 2000;
 
-  @IsInt() @Min(100) @Max(120000)
+  @IsInt()
+  @Min(100)
+  @Max(120000)
   CHANNEL_PROVIDER_TIMEOUT_MS: number = 10000;
 
   /** SSE: a `: ping` comment this often, so proxies keep idle streams open. */
-  @IsInt() @Min(10) @Max(300000)
+  @IsInt()
+  @Min(10)
+  @Max(300000)
   STREAM_PING_INTERVAL_MS: number = 15000;
 
   /** SSE replay buffers (resume with Last-Event-ID) are kept at least this long after their last event. */
-  @IsInt() @Min(600) @Max(86400)
+  @IsInt()
+  @Min(600)
+  @Max(86400)
   STREAM_REPLAY_TTL_SECONDS: number = 600;
 
   /** A slow SSE or WebSocket reader is cut off when this many bytes wait unsent; it can resume from the buffer. */
-  @IsInt() @Min(1024) @Max(67108864)
+  @IsInt()
+  @Min(1024)
+  @Max(67108864)
   STREAM_MAX_BUFFERED_BYTES: number = 262144;
 
   /** A resumed SSE stream tailing a turn that produces nothing for this long (its instance died) ends with an error. */
-  @IsInt() @Min(1000) @Max(3600000)
+  @IsInt()
+  @Min(1000)
+  @Max(3600000)
   STREAM_RESUME_STALL_MS: number = 300000;
 
   /**
    * WebSocket session: a bigger frame is not read; the session is closed with 1009. The default holds the longest
    * valid message (16,384 characters of up to 4 UTF-8 bytes, or 12 as JSON escapes) with room for agent_variables.
    */
-  @IsInt() @Min(1024) @Max(1048576)
+  @IsInt()
+  @Min(1024)
+  @Max(1048576)
   SESSION_MAX_FRAME_BYTES: number = 262144;
 
   /** WebSocket session: frames per second a session may send (any type), with bursts up to SESSION_FRAME_BURST. */
-  @IsInt() @Min(1) @Max(1000)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
   SESSION_FRAMES_PER_SECOND: number = 10;
 
   /** Frames over the rate get an `error` frame; a session that keeps sending this many more is closed with 1008. */
-  @IsInt() @Min(1) @Max(10000)
+  @IsInt()
+  @Min(1)
+  @Max(10000)
   SESSION_FRAME_BURST: number = 30;
 
   /** WebSocket session: requests running at once on one session; more get an `error` frame (`rate_limited`). */
-  @IsInt() @Min(1) @Max(256)
+  @IsInt()
+  @Min(1)
+  @Max(256)
   SESSION_MAX_IN_FLIGHT: number = 8;
 
   /** Open WebSocket sessions per credential (publishable key or user) on one instance; more are closed with 1013. */
-  @IsInt() @Min(1) @Max(1000000)
+  @IsInt()
+  @Min(1)
+  @Max(1000000)
   SESSION_MAX_PER_CREDENTIAL: number = 1000;
 
   /** Events webhook (docs/events.md): jobs one worker process runs at once. */
-  @IsInt() @Min(1) @Max(256)
+  @IsInt()
+  @Min(1)
+  @Max(256)
   EVENTS_CONCURRENCY: number = 8;
 
   /** Attempts per event (the first included) before it is `failed`; transient failures back off exponentially. */
-  @IsInt() @Min(1) @Max(50)
+  @IsInt()
+  @Min(1)
+  @Max(50)
   EVENTS_MAX_ATTEMPTS: number = 5;
 
   /** First retry delay; attempt n waits EVENTS_BACKOFF_MS * 2^(n-1). */
-  @IsInt() @Min(10) @Max(3600000)
+  @IsInt()
+  @Min(10)
+  @Max(3600000)
   EVENTS_BACKOFF_MS: number = 1000;
 
   /** How long a worker owns an event it started; after that (a crash) the sweeper hands it to another worker. */
-  @IsInt() @Min(1000) @Max(3600000)
+  @IsInt()
+  @Min(1000)
+  @Max(3600000)
   EVENTS_LEASE_MS: number = 120000;
 
   /** How often one instance sweeps for events a crash or a lost Redis left pending. */
-  @IsInt() @Min(100) @Max(600000)
+  @IsInt()
+  @Min(100)
+  @Max(600000)
   EVENTS_SWEEP_INTERVAL_MS: number = 5000;
 
   /** A queued event not picked up for this long is enqueued again by the sweeper. */
-  @IsInt() @Min(100) @Max(3600000)
+  @IsInt()
+  @Min(100)
+  @Max(3600000)
   EVENTS_STALE_MS: number = 15000;
 
   /** Pending (queued or processing) events above which ingestion sheds load with 503 and Retry-After. */
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   EVENTS_MAX_BACKLOG: number = 200000;
 
   /**
    * OpenTelemetry tracing (docs/performance.md), off unless these standard variables ask for it: an OTLP exporter
    * (`OTEL_TRACES_EXPORTER=otlp`) or an endpoint. `OTEL_SDK_DISABLED=true` wins over both.
    */
-  @Transform(toBool) @IsBoolean()
+  @Transform(toBool)
+  @IsBoolean()
   OTEL_SDK_DISABLED: boolean = false;
 
-  @IsOptional() @IsIn(['otlp', 'none'], { message: 'OTEL_TRACES_EXPORTER must be otlp or none (the only exporter built in)' })
+  @IsOptional()
+  @IsIn(['otlp', 'none'], { message: 'OTEL_TRACES_EXPORTER must be otlp or none (the only exporter built in)' })
   OTEL_TRACES_EXPORTER?: 'otlp' | 'none' = undefined;
 
   /** OTLP/HTTP base URL; traces go to `<endpoint>/v1/traces`. */
-  @IsOptional() @Matches(/^https?:\/\/[^\s]+$/, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL' })
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL' })
   OTEL_EXPORTER_OTLP_ENDPOINT?: string = undefined;
 
   /** The full OTLP/HTTP traces URL (wins over OTEL_EXPORTER_OTLP_ENDPOINT). */
-  @IsOptional() @Matches(/^https?:\/\/[^\s]+$/, { message: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http(s) URL' })
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http(s) URL' })
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string = undefined;
 
   /** Headers sent with every export, `key=value` pairs separated by commas (e.g. an API key of the collector). */
-  @IsOptional() @Matches(/^[^=,\s]+=[^,]*(,[^=,\s]+=[^,]*)*$/, { message: 'OTEL_EXPORTER_OTLP_HEADERS must be key=value pairs separated by commas' })
+  @IsOptional()
+  @Matches(/^[^=,\s]+=[^,]*(,[^=,\s]+=[^,]*)*$/, { message: 'OTEL_EXPORTER_OTLP_HEADERS must be key=value pairs separated by commas' })
   OTEL_EXPORTER_OTLP_HEADERS?: string = undefined;
 
-  @IsString() @MinLength(1)
+  @IsString()
+  @MinLength(1)
   OTEL_SERVICE_NAME: string = 'agent-service';
 }
 
@@ -274,9 +380,7 @@ export class InvalidEnvironmentError extends Error {
 /** Parses and validates raw variables; throws one error listing every bad key. */
 export function validateEnv(raw: Record<string, string | undefined>): EnvironmentVariables {
   const known = new Set(Object.keys(new EnvironmentVariables()));
-  const present = Object.fromEntries(
-    Object.entries(raw).filter(([key, value]) => known.has(key) && value !== undefined && value !== ''),
-  );
+  const present = Object.fromEntries(Object.entries(raw).filter(([key, value]) => known.has(key) && value !== undefined && value !== ''));
   const env = plainToInstance(EnvironmentVariables, present, { enableImplicitConversion: true, exposeDefaultValues: true });
   const errors = validateSync(env, { skipMissingProperties: false, forbidUnknownValues: false });
   if (errors.length > 0) {

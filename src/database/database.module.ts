@@ -4,6 +4,11 @@ import { AppConfig } from '../config/app-config.js';
 import { dataSourceOptions } from './data-source.js';
 
 @Module({
-  imports: [TypeOrmModule.forRootAsync({ inject: [AppConfig], useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config), retryAttempts: 3, retryDelay: 1000 }) })],
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config), retryAttempts: 3, retryDelay: 1000 }),
+    }),
+  ],
 })
 export class DatabaseModule {}

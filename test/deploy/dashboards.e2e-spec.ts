@@ -64,7 +64,10 @@ const ALL_LABELS = new Set([...[...KNOWN.values()].flat(), ...TARGET_LABELS]);
 
 const KEYWORDS = new Set(['and', 'or', 'unless', 'bool', 'offset', 'inf', 'nan', 'Inf', 'NaN']);
 
-interface Selector { metric: string; matchers: string }
+interface Selector {
+  metric: string;
+  matchers: string;
+}
 
 /** Every metric selector in a PromQL expression: identifiers that are not functions, keywords or label lists. */
 function selectors(expr: string): Selector[] {
@@ -98,27 +101,35 @@ function labelNames(expr: string): string[] {
 /** The alert rules of alerts.yml as text blocks, with their `expr` (inline or a `|` block). No YAML library needed:
  *  the file keeps one rule per `- alert:` item; the count is cross-checked against `promtool check rules`. */
 function alertRules(yaml: string): { name: string; expr: string; block: string }[] {
-  return yaml.split(/^\s*- alert: /m).slice(1).map((block) => {
-    const name = block.split('\n')[0]!.trim();
-    const lines = block.split('\n');
-    const at = lines.findIndex((l) => /^\s*expr:/.test(l));
-    const inline = lines[at]!.replace(/^\s*expr:\s*/, '');
-    let expr = inline;
-    if (inline === '|' || inline === '>') {
-      const indent = (l: string) => l.length - l.trimStart().length;
-      const body: string[] = [];
-      for (const line of lines.slice(at + 1)) {
-        if (line.trim() && indent(line) <= indent(lines[at]!)) break;
-        body.push(line.trim());
+  return yaml
+    .split(/^\s*- alert: /m)
+    .slice(1)
+    .map((block) => {
+      const name = block.split('\n')[0]!.trim();
+      const lines = block.split('\n');
+      const at = lines.findIndex((l) => /^\s*expr:/.test(l));
+      const inline = lines[at]!.replace(/^\s*expr:\s*/, '');
+      let expr = inline;
+      if (inline === '|' || inline === '>') {
+        const indent = (l: string) => l.length - l.trimStart().length;
+        const body: string[] = [];
+        for (const line of lines.slice(at + 1)) {
+          if (line.trim() && indent(line) <= indent(lines[at]!)) break;
+          body.push(line.trim());
+        }
+        expr = body.join(' ').trim();
       }
-      expr = body.join(' ').trim();
-    }
-    return { name, expr, block };
-  });
+      return { name, expr, block };
+    });
 }
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
-const anchor = (heading: string) => heading.trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-');
+const anchor = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\w\- ]/g, '')
+    .replace(/ /g, '-');
 
 describe('deploy: Grafana dashboard and Prometheus alerts', () => {
   const dashboard = JSON.parse(read('deploy/grafana/agent-service.json'));
@@ -147,19 +158,34 @@ describe('deploy: Grafana dashboard and Prometheus alerts', () => {
       expect({ expr, queriesAMetric: used.length > 0 }).toEqual({ expr, queriesAMetric: true });
       for (const { metric, matchers } of used) {
         expect({ expr, metric, known: KNOWN.has(metric) }).toEqual({ expr, metric, known: true });
-        expect({ expr, metric, matchers }).toEqual({ expr, metric, matchers: expect.stringContaining('job=~"$job", instance=~"$instance"') });
+        expect({ expr, metric, matchers }).toEqual({
+          expr,
+          metric,
+          matchers: expect.stringContaining('job=~"$job", instance=~"$instance"'),
+        });
       }
     }
   });
 
   it('every alert uses only contract metrics and carries for, severity, summary, description and a runbook link', () => {
-    expect(rules.map((r) => r.name)).toEqual(expect.arrayContaining([
-      'AgentEventQueueBacklog', 'AgentEventsFailing', 'AgentHttp5xxRatio', 'AgentTurnErrorRatio', 'AgentProviderFailureRatio',
-      'AgentEventLoopLag', 'AgentDbPoolWaiting', 'AgentRateLimiterFailingOpen', 'AgentMetricsTargetDown',
-    ]));
+    expect(rules.map((r) => r.name)).toEqual(
+      expect.arrayContaining([
+        'AgentEventQueueBacklog',
+        'AgentEventsFailing',
+        'AgentHttp5xxRatio',
+        'AgentTurnErrorRatio',
+        'AgentProviderFailureRatio',
+        'AgentEventLoopLag',
+        'AgentDbPoolWaiting',
+        'AgentRateLimiterFailingOpen',
+        'AgentMetricsTargetDown',
+      ]),
+    );
     const headings = new Set([...read('docs/operations.md').matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchor(m[1]!)));
     for (const rule of rules) {
-      for (const { metric } of selectors(rule.expr)) expect({ rule: rule.name, metric, known: KNOWN.has(metric) }).toEqual({ rule: rule.name, metric, known: true });
+      for (const { metric } of selectors(rule.expr)) {
+        expect({ rule: rule.name, metric, known: KNOWN.has(metric) }).toEqual({ rule: rule.name, metric, known: true });
+      }
       expect(rule.block).toMatch(/^\s+for: \d+[smh]$/m);
       expect(rule.block).toMatch(/^\s+severity: (critical|warning)$/m);
       expect(rule.block).toMatch(/^\s+summary: \S/m);
@@ -173,7 +199,9 @@ describe('deploy: Grafana dashboard and Prometheus alerts', () => {
     for (const expr of [...dashboardExprs, ...rules.map((r) => r.expr)]) {
       for (const { metric, matchers } of selectors(expr)) {
         const allowed = [...(KNOWN.get(metric) ?? []), ...TARGET_LABELS];
-        for (const label of labelNames(`{${matchers}}`)) expect({ expr, metric, label, ok: allowed.includes(label) }).toEqual({ expr, metric, label, ok: true });
+        for (const label of labelNames(`{${matchers}}`)) {
+          expect({ expr, metric, label, ok: allowed.includes(label) }).toEqual({ expr, metric, label, ok: true });
+        }
       }
       for (const label of labelNames(expr)) expect({ expr, label, ok: ALL_LABELS.has(label) }).toEqual({ expr, label, ok: true });
     }
@@ -184,7 +212,9 @@ describe('deploy: Grafana dashboard and Prometheus alerts', () => {
     try {
       // Grafana's variables, as Grafana would substitute them, make each query plain PromQL for promtool.
       const plain = (expr: string) => expr.replace(/\$__rate_interval/g, '5m').replace(/\$(job|instance)\b/g, '.+');
-      const recording = dashboardExprs.map((expr, i) => `      - record: dashboard:query_${i}\n        expr: ${JSON.stringify(plain(expr))}`);
+      const recording = dashboardExprs.map(
+        (expr, i) => `      - record: dashboard:query_${i}\n        expr: ${JSON.stringify(plain(expr))}`,
+      );
       writeFileSync(join(dir, 'dashboard.rules.yml'), `groups:\n  - name: dashboard\n    rules:\n${recording.join('\n')}\n`);
       const dashboardCheck = await run('promtool', ['check', 'rules', join(dir, 'dashboard.rules.yml')]);
       expect(dashboardCheck.stdout).toContain(`SUCCESS: ${dashboardExprs.length} rules found`);

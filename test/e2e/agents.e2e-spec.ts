@@ -6,7 +6,9 @@ const OTHER_ID = '0123456789abcdef01234567';
 
 describe('agents (management)', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
   beforeEach(() => t.reset());
   afterAll(() => t.close());
 
@@ -30,11 +32,22 @@ describe('agents (management)', () => {
     it('creates an agent without a live version (201) that reads back', async () => {
       const org = await t.factory.org();
       const project = await t.factory.project(org);
-      const res = await t.http.post(agentsOf(project.id), { name: 'Store assistant', description: 'Helps shoppers', runtime: 'v2' }, org.headers);
+      const res = await t.http.post(
+        agentsOf(project.id),
+        { name: 'Store assistant', description: 'Helps shoppers', runtime: 'v2' },
+        org.headers,
+      );
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
-        id: expect.stringMatching(/^[0-9a-f]{24}$/), project_id: project.id, name: 'Store assistant', description: 'Helps shoppers', runtime: 'v2',
-        live_version_id: null, live_version_tag: null, created_at: expect.any(String), updated_at: expect.any(String),
+        id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        project_id: project.id,
+        name: 'Store assistant',
+        description: 'Helps shoppers',
+        runtime: 'v2',
+        live_version_id: null,
+        live_version_tag: null,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
       });
       const read = await t.http.get(`/management/v1/agents/${res.body.id}`, org.headers);
       expect(read.status).toBe(200);
@@ -95,7 +108,7 @@ describe('agents (management)', () => {
   });
 
   describe('GET /projects/:projectId/agents', () => {
-    it('lists the project\'s agents newest first, filters by name case-insensitively and paginates', async () => {
+    it("lists the project's agents newest first, filters by name case-insensitively and paginates", async () => {
       const org = await t.factory.org();
       const project = await t.factory.project(org);
       const otherProject = await t.factory.project(org);
@@ -179,10 +192,15 @@ describe('agents (management)', () => {
     it('reads an agent built by factory.agentWithLiveVersion like one built through the API', async () => {
       const org = await t.factory.org();
       const { agent, versionId } = await t.factory.agentWithLiveVersion(org, { bundle: { name: 'Seeded', welcome_message: 'hi' } });
-      expect(await t.http.get(`/management/v1/agents/${agent.id}`, org.headers).then((r) => r.body)).toMatchObject({ live_version_id: versionId, live_version_tag: 'v1.0' });
+      expect(await t.http.get(`/management/v1/agents/${agent.id}`, org.headers).then((r) => r.body)).toMatchObject({
+        live_version_id: versionId,
+        live_version_tag: 'v1.0',
+      });
       const pulled = await t.http.get(`/management/v1/agents/${agent.id}/versions/${versionId}/pull`, org.headers);
       expect(pulled.body).toMatchObject({ version_tag: 'v1.0', bundle: { name: 'Seeded', welcome_message: 'hi' } });
-      expect((await t.http.post(`/management/v1/agents/${agent.id}/versions/${versionId}/archive`, undefined, org.headers)).body.error.code).toBe('version_is_live');
+      expect(
+        (await t.http.post(`/management/v1/agents/${agent.id}/versions/${versionId}/archive`, undefined, org.headers)).body.error.code,
+      ).toBe('version_is_live');
     });
 
     it('answers 404 for an agent of a deleted project', async () => {
@@ -219,7 +237,9 @@ describe('agents (management)', () => {
       } finally {
         stop();
       }
-      expect(changes).toEqual([expect.objectContaining({ agentId: agent.id, versionId: version.id, versionTag: 'v1.1', reason: 'rename' })]);
+      expect(changes).toEqual([
+        expect.objectContaining({ agentId: agent.id, versionId: version.id, versionTag: 'v1.1', reason: 'rename' }),
+      ]);
 
       const pulled = await t.http.get(`/management/v1/agents/${agent.id}/versions/${version.id}/pull`, org.headers);
       expect(pulled.body).toMatchObject({ version_tag: 'v1.1', bundle: { name: 'Trail Shop' } });
@@ -228,8 +248,16 @@ describe('agents (management)', () => {
       expect({ ...pulled.body.bundle, name: 'Shop' }).toEqual(before.body.bundle);
 
       const items = await t.http.get(`/management/v1/agents/${agent.id}/versions`, org.headers);
-      expect(items.body.results.filter((v: { is_live: boolean }) => v.is_live).map((v: { version_tag: string; is_revision: boolean }) => [v.version_tag, v.is_revision]))
-        .toEqual(expect.arrayContaining([['v1.1', true], ['v1.1', false]]));
+      expect(
+        items.body.results
+          .filter((v: { is_live: boolean }) => v.is_live)
+          .map((v: { version_tag: string; is_revision: boolean }) => [v.version_tag, v.is_revision]),
+      ).toEqual(
+        expect.arrayContaining([
+          ['v1.1', true],
+          ['v1.1', false],
+        ]),
+      );
 
       // Same name again: nothing to re-publish.
       const same = await t.http.patch(`/management/v1/agents/${agent.id}`, { name: 'Trail Shop' }, org.headers);
@@ -241,7 +269,11 @@ describe('agents (management)', () => {
       const project = await t.factory.project(org);
       const agent = await createAgent(org, project.id, { name: 'A' });
       const version = await publishNew(org, agent.id);
-      const push = await t.http.post(`/management/v1/agents/${agent.id}/versions/${version.id}/push`, { bundle: { name: 'A', welcome_message: 'draft' } }, org.headers);
+      const push = await t.http.post(
+        `/management/v1/agents/${agent.id}/versions/${version.id}/push`,
+        { bundle: { name: 'A', welcome_message: 'draft' } },
+        org.headers,
+      );
       expect(push.body.version_tag).toBe('v1.1');
       const res = await t.http.patch(`/management/v1/agents/${agent.id}`, { name: 'B' }, org.headers);
       expect(res.body.live_version_tag).toBe('v1.2');
@@ -284,7 +316,9 @@ describe('agents (management)', () => {
       expect((await t.http.get(`/management/v1/agents/${agent.id}`, org.headers)).status).toBe(404);
       expect((await t.http.get(agentsOf(project.id), org.headers)).body.results).toHaveLength(0);
       expect((await t.http.get(`/management/v1/agents/${agent.id}/versions`, org.headers)).status).toBe(404);
-      expect((await t.http.post(`/management/v1/agents/${agent.id}/versions/${version.id}/publish`, undefined, org.headers)).status).toBe(404);
+      expect((await t.http.post(`/management/v1/agents/${agent.id}/versions/${version.id}/publish`, undefined, org.headers)).status).toBe(
+        404,
+      );
       expect((await t.http.delete(`/management/v1/agents/${agent.id}`, org.headers)).status).toBe(404);
 
       const [{ versions, revisions, keys, rows }] = await t.dataSource.query(
@@ -295,7 +329,10 @@ describe('agents (management)', () => {
         [agent.id],
       );
       expect({ versions, revisions, keys, rows }).toEqual({ versions: 0, revisions: 0, keys: 0, rows: 1 });
-      const exchange = await t.http.post('/management/v1/auth/token', { grant_type: 'publishable_key', publishable_key: pk.body.publishable_key });
+      const exchange = await t.http.post('/management/v1/auth/token', {
+        grant_type: 'publishable_key',
+        publishable_key: pk.body.publishable_key,
+      });
       expect(exchange.status).toBe(400);
     });
 

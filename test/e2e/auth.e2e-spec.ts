@@ -27,7 +27,13 @@ describe('authentication', () => {
       const { key } = await t.factory.publishableKey(agent);
       const res = await t.http.post(TOKEN, { grant_type: 'publishable_key', publishable_key: key });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, agent_id: agent.id, organization_id: org.id });
+      expect(res.body).toEqual({
+        access_token: expect.any(String),
+        token_type: 'Bearer',
+        expires_in: 3600,
+        agent_id: agent.id,
+        organization_id: org.id,
+      });
       expect(res.headers.get('cache-control')).toBe('no-store');
     });
 
@@ -104,7 +110,12 @@ describe('authentication', () => {
       const foreign = await t.factory.agent(other);
       const scoped = await t.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password, agent_id: own.id });
       expect(scoped.body.agent_id).toBe(own.id);
-      const denied = await t.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password, agent_id: foreign.id });
+      const denied = await t.http.post(TOKEN, {
+        grant_type: 'password',
+        username: user.email,
+        password: user.password,
+        agent_id: foreign.id,
+      });
       expect(denied.body).toEqual({ error: 'invalid_grant', error_description: 'unknown_agent' });
     });
 
@@ -118,14 +129,18 @@ describe('authentication', () => {
     });
 
     describe('brute-force protection', () => {
-      const login = (username: string, password: string, headers: Record<string, string> = {}) => t.http.post(TOKEN, { grant_type: 'password', username, password }, headers);
+      const login = (username: string, password: string, headers: Record<string, string> = {}) =>
+        t.http.post(TOKEN, { grant_type: 'password', username, password }, headers);
 
       it('locks an account after 10 failed attempts (429 + Retry-After, the right password too); another account is unaffected', async () => {
         const org = await t.factory.org();
         const victim = await t.factory.user(org);
         const bystander = await t.factory.user(org);
         for (let attempt = 1; attempt <= 10; attempt += 1) {
-          expect((await login(victim.email, `wrong-${attempt}`)).body).toEqual({ error: 'invalid_grant', error_description: 'invalid_credentials' });
+          expect((await login(victim.email, `wrong-${attempt}`)).body).toEqual({
+            error: 'invalid_grant',
+            error_description: 'invalid_credentials',
+          });
         }
         const locked = await login(victim.email, 'wrong-11');
         expect(locked.status).toBe(429);
@@ -165,13 +180,24 @@ describe('authentication', () => {
         const user = await t.factory.user(org);
         const from = (ip: string) => ({ 'x-forwarded-for': ip });
         for (let attempt = 1; attempt <= 3; attempt += 1) {
-          const res = await proxied.http.post(TOKEN, { grant_type: 'password', username: `nobody-${attempt}@example.test`, password: 'nope-nope' }, from('203.0.113.9'));
+          const res = await proxied.http.post(
+            TOKEN,
+            { grant_type: 'password', username: `nobody-${attempt}@example.test`, password: 'nope-nope' },
+            from('203.0.113.9'),
+          );
           expect(res.status).toBe(400);
         }
-        const blocked = await proxied.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password }, from('203.0.113.9'));
+        const blocked = await proxied.http.post(
+          TOKEN,
+          { grant_type: 'password', username: user.email, password: user.password },
+          from('203.0.113.9'),
+        );
         expect(blocked.status).toBe(429);
         expect(blocked.body).toEqual({ error: 'rate_limited', error_description: 'too_many_failed_logins' });
-        expect((await proxied.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password }, from('198.51.100.4'))).status).toBe(200);
+        expect(
+          (await proxied.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password }, from('198.51.100.4')))
+            .status,
+        ).toBe(200);
       });
     });
   });
@@ -201,7 +227,10 @@ describe('authentication', () => {
       const org = await t.factory.org();
       const user = await t.factory.user(org);
       const expired = await new SignJWT({ typ: 'session', org: org.id, uid: user.id, agt: null })
-        .setProtectedHeader({ alg: 'HS256' }).setIssuer('agent-service').setIssuedAt(1_700_000_000).setExpirationTime(1_700_000_060)
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer('agent-service')
+        .setIssuedAt(1_700_000_000)
+        .setExpirationTime(1_700_000_060)
         .sign(new TextEncoder().encode(t.config.auth.jwtSecret));
       const res = await t.http.get('/management/v1/projects', { authorization: `Bearer ${expired}` });
       expect(res.status).toBe(401);
@@ -216,8 +245,9 @@ describe('authentication', () => {
     ])('rejects a token signed with the service secret %s (401)', async (_case, shape) => {
       const org = await t.factory.org();
       const user = await t.factory.user(org);
-      const token = await shape(new SignJWT({ typ: 'session', org: org.id, uid: user.id, agt: null }).setProtectedHeader({ alg: 'HS256' }))
-        .sign(new TextEncoder().encode(t.config.auth.jwtSecret));
+      const token = await shape(
+        new SignJWT({ typ: 'session', org: org.id, uid: user.id, agt: null }).setProtectedHeader({ alg: 'HS256' }),
+      ).sign(new TextEncoder().encode(t.config.auth.jwtSecret));
       const res = await t.http.get('/management/v1/projects', { authorization: `Bearer ${token}` });
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('unauthorized');
@@ -232,7 +262,10 @@ describe('authentication', () => {
       const org = await t.factory.org();
       const user = await t.factory.user(org);
       const token = await new SignJWT({ typ: 'session', org: org.id, uid: user.id, agt: null, ...claims })
-        .setProtectedHeader({ alg: 'HS256' }).setIssuer('agent-service').setIssuedAt().setExpirationTime('1h')
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer('agent-service')
+        .setIssuedAt()
+        .setExpirationTime('1h')
         .sign(new TextEncoder().encode(t.config.auth.jwtSecret));
       expect((await t.http.get('/management/v1/projects', { authorization: `Bearer ${token}` })).status).toBe(401);
     });
@@ -241,7 +274,10 @@ describe('authentication', () => {
       const org = await t.factory.org();
       const user = await t.factory.user(org);
       const forged = await new SignJWT({ typ: 'session', org: org.id, uid: user.id, agt: null })
-        .setProtectedHeader({ alg: 'HS256' }).setIssuer('agent-service').setIssuedAt().setExpirationTime('1h')
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer('agent-service')
+        .setIssuedAt()
+        .setExpirationTime('1h')
         .sign(new TextEncoder().encode('another-secret-another-secret-another-secret'));
       expect((await t.http.get('/management/v1/projects', { authorization: `Bearer ${forged}` })).status).toBe(401);
     });

@@ -48,7 +48,11 @@ describe('channels: inbound routing between organizations', () => {
   });
 
   async function start(agent: LiveTestAgent, body: Record<string, unknown> = {}): Promise<string> {
-    const res = await t.http.post('/messaging/v1/channels/sms/threads', { user_id: 'shopper', phone_number: PHONE, ...body }, agent.headers);
+    const res = await t.http.post(
+      '/messaging/v1/channels/sms/threads',
+      { user_id: 'shopper', phone_number: PHONE, ...body },
+      agent.headers,
+    );
     expect(res.status).toBe(201);
     await twilio.waitForMessages(twilio.messages.length + 1);
     return res.body.thread_id as string;
@@ -78,11 +82,14 @@ describe('channels: inbound routing between organizations', () => {
 
   const inboundRows = (): Promise<Array<Record<string, any>>> =>
     t.dataSource.query(`SELECT * FROM channel_messages WHERE direction = 'inbound' ORDER BY created_at, id`);
-  const unroutedRows = (): Promise<Array<Record<string, any>>> => t.dataSource.query(`SELECT * FROM channel_unrouted_messages ORDER BY created_at, id`);
+  const unroutedRows = (): Promise<Array<Record<string, any>>> =>
+    t.dataSource.query(`SELECT * FROM channel_unrouted_messages ORDER BY created_at, id`);
 
   async function answeredIn(threadId: string): Promise<Record<string, any>> {
     return eventually(async () => {
-      const rows = await t.dataSource.query(`SELECT * FROM channel_messages WHERE thread_id = $1 AND kind = 'reply' AND status = 'sent'`, [threadId]);
+      const rows = await t.dataSource.query(`SELECT * FROM channel_messages WHERE thread_id = $1 AND kind = 'reply' AND status = 'sent'`, [
+        threadId,
+      ]);
       return rows[0];
     }, `a reply sent in thread ${threadId}`);
   }
@@ -98,10 +105,17 @@ describe('channels: inbound routing between organizations', () => {
       expect(await inboundRows()).toEqual([]);
       expect(await t.dataSource.query(`SELECT id FROM events`)).toEqual([]);
       const unrouted = await unroutedRows();
-      expect(unrouted).toEqual([expect.objectContaining({
-        channel: 'sms', provider_message_id: params.MessageSid, from_number: PHONE, to_number: DEFAULT_SMS, body: 'show me jackets',
-        reason: 'ambiguous_shared_sender', organization_ids: [orgA.id, orgB.id].sort(),
-      })]);
+      expect(unrouted).toEqual([
+        expect.objectContaining({
+          channel: 'sms',
+          provider_message_id: params.MessageSid,
+          from_number: PHONE,
+          to_number: DEFAULT_SMS,
+          body: 'show me jackets',
+          reason: 'ambiguous_shared_sender',
+          organization_ids: [orgA.id, orgB.id].sort(),
+        }),
+      ]);
       expect(unrouted[0]!.detail).toMatch(/2 organizations/);
       expect(twilio.messages).toHaveLength(2);
     });
@@ -109,7 +123,9 @@ describe('channels: inbound routing between organizations', () => {
     it('routes to the one organization with an open conversation with the phone', async () => {
       const threadA = await start(agentA);
       // B talks to another phone on the same sender, and to this phone on its own number: neither is this conversation.
-      expect((await t.http.post('/messaging/v1/channels/sms/threads', { user_id: 'x', phone_number: '+15559876543' }, agentB.headers)).status).toBe(201);
+      expect(
+        (await t.http.post('/messaging/v1/channels/sms/threads', { user_id: 'x', phone_number: '+15559876543' }, agentB.headers)).status,
+      ).toBe(201);
       await start(agentB, { sender_id: await connect(orgB, OWN_NUMBER) });
       await reply(DEFAULT_SMS);
       const answer = await answeredIn(threadA);
@@ -139,7 +155,9 @@ describe('channels: inbound routing between organizations', () => {
       await reply(OWN_NUMBER);
       expect((await answeredIn(threadA)).organization_id).toBe(orgA.id);
       expect((await inboundRows()).map((m) => [m.organization_id, m.thread_id])).toEqual([[orgA.id, threadA]]);
-      expect(await t.dataSource.query(`SELECT id FROM channel_messages WHERE thread_id = $1 AND direction = 'inbound'`, [threadB])).toEqual([]);
+      expect(await t.dataSource.query(`SELECT id FROM channel_messages WHERE thread_id = $1 AND direction = 'inbound'`, [threadB])).toEqual(
+        [],
+      );
     });
 
     it('routes to neither when two organizations connected the same number and both talk to the phone from it', async () => {
@@ -147,7 +165,9 @@ describe('channels: inbound routing between organizations', () => {
       await start(agentB, { sender_id: await connect(orgB, OWN_NUMBER) });
       await reply(OWN_NUMBER);
       expect(await inboundRows()).toEqual([]);
-      expect((await unroutedRows()).map((r) => [r.reason, r.organization_ids])).toEqual([['ambiguous_shared_sender', [orgA.id, orgB.id].sort()]]);
+      expect((await unroutedRows()).map((r) => [r.reason, r.organization_ids])).toEqual([
+        ['ambiguous_shared_sender', [orgA.id, orgB.id].sort()],
+      ]);
     });
   });
 
@@ -196,8 +216,16 @@ describe('channels: inbound routing between organizations', () => {
 
     it('ignores an ErrorCode that is not a number in a status callback', async () => {
       const threadA = await start(agentA);
-      const opening = await eventually(async () => (await t.dataSource.query(`SELECT * FROM channel_messages WHERE thread_id = $1 AND status = 'sent'`, [threadA]))[0], 'opening sent');
-      const res = await postSigned(STATUS, { MessageSid: opening.provider_message_id, MessageStatus: 'failed', ErrorCode: '30003x', AccountSid: twilio.accountSid });
+      const opening = await eventually(
+        async () => (await t.dataSource.query(`SELECT * FROM channel_messages WHERE thread_id = $1 AND status = 'sent'`, [threadA]))[0],
+        'opening sent',
+      );
+      const res = await postSigned(STATUS, {
+        MessageSid: opening.provider_message_id,
+        MessageStatus: 'failed',
+        ErrorCode: '30003x',
+        AccountSid: twilio.accountSid,
+      });
       expect(res.status).toBe(200);
       const [after] = await t.dataSource.query(`SELECT status, error FROM channel_messages WHERE id = $1`, [opening.id]);
       expect(after).toEqual({ status: 'undelivered', error: 'The provider reported failed' });

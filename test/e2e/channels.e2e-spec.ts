@@ -12,8 +12,17 @@ const WELCOME = shopBundle.welcome_message!;
 const threads = (channel: string) => `/messaging/v1/channels/${channel}/threads`;
 
 /** Posts a provider webhook the way Twilio does: form-encoded, signed over the public URL (unless told otherwise). */
-async function postWebhook(t: TestApp, twilio: FakeTwilio, path: string, params: Record<string, string>, options: { signature?: string | null; signedUrl?: string } = {}) {
-  const signature = options.signature === undefined ? signTwilioRequest(twilio.authToken, options.signedUrl ?? `${PUBLIC_BASE}${path}`, params) : options.signature;
+async function postWebhook(
+  t: TestApp,
+  twilio: FakeTwilio,
+  path: string,
+  params: Record<string, string>,
+  options: { signature?: string | null; signedUrl?: string } = {},
+) {
+  const signature =
+    options.signature === undefined
+      ? signTwilioRequest(twilio.authToken, options.signedUrl ?? `${PUBLIC_BASE}${path}`, params)
+      : options.signature;
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
   if (signature !== null) headers['x-twilio-signature'] = signature;
   return t.http.request('POST', path, { raw: new URLSearchParams(params).toString(), headers });
@@ -26,7 +35,10 @@ async function channelMessages(t: TestApp, threadId: string): Promise<any[]> {
 }
 
 async function messageWithStatus(t: TestApp, threadId: string, kind: string, status: string): Promise<any> {
-  return eventually(async () => (await channelMessages(t, threadId)).find((m) => m.kind === kind && m.status === status), `${kind} message ${status}`);
+  return eventually(
+    async () => (await channelMessages(t, threadId)).find((m) => m.kind === kind && m.status === status),
+    `${kind} message ${status}`,
+  );
 }
 
 describe('channels with a provider', () => {
@@ -63,32 +75,78 @@ describe('channels with a provider', () => {
     it('starts a WhatsApp conversation from the platform default sender: no `from`, welcome sent with whatsapp: addresses', async () => {
       const res = await t.http.post(threads('whatsapp'), { user_id: 'u-1', phone_number: PHONE }, agent.headers);
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ thread_id: expect.stringMatching(/^[0-9a-f]{24}$/), channel: 'whatsapp', phone_number: PHONE, user_id: 'u-1', status: 'queued' });
+      expect(res.body).toEqual({
+        thread_id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        channel: 'whatsapp',
+        phone_number: PHONE,
+        user_id: 'u-1',
+        status: 'queued',
+      });
       expect(res.body).not.toHaveProperty('from');
 
       const [sent] = await twilio.waitForMessages(1);
-      expect(sent).toMatchObject({ to: `whatsapp:${PHONE}`, from: `whatsapp:${DEFAULT_WHATSAPP}`, body: WELCOME, statusCallback: `${PUBLIC_BASE}/messaging/v1/channels/whatsapp/status` });
+      expect(sent).toMatchObject({
+        to: `whatsapp:${PHONE}`,
+        from: `whatsapp:${DEFAULT_WHATSAPP}`,
+        body: WELCOME,
+        statusCallback: `${PUBLIC_BASE}/messaging/v1/channels/whatsapp/status`,
+      });
       expect(twilio.requests.every((r) => r.authorized)).toBe(true);
 
       const opening = await messageWithStatus(t, res.body.thread_id, 'opening', 'sent');
-      expect(opening).toMatchObject({ direction: 'outbound', provider_message_id: sent!.sid, from_number: DEFAULT_WHATSAPP, to_number: PHONE, body: WELCOME, attempts: 1, error: null });
+      expect(opening).toMatchObject({
+        direction: 'outbound',
+        provider_message_id: sent!.sid,
+        from_number: DEFAULT_WHATSAPP,
+        to_number: PHONE,
+        body: WELCOME,
+        attempts: 1,
+        error: null,
+      });
 
       const [thread] = await t.dataSource.query(`SELECT * FROM threads WHERE id = $1`, [res.body.thread_id]);
       expect(thread).toMatchObject({
-        organization_id: org.id, agent_id: agent.agentId, user_id: 'u-1', channel: 'whatsapp', phone_number: PHONE,
-        sender_id: null, sender_number: DEFAULT_WHATSAPP, runtime: 'v1', version_tag: 'v1.1', interaction_count: 0,
+        organization_id: org.id,
+        agent_id: agent.agentId,
+        user_id: 'u-1',
+        channel: 'whatsapp',
+        phone_number: PHONE,
+        sender_id: null,
+        sender_number: DEFAULT_WHATSAPP,
+        runtime: 'v1',
+        version_tag: 'v1.1',
+        interaction_count: 0,
       });
     });
 
     it('starts an SMS conversation from a connected sender: `from` is its number, the agent signs with its display name', async () => {
-      const sender = (await t.http.post('/management/v1/senders', { channel: 'sms', phone_number: '+15550009999', display_name: 'Shop line' }, org.headers)).body;
-      const res = await t.http.post(threads('sms'), { user_id: 'u-2', phone_number: PHONE, sender_id: sender.id, agent_display_name: 'Trail Shop' }, agent.headers);
+      const sender = (
+        await t.http.post(
+          '/management/v1/senders',
+          { channel: 'sms', phone_number: '+15550009999', display_name: 'Shop line' },
+          org.headers,
+        )
+      ).body;
+      const res = await t.http.post(
+        threads('sms'),
+        { user_id: 'u-2', phone_number: PHONE, sender_id: sender.id, agent_display_name: 'Trail Shop' },
+        agent.headers,
+      );
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ thread_id: expect.any(String), channel: 'sms', phone_number: PHONE, user_id: 'u-2', status: 'queued', from: '+15550009999' });
+      expect(res.body).toEqual({
+        thread_id: expect.any(String),
+        channel: 'sms',
+        phone_number: PHONE,
+        user_id: 'u-2',
+        status: 'queued',
+        from: '+15550009999',
+      });
 
       const [sent] = await twilio.waitForMessages(1);
       expect(sent).toMatchObject({ to: PHONE, from: '+15550009999', body: `Trail Shop: ${WELCOME}` });
-      const [thread] = await t.dataSource.query(`SELECT sender_id, sender_number, agent_display_name FROM threads WHERE id = $1`, [res.body.thread_id]);
+      const [thread] = await t.dataSource.query(`SELECT sender_id, sender_number, agent_display_name FROM threads WHERE id = $1`, [
+        res.body.thread_id,
+      ]);
       expect(thread).toEqual({ sender_id: sender.id, sender_number: '+15550009999', agent_display_name: 'Trail Shop' });
     });
 
@@ -106,7 +164,8 @@ describe('channels with a provider', () => {
 
     it('reads a channel thread back with the current status of its opening message', async () => {
       const sender = (await t.http.post('/management/v1/senders', { channel: 'sms', phone_number: '+15550004444' }, org.headers)).body;
-      const started = (await t.http.post(threads('sms'), { user_id: 'u-4', phone_number: PHONE, sender_id: sender.id }, agent.headers)).body;
+      const started = (await t.http.post(threads('sms'), { user_id: 'u-4', phone_number: PHONE, sender_id: sender.id }, agent.headers))
+        .body;
       await messageWithStatus(t, started.thread_id, 'opening', 'sent');
       const res = await t.http.get(`${threads('sms')}/${started.thread_id}`, agent.headers);
       expect(res.status).toBe(200);
@@ -130,7 +189,11 @@ describe('channels with a provider', () => {
       const res = await t.http.post(threads('sms'), { user_id: 'u', phone_number: PHONE, sender_id: foreign.id }, agent.headers);
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('not_found');
-      const unknown = await t.http.post(threads('sms'), { user_id: 'u', phone_number: PHONE, sender_id: 'ffffffffffffffffffffffff' }, agent.headers);
+      const unknown = await t.http.post(
+        threads('sms'),
+        { user_id: 'u', phone_number: PHONE, sender_id: 'ffffffffffffffffffffffff' },
+        agent.headers,
+      );
       expect(unknown.status).toBe(404);
 
       const wa = (await t.http.post('/management/v1/senders', { channel: 'whatsapp', phone_number: '+15550006666' }, org.headers)).body;
@@ -192,7 +255,8 @@ describe('channels with a provider', () => {
     it('answers 404 no_active_version for an agent without a published version', async () => {
       const draft = await t.factory.agent(org);
       const key = await t.factory.publishableKey(draft);
-      const token = (await t.http.post('/management/v1/auth/token', { grant_type: 'publishable_key', publishable_key: key.key })).body.access_token;
+      const token = (await t.http.post('/management/v1/auth/token', { grant_type: 'publishable_key', publishable_key: key.key })).body
+        .access_token;
       const res = await t.http.post(threads('sms'), { user_id: 'u', phone_number: PHONE }, { authorization: `Bearer ${token}` });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('no_active_version');
@@ -209,7 +273,11 @@ describe('channels with a provider', () => {
 
     it('answers a WhatsApp reply with the agent, through the events pipeline, and delivers the answer to the phone', async () => {
       const threadId = await startConversation('whatsapp');
-      const params = inboundParams(twilio.accountSid, { from: `whatsapp:${PHONE}`, to: `whatsapp:${DEFAULT_WHATSAPP}`, body: 'I am looking for trail shoes' });
+      const params = inboundParams(twilio.accountSid, {
+        from: `whatsapp:${PHONE}`,
+        to: `whatsapp:${DEFAULT_WHATSAPP}`,
+        body: 'I am looking for trail shoes',
+      });
       const res = await postWebhook(t, twilio, inbound('whatsapp'), params);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/xml/);
@@ -221,9 +289,21 @@ describe('channels with a provider', () => {
 
       const rows = await channelMessages(t, threadId);
       const received = rows.find((m) => m.kind === 'inbound');
-      expect(received).toMatchObject({ direction: 'inbound', status: 'received', provider_message_id: params.MessageSid, from_number: PHONE, to_number: DEFAULT_WHATSAPP, body: 'I am looking for trail shoes' });
+      expect(received).toMatchObject({
+        direction: 'inbound',
+        status: 'received',
+        provider_message_id: params.MessageSid,
+        from_number: PHONE,
+        to_number: DEFAULT_WHATSAPP,
+        body: 'I am looking for trail shoes',
+      });
       const reply = await messageWithStatus(t, threadId, 'reply', 'sent');
-      expect(reply).toMatchObject({ in_reply_to: received.id, provider_message_id: answer!.sid, from_number: DEFAULT_WHATSAPP, to_number: PHONE });
+      expect(reply).toMatchObject({
+        in_reply_to: received.id,
+        provider_message_id: answer!.sid,
+        from_number: DEFAULT_WHATSAPP,
+        to_number: PHONE,
+      });
 
       const [event] = await t.dataSource.query(`SELECT * FROM events WHERE id = $1`, [received.event_id]);
       expect(event).toMatchObject({ status: 'completed', thread_id: threadId, external_thread_id: `whatsapp:${threadId}` });
@@ -236,7 +316,12 @@ describe('channels with a provider', () => {
     it('continues an SMS conversation started from a connected sender', async () => {
       const sender = (await t.http.post('/management/v1/senders', { channel: 'sms', phone_number: '+15550005555' }, org.headers)).body;
       const threadId = await startConversation('sms', { sender_id: sender.id });
-      const res = await postWebhook(t, twilio, inbound('sms'), inboundParams(twilio.accountSid, { from: PHONE, to: '+15550005555', body: 'show me jackets' }));
+      const res = await postWebhook(
+        t,
+        twilio,
+        inbound('sms'),
+        inboundParams(twilio.accountSid, { from: PHONE, to: '+15550005555', body: 'show me jackets' }),
+      );
       expect(res.status).toBe(200);
       const [, answer] = await twilio.waitForMessages(2);
       expect(answer).toMatchObject({ to: PHONE, from: '+15550005555' });
@@ -265,9 +350,15 @@ describe('channels with a provider', () => {
       const threadId = await startConversation('sms');
       const texts = ['show me jackets', 'I am looking for trail shoes', 'where is my order'];
       for (const text of texts) {
-        expect((await postWebhook(t, twilio, inbound('sms'), inboundParams(twilio.accountSid, { from: PHONE, to: DEFAULT_SMS, body: text }))).status).toBe(200);
+        expect(
+          (await postWebhook(t, twilio, inbound('sms'), inboundParams(twilio.accountSid, { from: PHONE, to: DEFAULT_SMS, body: text })))
+            .status,
+        ).toBe(200);
       }
-      await eventually(async () => (await channelMessages(t, threadId)).filter((m) => m.kind === 'reply' && m.status === 'sent').length === 3, 'three replies sent');
+      await eventually(
+        async () => (await channelMessages(t, threadId)).filter((m) => m.kind === 'reply' && m.status === 'sent').length === 3,
+        'three replies sent',
+      );
       const turns = await t.dataSource.query(`SELECT user_text FROM interactions WHERE thread_id = $1 ORDER BY seq`, [threadId]);
       expect(turns.map((r: any) => r.user_text)).toEqual(texts);
       // The replies reached the provider in the same order.
@@ -283,12 +374,22 @@ describe('channels with a provider', () => {
     it('continues the latest conversation between the two numbers', async () => {
       await startConversation('sms');
       const latest = await startConversation('sms');
-      await postWebhook(t, twilio, inbound('sms'), inboundParams(twilio.accountSid, { from: PHONE, to: DEFAULT_SMS, body: 'show me jackets' }));
+      await postWebhook(
+        t,
+        twilio,
+        inbound('sms'),
+        inboundParams(twilio.accountSid, { from: PHONE, to: DEFAULT_SMS, body: 'show me jackets' }),
+      );
       expect((await messageWithStatus(t, latest, 'reply', 'sent')).thread_id).toBe(latest);
     });
 
     it('acknowledges a message that matches no conversation without recording or answering it', async () => {
-      const res = await postWebhook(t, twilio, inbound('sms'), inboundParams(twilio.accountSid, { from: '+15559990000', to: DEFAULT_SMS, body: 'hello?' }));
+      const res = await postWebhook(
+        t,
+        twilio,
+        inbound('sms'),
+        inboundParams(twilio.accountSid, { from: '+15559990000', to: DEFAULT_SMS, body: 'hello?' }),
+      );
       expect(res.status).toBe(200);
       expect(res.text).toContain('<Response/>');
       expect(await t.dataSource.query(`SELECT id FROM channel_messages`)).toEqual([]);
@@ -300,12 +401,16 @@ describe('channels with a provider', () => {
       const unsigned = await postWebhook(t, twilio, inbound('sms'), params, { signature: null });
       expect(unsigned.status).toBe(401);
       expect(unsigned.body.error.code).toBe('unauthorized');
-      const wrongKey = await postWebhook(t, twilio, inbound('sms'), params, { signature: signTwilioRequest('not-the-token', `${PUBLIC_BASE}${inbound('sms')}`, params) });
+      const wrongKey = await postWebhook(t, twilio, inbound('sms'), params, {
+        signature: signTwilioRequest('not-the-token', `${PUBLIC_BASE}${inbound('sms')}`, params),
+      });
       expect(wrongKey.status).toBe(403);
       expect(wrongKey.body.error.code).toBe('forbidden');
       const wrongUrl = await postWebhook(t, twilio, inbound('sms'), params, { signedUrl: `${t.baseUrl}${inbound('sms')}` });
       expect(wrongUrl.status).toBe(403);
-      const tampered = await postWebhook(t, twilio, inbound('sms'), params, { signature: signTwilioRequest(twilio.authToken, `${PUBLIC_BASE}${inbound('sms')}`, { ...params, Body: 'something else' }) });
+      const tampered = await postWebhook(t, twilio, inbound('sms'), params, {
+        signature: signTwilioRequest(twilio.authToken, `${PUBLIC_BASE}${inbound('sms')}`, { ...params, Body: 'something else' }),
+      });
       expect(tampered.status).toBe(403);
       expect((await channelMessages(t, threadId)).filter((m) => m.kind === 'inbound')).toEqual([]);
     });
@@ -325,7 +430,13 @@ describe('channels with a provider', () => {
       const threadId = await startConversation('sms');
       const opening = await messageWithStatus(t, threadId, 'opening', 'sent');
       const status = `/messaging/v1/channels/sms/status`;
-      const delivered = { MessageSid: opening.provider_message_id, MessageStatus: 'delivered', AccountSid: twilio.accountSid, To: PHONE, From: DEFAULT_SMS };
+      const delivered = {
+        MessageSid: opening.provider_message_id,
+        MessageStatus: 'delivered',
+        AccountSid: twilio.accountSid,
+        To: PHONE,
+        From: DEFAULT_SMS,
+      };
       expect((await postWebhook(t, twilio, status, delivered, { signature: 'bad' })).status).toBe(403);
       const res = await postWebhook(t, twilio, status, delivered);
       expect(res.status).toBe(200);
@@ -366,9 +477,19 @@ describe('channels with a provider', () => {
     const SENDERS = '/management/v1/senders';
 
     it('creates, lists (paginated) and deletes senders', async () => {
-      const created = await t.http.post(SENDERS, { channel: 'whatsapp', phone_number: '+15550100001', display_name: 'Support' }, org.headers);
+      const created = await t.http.post(
+        SENDERS,
+        { channel: 'whatsapp', phone_number: '+15550100001', display_name: 'Support' },
+        org.headers,
+      );
       expect(created.status).toBe(201);
-      expect(created.body).toEqual({ id: expect.stringMatching(/^[0-9a-f]{24}$/), channel: 'whatsapp', phone_number: '+15550100001', display_name: 'Support', created_at: expect.any(String) });
+      expect(created.body).toEqual({
+        id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        channel: 'whatsapp',
+        phone_number: '+15550100001',
+        display_name: 'Support',
+        created_at: expect.any(String),
+      });
       await t.http.post(SENDERS, { channel: 'sms', phone_number: '+15550100002' }, org.headers);
       await t.http.post(SENDERS, { channel: 'sms', phone_number: '+15550100003' }, org.headers);
 
@@ -449,12 +570,22 @@ describe('channels without a provider', () => {
     expect(res.status).toBe(201);
     expect(res.body.status).toBe('undelivered');
     const [opening] = await channelMessages(t, res.body.thread_id);
-    expect(opening).toMatchObject({ kind: 'opening', status: 'undelivered', attempts: 0, body: WELCOME, from_number: DEFAULT_SMS, to_number: PHONE });
+    expect(opening).toMatchObject({
+      kind: 'opening',
+      status: 'undelivered',
+      attempts: 0,
+      body: WELCOME,
+      from_number: DEFAULT_SMS,
+      to_number: PHONE,
+    });
     expect(opening.error).toMatch(/No channel provider is configured/);
   });
 
   it('refuses provider webhooks: nothing can verify them', async () => {
-    const res = await t.http.request('POST', inbound('sms'), { raw: 'MessageSid=SM1&From=%2B15557654321&To=%2B15550001111&Body=hi', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'x' } });
+    const res = await t.http.request('POST', inbound('sms'), {
+      raw: 'MessageSid=SM1&From=%2B15557654321&To=%2B15550001111&Body=hi',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'x' },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error.message).toMatch(/No channel provider is configured/);
   });

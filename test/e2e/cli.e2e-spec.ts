@@ -7,7 +7,9 @@ const cli = (...args: string[]) => run(process.execPath, ['dist/src/cli.js', ...
 
 describe('CLI and start-up bootstrap', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
   beforeEach(() => t.reset());
   afterAll(() => t.close());
 
@@ -23,14 +25,20 @@ describe('CLI and start-up bootstrap', () => {
     const org = JSON.parse((await cli('org:create', '--name', 'Acme')).stdout);
     const { stdout } = await cli('user:create', '--org', org.organization_id, '--email', 'ops@acme.test', '--password', 'long-enough-pw');
     expect(JSON.parse(stdout)).toEqual({ user_id: expect.stringMatching(/^[0-9a-f]{24}$/) });
-    const token = await t.http.post('/management/v1/auth/token', { grant_type: 'password', username: 'ops@acme.test', password: 'long-enough-pw' });
+    const token = await t.http.post('/management/v1/auth/token', {
+      grant_type: 'password',
+      username: 'ops@acme.test',
+      password: 'long-enough-pw',
+    });
     expect(token.body.organization_id).toBe(org.organization_id);
   });
 
   it('fails with a usage message and a non-zero exit on bad input', async () => {
     await expect(cli('org:create')).rejects.toMatchObject({ code: 2 });
     await expect(cli('nonsense')).rejects.toMatchObject({ code: 2 });
-    await expect(cli('user:create', '--org', '000000000000000000000000', '--email', 'a@b.test', '--password', 'long-enough-pw')).rejects.toMatchObject({ code: 1 });
+    await expect(
+      cli('user:create', '--org', '000000000000000000000000', '--email', 'a@b.test', '--password', 'long-enough-pw'),
+    ).rejects.toMatchObject({ code: 1 });
   });
 
   it('BOOTSTRAP_ORG_API_KEY ensures exactly one organization accepting that key, across restarts', async () => {

@@ -22,12 +22,18 @@ function expectFieldError(res: HttpResponse, field: string): void {
 }
 
 /** Sends a request fetch would refuse to build (raw bytes on the socket): over-long headers. */
-function rawRequest(port: number, path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
+function rawRequest(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path, method: 'GET', headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { text += chunk; });
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(text) }));
     });
     req.on('error', reject);
@@ -41,13 +47,17 @@ describe('the HTTP edge', () => {
 
   /** Rows of every table: a rejected request must leave all of them as they were. */
   async function rowCounts(): Promise<Record<string, number>> {
-    const tables: Array<{ name: string }> = await t.dataSource.query(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1`);
+    const tables: Array<{ name: string }> = await t.dataSource.query(
+      `SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1`,
+    );
     const counts: Record<string, number> = {};
     for (const { name } of tables) counts[name] = Number((await t.dataSource.query(`SELECT count(*)::int AS n FROM "${name}"`))[0].n);
     return counts;
   }
 
-  beforeAll(async () => { t = await createTestApp(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
   beforeEach(async () => {
     await t.reset();
     org = await t.factory.org();
@@ -65,15 +75,32 @@ describe('the HTTP edge', () => {
     it('answers 422 naming the body field, on management and messaging, and writes nothing', async () => {
       const before = await rowCounts();
       expectFieldError(await t.http.post('/management/v1/projects', { name: 'a\u0000b' }, org.headers), 'name');
-      expectFieldError(await t.http.patch(`/management/v1/agents/${agentId}`, { description: 'lone \ud800 surrogate' }, org.headers), 'description');
+      expectFieldError(
+        await t.http.patch(`/management/v1/agents/${agentId}`, { description: 'lone \ud800 surrogate' }, org.headers),
+        'description',
+      );
       expectFieldError(await t.http.post('/messaging/v1/messages', { text: 'hi\u0000', user_id: 'u1' }, agent.headers), 'text');
-      expectFieldError(await t.http.post('/messaging/v1/messages', { text: 'hi', user_id: 'u1', agent_variables: { dynamic: { cart: ['ok', 'bad \udc00'] } } }, agent.headers), 'agent_variables.dynamic.cart[1]');
+      expectFieldError(
+        await t.http.post(
+          '/messaging/v1/messages',
+          { text: 'hi', user_id: 'u1', agent_variables: { dynamic: { cart: ['ok', 'bad \udc00'] } } },
+          agent.headers,
+        ),
+        'agent_variables.dynamic.cart[1]',
+      );
       expect(await rowCounts()).toEqual(before);
     });
 
     it('answers 422 for such a key, naming the object that holds it', async () => {
       const before = await rowCounts();
-      expectFieldError(await t.http.post('/messaging/v1/messages', { text: 'hi', user_id: 'u1', agent_variables: { static: { 'st\u0000ore': 'x' } } }, agent.headers), 'agent_variables.static');
+      expectFieldError(
+        await t.http.post(
+          '/messaging/v1/messages',
+          { text: 'hi', user_id: 'u1', agent_variables: { static: { 'st\u0000ore': 'x' } } },
+          agent.headers,
+        ),
+        'agent_variables.static',
+      );
       expectFieldError(await t.http.post('/messaging/v1/messages', { text: 'hi', user_id: 'u1', ['\ud800']: 1 }, agent.headers), 'body');
       expect(await rowCounts()).toEqual(before);
     });
@@ -83,12 +110,18 @@ describe('the HTTP edge', () => {
       expectFieldError(await t.http.get('/management/v1/projects?page%5Bafter%5D=x%00y', org.headers), 'page[after]');
       expectFieldError(await t.http.get('/management/v1/templates/shop%00', org.headers), 'templateId');
       const before = await rowCounts();
-      expectFieldError(await t.http.post('/messaging/v1/channels/sms%00/threads', { phone_number: '+15557654321', user_id: 'u1' }, agent.headers), 'channel');
+      expectFieldError(
+        await t.http.post('/messaging/v1/channels/sms%00/threads', { phone_number: '+15557654321', user_id: 'u1' }, agent.headers),
+        'channel',
+      );
       expect(await rowCounts()).toEqual(before);
     });
 
     it('checks form bodies too (the token endpoint answers with its OAuth body)', async () => {
-      const res = await t.http.request('POST', '/management/v1/auth/token', { headers: FORM_TYPE, raw: 'grant_type=password&username=a%00b%40example.com&password=x' });
+      const res = await t.http.request('POST', '/management/v1/auth/token', {
+        headers: FORM_TYPE,
+        raw: 'grant_type=password&username=a%00b%40example.com&password=x',
+      });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'invalid_request', error_description: 'invalid_or_missing_fields: username' });
     });
@@ -97,9 +130,15 @@ describe('the HTTP edge', () => {
   describe('deeply nested JSON', () => {
     it('is refused 422 on a management route before anything is built, and nothing is written', async () => {
       const before = await rowCounts();
-      const res = await t.http.request('POST', '/management/v1/projects', { headers: { ...org.headers, ...JSON_TYPE }, raw: DEEP_BRACKETS });
+      const res = await t.http.request('POST', '/management/v1/projects', {
+        headers: { ...org.headers, ...JSON_TYPE },
+        raw: DEEP_BRACKETS,
+      });
       expectFieldError(res, 'body');
-      const nested = await t.http.request('POST', '/management/v1/projects', { headers: { ...org.headers, ...JSON_TYPE }, raw: `{"name":"p","x":${'{"a":'.repeat(65)}1${'}'.repeat(65)}}` });
+      const nested = await t.http.request('POST', '/management/v1/projects', {
+        headers: { ...org.headers, ...JSON_TYPE },
+        raw: `{"name":"p","x":${'{"a":'.repeat(65)}1${'}'.repeat(65)}}`,
+      });
       expectFieldError(nested, 'body');
       expect(await rowCounts()).toEqual(before);
       expect((await t.http.get('/health')).status).toBe(200);
@@ -108,7 +147,9 @@ describe('the HTTP edge', () => {
     it('is refused on the unauthenticated token endpoint with the OAuth body, many times over', async () => {
       // The review's reproduction: 200 kB of brackets per request, concurrently.
       const brackets = '['.repeat(100_000) + ']'.repeat(100_000);
-      const responses = await Promise.all(Array.from({ length: 50 }, () => t.http.request('POST', '/management/v1/auth/token', { headers: JSON_TYPE, raw: brackets })));
+      const responses = await Promise.all(
+        Array.from({ length: 50 }, () => t.http.request('POST', '/management/v1/auth/token', { headers: JSON_TYPE, raw: brackets })),
+      );
       for (const res of responses) {
         expect(res.status).toBe(400);
         expect(res.body).toEqual({ error: 'invalid_request', error_description: 'invalid_or_missing_fields: body' });
@@ -122,8 +163,17 @@ describe('the HTTP edge', () => {
     it('answers invalid JSON and __proto__ 422 naming the body; an empty JSON body is no body', async () => {
       const headers = { ...org.headers, ...JSON_TYPE };
       expectFieldError(await t.http.request('POST', '/management/v1/projects', { headers, raw: '{"name": "abc' }), 'body');
-      expectFieldError(await t.http.request('POST', '/management/v1/projects', { headers, raw: '{"name":"abc","__proto__":{"admin":true}}' }), 'body');
-      expectFieldError(await t.http.request('POST', '/management/v1/projects', { headers, raw: '{"name":"abc","constructor":{"prototype":{"admin":true}}}' }), 'body');
+      expectFieldError(
+        await t.http.request('POST', '/management/v1/projects', { headers, raw: '{"name":"abc","__proto__":{"admin":true}}' }),
+        'body',
+      );
+      expectFieldError(
+        await t.http.request('POST', '/management/v1/projects', {
+          headers,
+          raw: '{"name":"abc","constructor":{"prototype":{"admin":true}}}',
+        }),
+        'body',
+      );
       const empty = await t.http.request('POST', '/management/v1/projects', { headers, raw: '' });
       expectEnvelope(empty, 422, 'validation_error');
       expect(empty.body.error.details.map((d: { field: string }) => d.field)).toContain('name');
@@ -160,7 +210,8 @@ describe('the HTTP edge', () => {
     let apiKey: string;
     beforeEach(async () => {
       const agent = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });
-      apiKey = expectStatus(await t.http.post(`/management/v1/agents/${agent.agentId}/api-keys`, {}, org.headers), 201, 'api key').body.api_key;
+      apiKey = expectStatus(await t.http.post(`/management/v1/agents/${agent.agentId}/api-keys`, {}, org.headers), 201, 'api key').body
+        .api_key;
     });
 
     it.each([
@@ -186,11 +237,28 @@ describe('the HTTP edge', () => {
       const headers = { 'x-agent-api-key': apiKey };
       const before = await rowCounts();
       expectFieldError(await t.http.request('POST', EVENTS, { headers: { ...headers, ...JSON_TYPE }, raw: '{"text": ' }), 'body');
-      expectFieldError(await t.http.request('POST', EVENTS, { headers: { ...headers, ...JSON_TYPE }, raw: `{"text":"hi","user_id":"u1","metadata":${DEEP_BRACKETS}}` }), 'body');
+      expectFieldError(
+        await t.http.request('POST', EVENTS, {
+          headers: { ...headers, ...JSON_TYPE },
+          raw: `{"text":"hi","user_id":"u1","metadata":${DEEP_BRACKETS}}`,
+        }),
+        'body',
+      );
       expectFieldError(await t.http.post(EVENTS, { text: 'hi\u0000', user_id: 'u1', thread_id: 'ext-1' }, headers), 'text');
       expect(await rowCounts()).toEqual(before);
-      expectEnvelope(await t.http.request('POST', EVENTS, { headers: { ...headers, ...JSON_TYPE }, raw: JSON.stringify({ text: 'x'.repeat(1_100_000), user_id: 'u1' }) }), 413, 'webhooks.payload_too_large');
-      expectEnvelope(await t.http.request('POST', EVENTS, { headers: { ...headers, 'content-type': 'text/plain' }, raw: 'hello' }), 415, 'unsupported_media_type');
+      expectEnvelope(
+        await t.http.request('POST', EVENTS, {
+          headers: { ...headers, ...JSON_TYPE },
+          raw: JSON.stringify({ text: 'x'.repeat(1_100_000), user_id: 'u1' }),
+        }),
+        413,
+        'webhooks.payload_too_large',
+      );
+      expectEnvelope(
+        await t.http.request('POST', EVENTS, { headers: { ...headers, 'content-type': 'text/plain' }, raw: 'hello' }),
+        415,
+        'unsupported_media_type',
+      );
       expect((await t.http.post(EVENTS, { text: 'hello', user_id: 'u1', thread_id: 'ext-1' }, headers)).status).toBe(202);
     });
   });
@@ -204,8 +272,12 @@ describe('the HTTP edge', () => {
 
     it('still accepts forms on the token endpoint', async () => {
       const agent = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });
-      const key = expectStatus(await t.http.post(`/management/v1/agents/${agent.agentId}/publishable-keys`, {}, org.headers), 201, 'key').body.publishable_key;
-      const res = await t.http.request('POST', '/management/v1/auth/token', { headers: FORM_TYPE, raw: new URLSearchParams({ grant_type: 'publishable_key', publishable_key: key }).toString() });
+      const key = expectStatus(await t.http.post(`/management/v1/agents/${agent.agentId}/publishable-keys`, {}, org.headers), 201, 'key')
+        .body.publishable_key;
+      const res = await t.http.request('POST', '/management/v1/auth/token', {
+        headers: FORM_TYPE,
+        raw: new URLSearchParams({ grant_type: 'publishable_key', publishable_key: key }).toString(),
+      });
       expect(res.status).toBe(200);
       expect(res.body.access_token).toEqual(expect.any(String));
     });

@@ -34,7 +34,11 @@ describe('events webhook: one tenant’s events never fail another tenant’s', 
 
   async function webhookAgent(org: TestOrg): Promise<{ agentId: string; headers: Record<string, string> }> {
     const agent = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });
-    const created = expectStatus(await t.http.post(`/management/v1/agents/${agent.agentId}/api-keys`, {}, org.headers), 201, 'api key').body;
+    const created = expectStatus(
+      await t.http.post(`/management/v1/agents/${agent.agentId}/api-keys`, {}, org.headers),
+      201,
+      'api key',
+    ).body;
     return { agentId: agent.agentId, headers: { 'x-agent-api-key': created.api_key } };
   }
 
@@ -67,10 +71,17 @@ describe('events webhook: one tenant’s events never fail another tenant’s', 
       for (let i = 0; i < VALID_PER_ROUND; i += 1) {
         if (i % spacing === 0 && i / spacing < INVALID.length) {
           const index = i / spacing;
-          requests.push(t.http.post(EVENTS, INVALID[index]!.body, hostile.headers).then((r) => ({ kind: 'invalid', index, status: r.status, body: r.body })));
+          requests.push(
+            t.http
+              .post(EVENTS, INVALID[index]!.body, hostile.headers)
+              .then((r) => ({ kind: 'invalid', index, status: r.status, body: r.body })),
+          );
         }
-        requests.push(t.http.post(EVENTS, { text: `order ${round}-${i}`, thread_id: `t-${i % 9}`, agent_variables: { n: i } }, victim.headers)
-          .then((r) => ({ kind: 'valid', index: i, status: r.status, body: r.body })));
+        requests.push(
+          t.http
+            .post(EVENTS, { text: `order ${round}-${i}`, thread_id: `t-${i % 9}`, agent_variables: { n: i } }, victim.headers)
+            .then((r) => ({ kind: 'valid', index: i, status: r.status, body: r.body })),
+        );
       }
       const answers = await Promise.all(requests);
       const valid = answers.filter((a) => a.kind === 'valid');

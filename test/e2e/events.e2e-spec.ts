@@ -36,7 +36,11 @@ describe('events webhook', () => {
   /** A published agent with an agent API key, all through the management API. */
   async function webhookAgent(bundle: Bundle = shopBundle): Promise<{ agentId: string; key: string; headers: Record<string, string> }> {
     const agent = await liveAgent(t, org, { bundle, runtime: 'v1' });
-    const created = expectStatus(await t.http.post(`/management/v1/agents/${agent.agentId}/api-keys`, {}, org.headers), 201, 'api key').body;
+    const created = expectStatus(
+      await t.http.post(`/management/v1/agents/${agent.agentId}/api-keys`, {}, org.headers),
+      201,
+      'api key',
+    ).body;
     return { agentId: agent.agentId, key: created.api_key, headers: { 'x-agent-api-key': created.api_key } };
   }
 
@@ -46,11 +50,17 @@ describe('events webhook', () => {
 
   /** Waits until every event is completed or failed (bounded); returns their final statuses. */
   async function settled(eventIds: string[], headers: Record<string, string>, timeoutMs = 30_000): Promise<any[]> {
-    return waitFor(async () => {
-      const rows: Array<{ id: string; status: string }> = await t.dataSource.query(`SELECT id, status FROM events WHERE id = ANY($1)`, [eventIds]);
-      if (rows.length !== eventIds.length || rows.some((r) => r.status === 'queued' || r.status === 'processing')) return undefined;
-      return Promise.all(eventIds.map((id) => status(id, headers)));
-    }, timeoutMs, `${eventIds.length} events to settle`);
+    return waitFor(
+      async () => {
+        const rows: Array<{ id: string; status: string }> = await t.dataSource.query(`SELECT id, status FROM events WHERE id = ANY($1)`, [
+          eventIds,
+        ]);
+        if (rows.length !== eventIds.length || rows.some((r) => r.status === 'queued' || r.status === 'processing')) return undefined;
+        return Promise.all(eventIds.map((id) => status(id, headers)));
+      },
+      timeoutMs,
+      `${eventIds.length} events to settle`,
+    );
   }
 
   async function accept(headers: Record<string, string>, body: unknown): Promise<string> {
@@ -63,8 +73,13 @@ describe('events webhook', () => {
   beforeAll(async () => {
     fake = await startFakeOpenAI();
     t = await createTestApp({
-      OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'test-key', PROVIDER_TIMEOUT_MS: '1500',
-      EVENTS_BACKOFF_MS: '50', EVENTS_MAX_ATTEMPTS: '3', EVENTS_SWEEP_INTERVAL_MS: '300', EVENTS_STALE_MS: '600',
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: 'test-key',
+      PROVIDER_TIMEOUT_MS: '1500',
+      EVENTS_BACKOFF_MS: '50',
+      EVENTS_MAX_ATTEMPTS: '3',
+      EVENTS_SWEEP_INTERVAL_MS: '300',
+      EVENTS_STALE_MS: '600',
     });
     // Closed together at the end: apps of one process share the pg pool once one of them is closed.
     api = await createTestApp({ WORKERS: 'off', EVENTS_MAX_BACKLOG: '3', REDIS_KEY_PREFIX: `${t.config.redis.keyPrefix}-api` });
@@ -85,18 +100,42 @@ describe('events webhook', () => {
   describe('ingestion', () => {
     it('answers 202 with event_id once the row is committed, then processes it onto a thread whose external_id is the caller’s thread_id', async () => {
       const agent = await webhookAgent();
-      const eventId = await accept(agent.headers, { text: 'I am looking for trail shoes', thread_id: '  order-1042  ', agent_variables: { order: 1042 } });
-      const [row] = await t.dataSource.query(`SELECT agent_id, external_thread_id, text, agent_variables FROM events WHERE id = $1`, [eventId]);
-      expect(row).toEqual({ agent_id: agent.agentId, external_thread_id: 'order-1042', text: 'I am looking for trail shoes', agent_variables: { order: 1042 } });
+      const eventId = await accept(agent.headers, {
+        text: 'I am looking for trail shoes',
+        thread_id: '  order-1042  ',
+        agent_variables: { order: 1042 },
+      });
+      const [row] = await t.dataSource.query(`SELECT agent_id, external_thread_id, text, agent_variables FROM events WHERE id = $1`, [
+        eventId,
+      ]);
+      expect(row).toEqual({
+        agent_id: agent.agentId,
+        external_thread_id: 'order-1042',
+        text: 'I am looking for trail shoes',
+        agent_variables: { order: 1042 },
+      });
       const [done] = await settled([eventId], agent.headers);
       expect(done).toEqual({
-        event_id: eventId, status: 'completed', thread_id: expect.stringMatching(/^[0-9a-f]{24}$/), external_thread_id: 'order-1042',
-        attempts: 1, created_at: expect.any(String), completed_at: expect.any(String),
+        event_id: eventId,
+        status: 'completed',
+        thread_id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        external_thread_id: 'order-1042',
+        attempts: 1,
+        created_at: expect.any(String),
+        completed_at: expect.any(String),
       });
       const [thread] = await t.dataSource.query(`SELECT external_id, agent_id, user_id FROM threads WHERE id = $1`, [done.thread_id]);
       expect(thread).toEqual({ external_id: 'order-1042', agent_id: agent.agentId, user_id: 'order-1042' });
-      const [turn] = await t.dataSource.query(`SELECT source, user_text, agent_variables, event_id, reply_text FROM interactions WHERE thread_id = $1`, [done.thread_id]);
-      expect(turn).toMatchObject({ source: 'event', user_text: 'I am looking for trail shoes', agent_variables: { order: 1042 }, event_id: eventId });
+      const [turn] = await t.dataSource.query(
+        `SELECT source, user_text, agent_variables, event_id, reply_text FROM interactions WHERE thread_id = $1`,
+        [done.thread_id],
+      );
+      expect(turn).toMatchObject({
+        source: 'event',
+        user_text: 'I am looking for trail shoes',
+        agent_variables: { order: 1042 },
+        event_id: eventId,
+      });
       expect(turn.reply_text.length).toBeGreaterThan(0);
       // The management side (threads routes, when this build serves them) shows the caller's id as external_id.
       const managed = await t.http.get(`/management/v1/threads/${done.thread_id}`, org.headers);
@@ -116,16 +155,25 @@ describe('events webhook', () => {
       expect(s4.external_thread_id).toBeNull();
       const [thread] = await t.dataSource.query(`SELECT interaction_count FROM threads WHERE id = $1`, [s1.thread_id]);
       expect(thread.interaction_count).toBe(2);
-      const users = await t.dataSource.query(`SELECT user_id FROM threads WHERE id = ANY($1) ORDER BY user_id`, [[s3.thread_id, s4.thread_id]]);
+      const users = await t.dataSource.query(`SELECT user_id FROM threads WHERE id = ANY($1) ORDER BY user_id`, [
+        [s3.thread_id, s4.thread_id],
+      ]);
       expect(users.map((u: any) => u.user_id).sort()).toEqual([`event:${n1}`, `event:${n2}`].sort());
     });
 
     it('runs on agent_variables alone, takes a string agent_variables.user_id as the end user, and ignores other top-level fields', async () => {
       const agent = await webhookAgent();
-      const eventId = await accept(agent.headers, { agent_variables: { user_id: 'customer-7', cart: [1, 2] }, agent_id: 'ignored', user_id: 'ignored', extra: { a: 1 } });
+      const eventId = await accept(agent.headers, {
+        agent_variables: { user_id: 'customer-7', cart: [1, 2] },
+        agent_id: 'ignored',
+        user_id: 'ignored',
+        extra: { a: 1 },
+      });
       const [done] = await settled([eventId], agent.headers);
       expect(done.status).toBe('completed');
-      const [turn] = await t.dataSource.query(`SELECT user_id, user_text, agent_variables FROM interactions WHERE event_id = $1`, [eventId]);
+      const [turn] = await t.dataSource.query(`SELECT user_id, user_text, agent_variables FROM interactions WHERE event_id = $1`, [
+        eventId,
+      ]);
       expect(turn).toEqual({ user_id: 'customer-7', user_text: null, agent_variables: { user_id: 'customer-7', cart: [1, 2] } });
     });
 
@@ -148,7 +196,10 @@ describe('events webhook', () => {
         expect({ body, status: res.status, code: res.body.error.code }).toEqual({ body, status: 422, code: 'validation_error' });
         expect(res.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
       }
-      const malformed = await t.http.request('POST', EVENTS, { raw: '{"text": ', headers: { ...agent.headers, 'content-type': 'application/json' } });
+      const malformed = await t.http.request('POST', EVENTS, {
+        raw: '{"text": ',
+        headers: { ...agent.headers, 'content-type': 'application/json' },
+      });
       expect(malformed.status).toBe(422);
       const none = await t.http.request('POST', EVENTS, { headers: agent.headers });
       expect(none.status).toBe(422);
@@ -170,13 +221,19 @@ describe('events webhook', () => {
       ];
       for (const [body, field] of cases) {
         const res = await t.http.post(EVENTS, body, agent.headers);
-        expect({ status: res.status, code: res.body.error.code, fields: res.body.error.details.map((d: any) => d.field) }).toEqual({ status: 422, code: 'validation_error', fields: [field] });
+        expect({ status: res.status, code: res.body.error.code, fields: res.body.error.details.map((d: any) => d.field) }).toEqual({
+          status: 422,
+          code: 'validation_error',
+          fields: [field],
+        });
       }
       const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM events`);
       expect(n).toBe(0);
       // The limits themselves are accepted: 16,384 characters, and a body nested 64 levels deep.
       expect((await t.http.post(EVENTS, { text: 'y'.repeat(16_384) }, agent.headers)).status).toBe(202);
-      expect((await t.http.post(EVENTS, { agent_variables: { a: JSON.parse(`${'['.repeat(62)}${']'.repeat(62)}`) } }, agent.headers)).status).toBe(202);
+      expect(
+        (await t.http.post(EVENTS, { agent_variables: { a: JSON.parse(`${'['.repeat(62)}${']'.repeat(62)}`) } }, agent.headers)).status,
+      ).toBe(202);
     });
 
     it('validates the body before resolving the agent: {} to an agent without a published version is 422, not 404', async () => {
@@ -191,7 +248,9 @@ describe('events webhook', () => {
 
     it('stores every event of a burst of concurrent accepts (they share commits) before answering 202', async () => {
       const agent = await webhookAgent();
-      const responses = await Promise.all(Array.from({ length: 120 }, (_, i) => t.http.post(EVENTS, { text: `burst ${i}`, thread_id: `burst-${i % 7}` }, agent.headers)));
+      const responses = await Promise.all(
+        Array.from({ length: 120 }, (_, i) => t.http.post(EVENTS, { text: `burst ${i}`, thread_id: `burst-${i % 7}` }, agent.headers)),
+      );
       expect(responses.every((r) => r.status === 202)).toBe(true);
       const ids = responses.map((r) => r.body.event_id as string);
       const rows: Array<{ id: string; text: string }> = await t.dataSource.query(`SELECT id, text FROM events WHERE id = ANY($1)`, [ids]);
@@ -209,14 +268,18 @@ describe('events webhook', () => {
       // statements make the concurrent accepts queue up and share statements.
       const spy = jest.spyOn(repository, 'insertMany').mockImplementation(async (events) => {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        if (events.some((e) => e.text === 'poison')) throw Object.assign(new DatabaseError('invalid input syntax', 0, 'error'), { code: '22P02' });
+        if (events.some((e) => e.text === 'poison')) {
+          throw Object.assign(new DatabaseError('invalid input syntax', 0, 'error'), { code: '22P02' });
+        }
         return insertMany(events);
       });
       try {
         const bodies = Array.from({ length: 60 }, (_, i) => ({ text: i % 20 === 10 ? 'poison' : `fine ${i}` }));
         const responses = await Promise.all(bodies.map((body) => t.http.post(EVENTS, body, agent.headers)));
         const poisoned = responses.filter((_, i) => bodies[i]!.text === 'poison');
-        expect(poisoned.map((r) => [r.status, r.body.error.code, r.body.error.details[0].field])).toEqual(Array(3).fill([422, 'validation_error', 'body']));
+        expect(poisoned.map((r) => [r.status, r.body.error.code, r.body.error.details[0].field])).toEqual(
+          Array(3).fill([422, 'validation_error', 'body']),
+        );
         expect(responses.filter((_, i) => bodies[i]!.text !== 'poison').map((r) => r.status)).toEqual(Array(57).fill(202));
         expect(spy.mock.calls.some(([events]) => events.length > 1 && events.some((e) => e.text === 'poison'))).toBe(true);
       } finally {
@@ -235,10 +298,20 @@ describe('events webhook', () => {
 
     it('answers 401 for a missing, invalid or revoked key, and for other credentials', async () => {
       const agent = await webhookAgent();
-      const revoked = expectStatus(await t.http.post(`/management/v1/agents/${agent.agentId}/api-keys`, {}, org.headers), 201, 'second key').body;
+      const revoked = expectStatus(
+        await t.http.post(`/management/v1/agents/${agent.agentId}/api-keys`, {}, org.headers),
+        201,
+        'second key',
+      ).body;
       expectStatus(await t.http.delete(`/management/v1/agents/${agent.agentId}/api-keys/${revoked.id}`, org.headers), 204, 'revoke');
       const shop = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });
-      for (const headers of [{}, { 'x-agent-api-key': 'agk_not-a-real-key' }, { 'x-agent-api-key': revoked.api_key }, shop.headers, org.headers]) {
+      for (const headers of [
+        {},
+        { 'x-agent-api-key': 'agk_not-a-real-key' },
+        { 'x-agent-api-key': revoked.api_key },
+        shop.headers,
+        org.headers,
+      ]) {
         const res = await t.http.post(EVENTS, { text: 'hi' }, headers);
         expect(res.status).toBe(401);
         expect(res.body.error.code).toBe('unauthorized');
@@ -282,7 +355,9 @@ describe('events webhook', () => {
       const agent = await webhookAgent();
       expect((await t.http.post(EVENTS, { text: 'warm the caches' }, agent.headers)).status).toBe(202);
       const repository = t.app.get(EventsRepository);
-      const spy = jest.spyOn(repository, 'insertMany').mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+      const spy = jest
+        .spyOn(repository, 'insertMany')
+        .mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
       try {
         const res = await t.http.post(EVENTS, { text: 'hi', thread_id: 'down' }, agent.headers);
         expect(res.status).toBe(502);
@@ -390,10 +465,14 @@ describe('events webhook', () => {
       const agent = await webhookAgent({ ...shopBundle, model: { provider: 'openai', name: 'gpt-4o-mini' } });
       fake.behave({ failStatus: 503 });
       const eventId = await accept(agent.headers, { text: 'show me jackets', thread_id: 'flaky' });
-      const retrying = await waitFor(async () => {
-        const s = await status(eventId, agent.headers);
-        return s.attempts >= 1 && s.error ? s : undefined;
-      }, 15_000, 'a failed first attempt');
+      const retrying = await waitFor(
+        async () => {
+          const s = await status(eventId, agent.headers);
+          return s.attempts >= 1 && s.error ? s : undefined;
+        },
+        15_000,
+        'a failed first attempt',
+      );
       expect(retrying.error).toContain('upstream');
       fake.behave({});
       const [done] = await settled([eventId], agent.headers);
@@ -408,12 +487,18 @@ describe('events webhook', () => {
       // The API instance has the agent cached as live (≤ 2 s; warmed by an accepted event of another conversation),
       // so it still accepts after the delete; the processing instance (through its sweeper) finds the agent gone.
       expect((await api.http.post(EVENTS, { text: 'warm', thread_id: 'warm' }, agent.headers)).status).toBe(202);
-      await t.dataSource.query(`UPDATE agents SET deleted_at = now(), live_version_id = NULL, live_revision_id = NULL WHERE id = $1`, [agent.agentId]);
+      await t.dataSource.query(`UPDATE agents SET deleted_at = now(), live_version_id = NULL, live_revision_id = NULL WHERE id = $1`, [
+        agent.agentId,
+      ]);
       const eventId = (await api.http.post(EVENTS, { text: 'hi', thread_id: 'gone' }, agent.headers)).body.event_id;
-      const row = await waitFor(async () => {
-        const [r] = await t.dataSource.query(`SELECT status, attempts, error FROM events WHERE id = $1`, [eventId]);
-        return r.status === 'failed' ? r : undefined;
-      }, 15_000, 'the event to fail');
+      const row = await waitFor(
+        async () => {
+          const [r] = await t.dataSource.query(`SELECT status, attempts, error FROM events WHERE id = $1`, [eventId]);
+          return r.status === 'failed' ? r : undefined;
+        },
+        15_000,
+        'the event to fail',
+      );
       expect(row).toEqual({ status: 'failed', attempts: 1, error: expect.stringContaining('not_found') });
     });
 
@@ -425,7 +510,9 @@ describe('events webhook', () => {
       // caused) and PostgreSQL refusing the turn's data as too deeply nested.
       const spy = jest.spyOn(messaging, 'send').mockImplementation(async (caller, request, onEvent) => {
         if (request.text === 'engine blow-up') throw new RangeError('Invalid string length');
-        if (request.text === 'too complex') throw Object.assign(new DatabaseError('stack depth limit exceeded', 0, 'error'), { code: '54001' });
+        if (request.text === 'too complex') {
+          throw Object.assign(new DatabaseError('stack depth limit exceeded', 0, 'error'), { code: '54001' });
+        }
         return send(caller, request, onEvent);
       });
       try {
@@ -453,7 +540,9 @@ describe('events webhook', () => {
       await Promise.all([events.process(eventId), events.process(eventId), events.process(eventId)]);
       await settled([eventId], agent.headers);
       // A worker that wrote the turn and died before recording it: the next attempt completes without a second turn.
-      await t.dataSource.query(`UPDATE events SET status = 'processing', locked_until = now() - interval '1 second' WHERE id = $1`, [eventId]);
+      await t.dataSource.query(`UPDATE events SET status = 'processing', locked_until = now() - interval '1 second' WHERE id = $1`, [
+        eventId,
+      ]);
       expect(await events.process(eventId)).toBe('completed');
       const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM interactions WHERE event_id = $1`, [eventId]);
       expect(n).toBe(1);

@@ -2,7 +2,9 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('cross-cutting HTTP behaviour', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
   beforeEach(() => t.reset());
   afterAll(() => t.close());
 
@@ -52,7 +54,8 @@ describe('cross-cutting HTTP behaviour', () => {
   it('answers malformed JSON 422 validation_error and creates nothing', async () => {
     const org = await t.factory.org();
     const res = await t.http.request('POST', '/management/v1/projects', {
-      headers: { ...org.headers, 'content-type': 'application/json' }, raw: '{"name": "abc',
+      headers: { ...org.headers, 'content-type': 'application/json' },
+      raw: '{"name": "abc',
     });
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({ code: 'validation_error', details: [{ field: 'body' }] });
@@ -69,7 +72,10 @@ describe('cross-cutting HTTP behaviour', () => {
 
   it('answers an unsupported content type 415', async () => {
     const org = await t.factory.org();
-    const res = await t.http.request('POST', '/management/v1/projects', { headers: { ...org.headers, 'content-type': 'text/plain' }, raw: 'name=abc' });
+    const res = await t.http.request('POST', '/management/v1/projects', {
+      headers: { ...org.headers, 'content-type': 'text/plain' },
+      raw: 'name=abc',
+    });
     expect(res.status).toBe(415);
     expect(res.body.error.code).toBe('unsupported_media_type');
   });
@@ -98,7 +104,9 @@ describe('cross-cutting HTTP behaviour', () => {
     const doc = await t.http.get('/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.body.info.version).toBe('0.1.0');
-    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/health', '/management/v1/projects', '/management/v1/auth/token']));
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining(['/health', '/management/v1/projects', '/management/v1/auth/token']),
+    );
     expect(doc.body.components.securitySchemes).toHaveProperty('organization-api-key');
     const ui = await t.http.get('/docs');
     expect(ui.status).toBe(200);
@@ -106,9 +114,14 @@ describe('cross-cutting HTTP behaviour', () => {
   });
 
   it('allows CORS preflight on messaging and the token endpoint, not on management', async () => {
-    const preflight = (path: string) => t.http.request('OPTIONS', path, {
-      headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
-    });
+    const preflight = (path: string) =>
+      t.http.request('OPTIONS', path, {
+        headers: {
+          origin: 'https://shop.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,content-type',
+        },
+      });
     const token = await preflight('/management/v1/auth/token');
     expect(token.status).toBe(204);
     expect(token.headers.get('access-control-allow-origin')).toBe('https://shop.example');
@@ -121,7 +134,9 @@ describe('cross-cutting HTTP behaviour', () => {
 
 describe('rate limits and base paths', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '60', BASE_PATH: '/api' }); });
+  beforeAll(async () => {
+    t = await createTestApp({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '60', BASE_PATH: '/api' });
+  });
   beforeEach(() => t.reset());
   afterAll(() => t.close());
 
@@ -149,8 +164,14 @@ describe('rate limits and base paths', () => {
   it('applies the edge rules under BASE_PATH and on the legacy path: media types, agent key first, URL errors', async () => {
     const org = await t.factory.org();
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
-    expect((await t.http.request('POST', '/api/management/v1/projects', { headers: { ...org.headers, ...form }, raw: 'name=abc' })).body.error.code).toBe('unsupported_media_type');
-    const token = await t.http.request('POST', '/api/management/v1/auth/token', { headers: form, raw: 'grant_type=publishable_key&publishable_key=pk_unknown' });
+    expect(
+      (await t.http.request('POST', '/api/management/v1/projects', { headers: { ...org.headers, ...form }, raw: 'name=abc' })).body.error
+        .code,
+    ).toBe('unsupported_media_type');
+    const token = await t.http.request('POST', '/api/management/v1/auth/token', {
+      headers: form,
+      raw: 'grant_type=publishable_key&publishable_key=pk_unknown',
+    });
     expect(token.body).toEqual({ error: 'invalid_grant', error_description: 'invalid_publishable_key' });
     for (const path of ['/api/messaging/v1/events', '/api-v2/messaging/v1/events']) {
       const res = await t.http.request('POST', path, { headers: { 'content-type': 'text/plain' }, raw: 'hello' });
@@ -160,6 +181,8 @@ describe('rate limits and base paths', () => {
     const badUrl = await t.http.get('/api/management/v1/projects/%zz', org.headers);
     expect(badUrl.status).toBe(400);
     expect(badUrl.body.error.request_id).toBe(badUrl.headers.get('x-request-id'));
-    expect((await t.http.get(`/api/management/v1/projects/${'a'.repeat(300)}`, org.headers)).body.error.details).toEqual([{ field: 'projectId', message: expect.any(String) }]);
+    expect((await t.http.get(`/api/management/v1/projects/${'a'.repeat(300)}`, org.headers)).body.error.details).toEqual([
+      { field: 'projectId', message: expect.any(String) },
+    ]);
   });
 });

@@ -52,7 +52,11 @@ describe('field-level input validation', () => {
   };
 
   const expect422 = (res: { status: number; body: any; headers: Headers }, field: string) => {
-    expect({ status: res.status, code: res.body?.error?.code, fields: fields(res) }).toEqual({ status: 422, code: 'validation_error', fields: expect.arrayContaining([field]) });
+    expect({ status: res.status, code: res.body?.error?.code, fields: fields(res) }).toEqual({
+      status: 422,
+      code: 'validation_error',
+      fields: expect.arrayContaining([field]),
+    });
     expect(res.body.error.request_id).toBe(res.headers.get('x-request-id'));
   };
 
@@ -65,12 +69,22 @@ describe('field-level input validation', () => {
 
     it.each(IMPOSSIBLE_DATE_TIMES)('usage created_from / created_to refuse %s with 422', async (value) => {
       for (const field of ['created_from', 'created_to']) {
-        expect422(await t.http.get(`/management/v1/agents/${shop.agentId}/usage?${field}=${encodeURIComponent(value)}`, org.headers), field);
+        expect422(
+          await t.http.get(`/management/v1/agents/${shop.agentId}/usage?${field}=${encodeURIComponent(value)}`, org.headers),
+          field,
+        );
       }
     });
 
     it('still accepts every RFC 3339 form PostgreSQL takes: leap day, offsets to ±14:00, lower case, nanoseconds', async () => {
-      for (const value of ['2024-02-29T00:00:00Z', '2024-01-01T00:00:00+14:00', '2024-01-01T00:00:00-12:00', '2024-01-01t00:00:00z', '2024-01-01T00:00:00.123456789Z', '9999-12-31T23:59:59.999Z']) {
+      for (const value of [
+        '2024-02-29T00:00:00Z',
+        '2024-01-01T00:00:00+14:00',
+        '2024-01-01T00:00:00-12:00',
+        '2024-01-01t00:00:00z',
+        '2024-01-01T00:00:00.123456789Z',
+        '9999-12-31T23:59:59.999Z',
+      ]) {
         const threads = await t.http.get(`/management/v1/threads?created=${encodeURIComponent(value)}`, org.headers);
         expect([value, threads.status]).toEqual([value, 200]);
         const usage = await t.http.get(`/management/v1/agents/${shop.agentId}/usage?created_to=${encodeURIComponent(value)}`, org.headers);
@@ -106,7 +120,10 @@ describe('field-level input validation', () => {
 
     it.each(forged)('refuses %s with 422 naming page[after] / page[before]', async (_name, sortBy, cursor) => {
       for (const param of ['page[after]', 'page[before]']) {
-        expect422(await t.http.get(`/management/v1/agents/${shop.agentId}/versions?sort_by=${sortBy}&${param}=${cursor}`, org.headers), param);
+        expect422(
+          await t.http.get(`/management/v1/agents/${shop.agentId}/versions?sort_by=${sortBy}&${param}=${cursor}`, org.headers),
+          param,
+        );
       }
     });
 
@@ -124,13 +141,22 @@ describe('field-level input validation', () => {
   });
 
   describe('agent_id present in a turn body is refused, whatever its value', () => {
-    const values: Array<[string, unknown]> = [['null', null], ['an empty string', ''], ['an id', SOME_ID], ['false', false]];
+    const values: Array<[string, unknown]> = [
+      ['null', null],
+      ['an empty string', ''],
+      ['an id', SOME_ID],
+      ['false', false],
+    ];
 
     it.each(values)('send and stream: agent_id %s → 422 agent_id, nothing written', async (_name, agentId) => {
       const before = await count('interactions');
       expect422(await t.http.post(SEND, { text: 'hi', user_id: 'u1', agent_id: agentId }, shop.headers), 'agent_id');
       const stream = await openSse(t.baseUrl, STREAM, { headers: shop.headers, body: { text: 'hi', user_id: 'u1', agent_id: agentId } });
-      expect({ status: stream.status, code: stream.body?.error?.code, fields: fields(stream) }).toEqual({ status: 422, code: 'validation_error', fields: ['agent_id'] });
+      expect({ status: stream.status, code: stream.body?.error?.code, fields: fields(stream) }).toEqual({
+        status: 422,
+        code: 'validation_error',
+        fields: ['agent_id'],
+      });
       expect(await count('interactions')).toBe(before);
     });
 
@@ -148,7 +174,11 @@ describe('field-level input validation', () => {
       ]);
       for (const id of ['n1', 'n2']) {
         const error = frames.find((f) => f.id === id);
-        expect({ id, type: error?.type, fields: error?.error?.details?.map((d: { field: string }) => d.field) }).toEqual({ id, type: 'error', fields: ['agent_id'] });
+        expect({ id, type: error?.type, fields: error?.error?.details?.map((d: { field: string }) => d.field) }).toEqual({
+          id,
+          type: 'error',
+          fields: ['agent_id'],
+        });
       }
       expect(await count('interactions')).toBe(before);
     });
@@ -172,7 +202,11 @@ describe('field-level input validation', () => {
 
     it('WebSocket message frames refuse a text over the limit', async () => {
       const [error] = await sessionFrames(t, shop, [{ type: 'message', id: 'long', text: textOf(MAX_TEXT + 1), user_id: 'u1' }]);
-      expect(error).toMatchObject({ type: 'error', id: 'long', error: { code: 'validation_error', details: [expect.objectContaining({ field: 'text' })] } });
+      expect(error).toMatchObject({
+        type: 'error',
+        id: 'long',
+        error: { code: 'validation_error', details: [expect.objectContaining({ field: 'text' })] },
+      });
     });
 
     it(`accepts exactly ${MAX_TEXT} characters (astral characters count once) on send and stream`, async () => {
@@ -182,7 +216,10 @@ describe('field-level input validation', () => {
       const stream = await openSse(t.baseUrl, STREAM, { headers: shop.headers, body: { text, user_id: 'u1' } });
       expect(stream.status).toBe(200);
       await stream.collect();
-      const rows = await t.dataSource.query(`SELECT length(user_text) AS n FROM interactions WHERE thread_id IN ($1, $2)`, [sent.body.thread_id, threadId]);
+      const rows = await t.dataSource.query(`SELECT length(user_text) AS n FROM interactions WHERE thread_id IN ($1, $2)`, [
+        sent.body.thread_id,
+        threadId,
+      ]);
       expect(rows.map((r: { n: number }) => r.n)).toContain(MAX_TEXT);
     });
   });

@@ -6,7 +6,9 @@ const field = (res: { body: { error: { details?: Array<{ field: string }> } } })
 
 describe('agent keys (management)', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
   beforeEach(() => t.reset());
   afterAll(() => t.close());
 
@@ -23,17 +25,34 @@ describe('agent keys (management)', () => {
   describe('publishable keys', () => {
     it('creates a key shown once (201) that exchanges for a token, and lists it without the secret', async () => {
       const { org, agent } = await setup();
-      const res = await t.http.post(pks(agent.id), { allowed_origins: ['https://shop.example.com', 'http://localhost:3000/'], allowed_ip_ranges: ['203.0.113.0/24', '2001:db8::/32', '198.51.100.7'] }, org.headers);
+      const res = await t.http.post(
+        pks(agent.id),
+        {
+          allowed_origins: ['https://shop.example.com', 'http://localhost:3000/'],
+          allowed_ip_ranges: ['203.0.113.0/24', '2001:db8::/32', '198.51.100.7'],
+        },
+        org.headers,
+      );
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
-        id: expect.stringMatching(/^[0-9a-f]{24}$/), publishable_key: expect.stringMatching(/^pk_/), key_prefix: res.body.publishable_key.slice(0, 12),
+        id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        publishable_key: expect.stringMatching(/^pk_/),
+        key_prefix: res.body.publishable_key.slice(0, 12),
         allowed_origins: ['https://shop.example.com', 'http://localhost:3000'],
         allowed_ip_ranges: ['203.0.113.0/24', '2001:db8::/32', '198.51.100.7/32'],
         created_at: expect.any(String),
       });
       const list = await t.http.get(pks(agent.id), org.headers);
       expect(list.status).toBe(200);
-      expect(list.body.results).toEqual([{ id: res.body.id, key_prefix: res.body.key_prefix, allowed_origins: res.body.allowed_origins, allowed_ip_ranges: res.body.allowed_ip_ranges, created_at: res.body.created_at }]);
+      expect(list.body.results).toEqual([
+        {
+          id: res.body.id,
+          key_prefix: res.body.key_prefix,
+          allowed_origins: res.body.allowed_origins,
+          allowed_ip_ranges: res.body.allowed_ip_ranges,
+          created_at: res.body.created_at,
+        },
+      ]);
       expect(list.text).not.toContain(res.body.publishable_key);
 
       const open = await t.http.post(pks(agent.id), undefined, org.headers);
@@ -124,7 +143,12 @@ describe('agent keys (management)', () => {
       const { org, agent } = await setup();
       const res = await t.http.post(aks(agent.id), undefined, org.headers);
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9a-f]{24}$/), api_key: expect.stringMatching(/^agk_/), key_prefix: res.body.api_key.slice(0, 12), created_at: expect.any(String) });
+      expect(res.body).toEqual({
+        id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        api_key: expect.stringMatching(/^agk_/),
+        key_prefix: res.body.api_key.slice(0, 12),
+        created_at: expect.any(String),
+      });
       const list = await t.http.get(aks(agent.id), org.headers);
       expect(list.body.results).toEqual([{ id: res.body.id, key_prefix: res.body.key_prefix, created_at: res.body.created_at }]);
       expect(list.text).not.toContain(res.body.api_key);
@@ -156,7 +180,9 @@ describe('agent keys (management)', () => {
 
   it('documents the key routes in the OpenAPI document', async () => {
     const doc = await t.http.get('/openapi.json');
-    expect(Object.keys(doc.body.paths['/management/v1/agents/{agentId}/publishable-keys'])).toEqual(expect.arrayContaining(['get', 'post']));
+    expect(Object.keys(doc.body.paths['/management/v1/agents/{agentId}/publishable-keys'])).toEqual(
+      expect.arrayContaining(['get', 'post']),
+    );
     expect(doc.body.paths['/management/v1/agents/{agentId}/publishable-keys/{keyId}']).toHaveProperty('delete');
     expect(Object.keys(doc.body.paths['/management/v1/agents/{agentId}/api-keys'])).toEqual(expect.arrayContaining(['get', 'post']));
     expect(doc.body.paths['/management/v1/agents/{agentId}/api-keys/{keyId}']).toHaveProperty('delete');

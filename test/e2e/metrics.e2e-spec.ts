@@ -12,7 +12,11 @@ const HEX_ID = /\b[0-9a-f]{24}\b/;
 const SEND_ROUTE = '/messaging/v1/messages';
 
 /** One series of the exposition: name and labels. */
-interface Series { name: string; labels: Record<string, string>; value: number }
+interface Series {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
 
 function parseExposition(text: string): Series[] {
   const series: Series[] = [];
@@ -34,7 +38,10 @@ function valueOf(series: Series[], name: string, labels: Record<string, string> 
     .reduce((sum, s) => sum + s.value, 0);
 }
 
-async function scrape(url: string, headers: Record<string, string> = {}): Promise<{ status: number; contentType: string | null; text: string }> {
+async function scrape(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; contentType: string | null; text: string }> {
   const res = await fetch(url, { headers });
   return { status: res.status, contentType: res.headers.get('content-type'), text: await res.text() };
 }
@@ -105,15 +112,29 @@ describe('Prometheus metrics (API process)', () => {
     expect(new URL(metricsUrl).port).toBe(String(t.app.get(MetricsService).port));
     const before = parseExposition((await scrape(metricsUrl)).text);
 
-    expectStatus(await t.http.post(SEND_ROUTE, { text: 'I am looking for trail shoes', user_id: 'u-json' }, shop.headers), 200, 'json send');
-    const events = await (await openSse(t.baseUrl, '/messaging/v1/messages/stream', { headers: shop.headers, body: { text: 'show me jackets', user_id: 'u-sse' } })).collect();
+    expectStatus(
+      await t.http.post(SEND_ROUTE, { text: 'I am looking for trail shoes', user_id: 'u-json' }, shop.headers),
+      200,
+      'json send',
+    );
+    const events = await (
+      await openSse(t.baseUrl, '/messaging/v1/messages/stream', {
+        headers: shop.headers,
+        body: { text: 'show me jackets', user_id: 'u-sse' },
+      })
+    ).collect();
     expect(events.at(-1)!.event).toBe('done');
     await wsTurn(t, shop, async () => {
       const open = parseExposition((await scrape(metricsUrl)).text);
       expect(valueOf(open, 'agent_ws_sessions_open')).toBe(1);
     });
-    const key = expectStatus(await t.http.post(`/management/v1/agents/${shop.agentId}/api-keys`, {}, org.headers), 201, 'agent api key').body.api_key;
-    const accepted = expectStatus(await t.http.post('/messaging/v1/events', { text: 'where is my order', user_id: 'u-event' }, { 'x-agent-api-key': key }), 202, 'event').body;
+    const key = expectStatus(await t.http.post(`/management/v1/agents/${shop.agentId}/api-keys`, {}, org.headers), 201, 'agent api key')
+      .body.api_key;
+    const accepted = expectStatus(
+      await t.http.post('/messaging/v1/events', { text: 'where is my order', user_id: 'u-event' }, { 'x-agent-api-key': key }),
+      202,
+      'event',
+    ).body;
     await waitFor(async () => {
       const [row] = await t.dataSource.query(`SELECT status FROM events WHERE id = $1`, [accepted.event_id]);
       return row?.status === 'completed' ? true : undefined;
@@ -121,14 +142,18 @@ describe('Prometheus metrics (API process)', () => {
     // The counter moves right after the row is marked completed; streams and sessions close asynchronously.
     const after = await waitFor(async () => {
       const s = parseExposition((await scrape(metricsUrl)).text);
-      const settled = valueOf(s, 'agent_events_processed_total', { outcome: 'completed' }) === 1
-        && valueOf(s, 'agent_sse_streams_open') === 0 && valueOf(s, 'agent_ws_sessions_open') === 0;
+      const settled =
+        valueOf(s, 'agent_events_processed_total', { outcome: 'completed' }) === 1 &&
+        valueOf(s, 'agent_sse_streams_open') === 0 &&
+        valueOf(s, 'agent_ws_sessions_open') === 0;
       return settled ? s : undefined;
     }, 'the event to be counted and streams to close');
     const moved = (name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
 
     const turn = { runtime: 'v1', provider: 'builtin', outcome: 'ok' };
-    for (const surface of ['json', 'sse', 'ws', 'events']) expect([surface, moved('agent_turns_total', { ...turn, surface })]).toEqual([surface, 1]);
+    for (const surface of ['json', 'sse', 'ws', 'events']) {
+      expect([surface, moved('agent_turns_total', { ...turn, surface })]).toEqual([surface, 1]);
+    }
     expect(moved('agent_turns_total')).toBe(4);
     expect(moved('agent_turn_duration_seconds_count', { runtime: 'v1', provider: 'builtin' })).toBe(4);
     expect(moved('agent_events_accepted_total')).toBe(1);
@@ -151,7 +176,9 @@ describe('Prometheus metrics (API process)', () => {
     // Sampled at scrape: queues and the pool.
     expect(after.some((s) => s.name === 'agent_queue_jobs' && s.labels.queue === 'events' && s.labels.state === 'waiting')).toBe(true);
     expect(after.some((s) => s.name === 'agent_queue_oldest_waiting_age_seconds' && s.labels.queue === 'channels-outbound')).toBe(true);
-    expect(valueOf(after, 'agent_db_pool_connections', { state: 'idle' }) + valueOf(after, 'agent_db_pool_connections', { state: 'in_use' })).toBeGreaterThan(0);
+    expect(
+      valueOf(after, 'agent_db_pool_connections', { state: 'idle' }) + valueOf(after, 'agent_db_pool_connections', { state: 'in_use' }),
+    ).toBeGreaterThan(0);
     expect(after.some((s) => s.name === 'agent_rate_limit_fail_open_total' && s.labels.area === 'login_attempts')).toBe(true);
     expect(after.some((s) => s.name === 'nodejs_eventloop_lag_seconds')).toBe(true);
 
@@ -167,8 +194,16 @@ describe('Prometheus metrics (API process)', () => {
     const model = { provider: 'openai' as const, name: 'gpt-4o-mini', temperature: 0, max_output_tokens: 300 };
     const agent = await liveAgent(t, org, { bundle: { ...shopBundle, model }, runtime: 'v1' });
     const before = parseExposition((await scrape(metricsUrl)).text);
-    expectStatus(await t.http.post(SEND_ROUTE, { text: 'show me jackets [[fail:429]]', user_id: 'u1' }, agent.headers), 502, 'rate limited by the provider');
-    expectStatus(await t.http.post(SEND_ROUTE, { text: 'show me jackets [[fail:400]]', user_id: 'u1' }, agent.headers), 502, 'refused by the provider');
+    expectStatus(
+      await t.http.post(SEND_ROUTE, { text: 'show me jackets [[fail:429]]', user_id: 'u1' }, agent.headers),
+      502,
+      'rate limited by the provider',
+    );
+    expectStatus(
+      await t.http.post(SEND_ROUTE, { text: 'show me jackets [[fail:400]]', user_id: 'u1' }, agent.headers),
+      502,
+      'refused by the provider',
+    );
     const after = parseExposition((await scrape(metricsUrl)).text);
     const moved = (name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
 
@@ -219,7 +254,13 @@ describe('Prometheus metrics (worker process)', () => {
   beforeAll(async () => {
     // Its own Redis prefix: this worker's processors never take the jobs of other apps of this test run.
     worker = spawn(process.execPath, ['dist/src/worker.js'], {
-      env: { ...process.env, LOG_LEVEL: 'info', METRICS_PORT: '0', METRICS_TOKEN: token, REDIS_KEY_PREFIX: `${process.env.REDIS_KEY_PREFIX}-worker` },
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'info',
+        METRICS_PORT: '0',
+        METRICS_TOKEN: token,
+        REDIS_KEY_PREFIX: `${process.env.REDIS_KEY_PREFIX}-worker`,
+      },
     });
     const logs: string[] = [];
     exited = new Promise((resolve) => worker.on('exit', (code) => resolve(code)));
@@ -252,7 +293,11 @@ describe('Prometheus metrics (worker process)', () => {
     const s = parseExposition(res.text);
     for (const queue of ['events', 'channels-outbound']) {
       for (const state of ['waiting', 'active', 'delayed', 'failed']) {
-        expect([queue, state, s.some((x) => x.name === 'agent_queue_jobs' && x.labels.queue === queue && x.labels.state === state)]).toEqual([queue, state, true]);
+        expect([
+          queue,
+          state,
+          s.some((x) => x.name === 'agent_queue_jobs' && x.labels.queue === queue && x.labels.state === state),
+        ]).toEqual([queue, state, true]);
       }
     }
     expect(s.some((x) => x.name === 'process_cpu_seconds_total')).toBe(true);

@@ -25,10 +25,20 @@ describe('tenant patterns and search bounds', () => {
   afterAll(() => t.close());
 
   /** An agent with an empty draft version, to push bundles to. */
-  async function draft(owner: TestOrg = org): Promise<{ agentId: string; versionId: string; push: (bundle: unknown) => Promise<HttpResponse> }> {
+  async function draft(
+    owner: TestOrg = org,
+  ): Promise<{ agentId: string; versionId: string; push: (bundle: unknown) => Promise<HttpResponse> }> {
     const project = expectStatus(await t.http.post('/management/v1/projects', { name: 'Patterns' }, owner.headers), 201, 'project').body;
-    const agent = expectStatus(await t.http.post(`/management/v1/projects/${project.id}/agents`, { name: 'Patterns agent' }, owner.headers), 201, 'agent').body;
-    const version = expectStatus(await t.http.post(`/management/v1/agents/${agent.id}/versions`, { source: 'empty' }, owner.headers), 201, 'version').body;
+    const agent = expectStatus(
+      await t.http.post(`/management/v1/projects/${project.id}/agents`, { name: 'Patterns agent' }, owner.headers),
+      201,
+      'agent',
+    ).body;
+    const version = expectStatus(
+      await t.http.post(`/management/v1/agents/${agent.id}/versions`, { source: 'empty' }, owner.headers),
+      201,
+      'version',
+    ).body;
     return {
       agentId: agent.id,
       versionId: version.id,
@@ -108,7 +118,10 @@ describe('tenant patterns and search bounds', () => {
         ],
       });
       expect(res.status).toBe(422);
-      expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual(['bundle.parameters[1].pattern', 'bundle.parameters[2].pattern']);
+      expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual([
+        'bundle.parameters[1].pattern',
+        'bundle.parameters[2].pattern',
+      ]);
       expect(await revisionCount()).toBe(before);
     });
 
@@ -116,7 +129,11 @@ describe('tenant patterns and search bounds', () => {
       const { push } = await draft(await t.factory.org());
       const stranger = await t.factory.org();
       const { agentId, versionId } = await draft();
-      const res = await t.http.post(`/management/v1/agents/${agentId}/versions/${versionId}/push`, { bundle: { name: 'x' } }, stranger.headers);
+      const res = await t.http.post(
+        `/management/v1/agents/${agentId}/versions/${versionId}/push`,
+        { bundle: { name: 'x' } },
+        stranger.headers,
+      );
       expect(res.status).toBe(404);
       expect((await push({ name: 'fine' })).status).toBe(200);
     });

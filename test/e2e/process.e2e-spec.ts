@@ -8,13 +8,19 @@ const startService = () => startServiceProcess({ MIGRATE_ON_START: 'true', WORKE
 
 describe('the service process', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
   afterAll(() => t.close());
 
   it('refuses to start on bad configuration, listing every bad key', async () => {
-    const child = spawn(process.execPath, ['dist/src/main.js'], { env: { ...process.env, PORT: 'abc', LOG_LEVEL: 'loud', NODE_ENV: 'production', JWT_SECRET: '' } });
+    const child = spawn(process.execPath, ['dist/src/main.js'], {
+      env: { ...process.env, PORT: 'abc', LOG_LEVEL: 'loud', NODE_ENV: 'production', JWT_SECRET: '' },
+    });
     let stderr = '';
-    child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     const code = await new Promise((resolve) => child.on('exit', resolve));
     expect(code).toBe(78);
     expect(stderr).toContain('PORT');
@@ -28,7 +34,11 @@ describe('the service process', () => {
     try {
       const res = await fetch(`${service.baseUrl}/management/v1/projects`, { headers: { ...org.headers, 'x-request-id': 'log-check-1' } });
       expect(res.status).toBe(200);
-      await fetch(`${service.baseUrl}/management/v1/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'password', username: 'x@y.test', password: 'secret-password-value' }) });
+      await fetch(`${service.baseUrl}/management/v1/auth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ grant_type: 'password', username: 'x@y.test', password: 'secret-password-value' }),
+      });
       await new Promise((r) => setTimeout(r, 200));
       const line = service.logs.find((l) => l.includes('log-check-1'));
       expect(line).toBeDefined();
@@ -49,10 +59,14 @@ describe('the service process', () => {
     const body = JSON.stringify({ name: 'in-flight' });
     // Start a request, send half the body, signal the process, then finish the body.
     const response = new Promise<number>((resolve, reject) => {
-      const req = httpRequest(url, { method: 'POST', headers: { ...org.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = httpRequest(
+        url,
+        { method: 'POST', headers: { ...org.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, 5));
       setTimeout(() => {

@@ -3,7 +3,9 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 
 describe('projects', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
   beforeEach(() => t.reset());
   afterAll(() => t.close());
 
@@ -13,7 +15,12 @@ describe('projects', () => {
     const org = await t.factory.org();
     const res = await create(org.headers, 'Storefront');
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'Storefront', created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      name: 'Storefront',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
     const got = await t.http.get(`/management/v1/projects/${res.body.id}`, org.headers);
     expect(got.status).toBe(200);
     expect(got.body).toEqual(res.body);
@@ -21,7 +28,13 @@ describe('projects', () => {
 
   it('validates the name: 2..100 characters, string, required, no unknown fields', async () => {
     const org = await t.factory.org();
-    for (const [body, field] of [[{ name: 'a' }, 'name'], [{ name: 'x'.repeat(101) }, 'name'], [{ name: 42 }, 'name'], [{}, 'name'], [{ name: 'ok', extra: 1 }, 'extra']] as const) {
+    for (const [body, field] of [
+      [{ name: 'a' }, 'name'],
+      [{ name: 'x'.repeat(101) }, 'name'],
+      [{ name: 42 }, 'name'],
+      [{}, 'name'],
+      [{ name: 'ok', extra: 1 }, 'extra'],
+    ] as const) {
       const res = await t.http.post('/management/v1/projects', body, org.headers);
       expect(res.status).toBe(422);
       expect(res.body.error.code).toBe('validation_error');
@@ -64,14 +77,27 @@ describe('projects', () => {
     const org = await t.factory.org();
     const live = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });
     const projectId = (await t.http.get(`/management/v1/agents/${live.agentId}`, org.headers)).body.project_id as string;
-    const pk = expectStatus(await t.http.post(`/management/v1/agents/${live.agentId}/publishable-keys`, {}, org.headers), 201, 'publishable key').body;
+    const pk = expectStatus(
+      await t.http.post(`/management/v1/agents/${live.agentId}/publishable-keys`, {}, org.headers),
+      201,
+      'publishable key',
+    ).body;
     const ak = expectStatus(await t.http.post(`/management/v1/agents/${live.agentId}/api-keys`, {}, org.headers), 201, 'api key').body;
     const user = await t.factory.user(org);
     const session = expectStatus(
-      await t.http.post('/management/v1/auth/token', { grant_type: 'password', username: user.email, password: user.password, agent_id: live.agentId }), 200, 'login',
+      await t.http.post('/management/v1/auth/token', {
+        grant_type: 'password',
+        username: user.email,
+        password: user.password,
+        agent_id: live.agentId,
+      }),
+      200,
+      'login',
     ).body.access_token as string;
     expect((await t.http.post('/messaging/v1/messages', { text: 'hi', user_id: 'u1' }, live.headers)).status).toBe(200);
-    expect((await t.http.post('/messaging/v1/messages', { text: 'hi', user_id: 'u1' }, { authorization: `Bearer ${session}` })).status).toBe(200);
+    expect(
+      (await t.http.post('/messaging/v1/messages', { text: 'hi', user_id: 'u1' }, { authorization: `Bearer ${session}` })).status,
+    ).toBe(200);
     expect((await t.http.post('/messaging/v1/events', { text: 'hi' }, { 'x-agent-api-key': ak.api_key })).status).toBe(202);
 
     expect((await t.http.delete(`/management/v1/projects/${projectId}`, org.headers)).status).toBe(204);
@@ -145,7 +171,14 @@ describe('projects', () => {
       const page = await t.http.get('/management/v1/projects', org.headers);
       expect(page.body.results).toHaveLength(50);
       expect(page.body.meta).toEqual({ has_more: true, after_cursor: expect.any(String), before_cursor: expect.any(String) });
-      for (const [query, field] of [['page[size]=0', 'page[size]'], ['page[size]=101', 'page[size]'], ['page[size]=abc', 'page[size]'], ['sort_by=owner', 'sort_by'], ['sort_order=up', 'sort_order'], ['page[after]=garbage', 'page[after]']]) {
+      for (const [query, field] of [
+        ['page[size]=0', 'page[size]'],
+        ['page[size]=101', 'page[size]'],
+        ['page[size]=abc', 'page[size]'],
+        ['sort_by=owner', 'sort_by'],
+        ['sort_order=up', 'sort_order'],
+        ['page[after]=garbage', 'page[after]'],
+      ]) {
         const res = await t.http.get(`/management/v1/projects?${query}`, org.headers);
         expect(res.status).toBe(422);
         expect(res.body.error.details[0].field).toBe(field);

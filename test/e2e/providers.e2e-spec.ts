@@ -54,7 +54,10 @@ describe.each([
   });
 
   const usageOf = async (interactionId: string) =>
-    (await t.dataSource.query(`SELECT input_tokens, output_tokens FROM interactions WHERE id = $1`, [interactionId]))[0] as { input_tokens: number; output_tokens: number };
+    (await t.dataSource.query(`SELECT input_tokens, output_tokens FROM interactions WHERE id = $1`, [interactionId]))[0] as {
+      input_tokens: number;
+      output_tokens: number;
+    };
 
   it('records the provider’s real usage when it writes no text (the reply falls back to the engine’s draft)', async () => {
     const org = await t.factory.org();
@@ -65,7 +68,9 @@ describe.each([
     expect(sent.body.message.text).toContain('Ridge Runner');
     expect(await usageOf(sent.body.interaction_id)).toEqual({ input_tokens: 321, output_tokens: 4 });
 
-    const streamed = await (await openSse(t.baseUrl, STREAM, { headers: shop.headers, body: { text: 'I am looking for trail shoes', user_id: 'u1' } })).collect();
+    const streamed = await (
+      await openSse(t.baseUrl, STREAM, { headers: shop.headers, body: { text: 'I am looking for trail shoes', user_id: 'u1' } })
+    ).collect();
     const message = streamed.find((e) => e.event === 'message')!.data;
     expect(message.message.text).toContain('Ridge Runner');
     expect(await usageOf(message.interaction_id)).toEqual({ input_tokens: 321, output_tokens: 4 });
@@ -82,7 +87,11 @@ describe.each([
   it('answers a knowledge question with citations to the right document', async () => {
     const org = await t.factory.org();
     const help = await liveAgent(t, org, { bundle: withModel(helpBundle), runtime: 'v2' });
-    const res = await t.http.post(SEND, { text: 'How many days do I have to return an item?', user_id: 'u1', include_trace: true }, help.headers);
+    const res = await t.http.post(
+      SEND,
+      { text: 'How many days do I have to return an item?', user_id: 'u1', include_trace: true },
+      help.headers,
+    );
     expect(res.status).toBe(200);
     expect(res.body.message.text).toMatch(/\[1\]/);
     expect(res.body.message.trace_info.citations_used[0]).toMatchObject({ document_id: 'returns' });
@@ -115,7 +124,10 @@ describe.each([
 describe('messaging with an OpenAI-compatible server that reports no usage', () => {
   let fake: FakeServer;
   let t: TestApp;
-  const withModel = (bundle: Bundle): Bundle => ({ ...bundle, model: { provider: 'openai', name: 'local-model', temperature: 0, max_output_tokens: 300 } });
+  const withModel = (bundle: Bundle): Bundle => ({
+    ...bundle,
+    model: { provider: 'openai', name: 'local-model', temperature: 0, max_output_tokens: 300 },
+  });
 
   beforeAll(async () => {
     fake = await startFakeOpenAI({ omitUsage: true });
@@ -132,15 +144,21 @@ describe('messaging with an OpenAI-compatible server that reports no usage', () 
     const shop = await liveAgent(t, org, { bundle: withModel(shopBundle), runtime: 'v1' });
     const sent = await t.http.post(SEND, { text: 'I am looking for trail shoes', user_id: 'u1' }, shop.headers);
     expect(sent.status).toBe(200);
-    const [row] = await t.dataSource.query(`SELECT input_tokens, output_tokens FROM interactions WHERE id = $1`, [sent.body.interaction_id]);
+    const [row] = await t.dataSource.query(`SELECT input_tokens, output_tokens FROM interactions WHERE id = $1`, [
+      sent.body.interaction_id,
+    ]);
     expect(row.output_tokens).toBe(countTextTokens(sent.body.message.text));
     // the system prompt alone (persona, material, draft) is far more than the message
     expect(row.input_tokens).toBeGreaterThan(countTextTokens('I am looking for trail shoes') + 50);
     expect(sent.body.message.input_tokens).toBe(row.input_tokens);
 
-    const events = await (await openSse(t.baseUrl, STREAM, { headers: shop.headers, body: { text: 'I am looking for trail shoes', user_id: 'u1' } })).collect();
+    const events = await (
+      await openSse(t.baseUrl, STREAM, { headers: shop.headers, body: { text: 'I am looking for trail shoes', user_id: 'u1' } })
+    ).collect();
     const message = events.find((e) => e.event === 'message')!.data;
-    const [streamed] = await t.dataSource.query(`SELECT input_tokens, output_tokens FROM interactions WHERE id = $1`, [message.interaction_id]);
+    const [streamed] = await t.dataSource.query(`SELECT input_tokens, output_tokens FROM interactions WHERE id = $1`, [
+      message.interaction_id,
+    ]);
     expect(streamed.output_tokens).toBe(countTextTokens(message.message.text));
     expect(streamed.input_tokens).toBe(row.input_tokens);
   });

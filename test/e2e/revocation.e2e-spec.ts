@@ -14,9 +14,14 @@ const OTHER_INSTANCE_BOUND_MS = 1000;
 const POLL_FOR_MS = 1500;
 
 /** What a probe needs of an instance: its HTTP client. */
-interface Instance { http: HttpClient }
+interface Instance {
+  http: HttpClient;
+}
 type Probe = (app: Instance) => Promise<number>;
-interface Seen { afterMs: number; status: number }
+interface Seen {
+  afterMs: number;
+  status: number;
+}
 
 /** Polls every 25 ms for POLL_FOR_MS from `start`, recording what each answer was and when. */
 async function poll(app: Instance, probe: Probe, start: number): Promise<Seen[]> {
@@ -70,16 +75,25 @@ describe('revocation and deletion across instances', () => {
 
   async function agentWithKeys() {
     const agent = await a.factory.agent(org);
-    const pk = expectStatus(await a.http.post(`/management/v1/agents/${agent.id}/publishable-keys`, {}, org.headers), 201, 'publishable key').body;
+    const pk = expectStatus(
+      await a.http.post(`/management/v1/agents/${agent.id}/publishable-keys`, {}, org.headers),
+      201,
+      'publishable key',
+    ).body;
     const ak = expectStatus(await a.http.post(`/management/v1/agents/${agent.id}/api-keys`, {}, org.headers), 201, 'api key').body;
-    const token = expectStatus(await a.http.post(TOKEN, { grant_type: 'publishable_key', publishable_key: pk.publishable_key }), 200, 'exchange').body.access_token as string;
+    const token = expectStatus(
+      await a.http.post(TOKEN, { grant_type: 'publishable_key', publishable_key: pk.publishable_key }),
+      200,
+      'exchange',
+    ).body.access_token as string;
     return { agent, pk, ak, token };
   }
 
   it('a revoked publishable key: its tokens are refused at once on A and within 1 s on B', async () => {
     const { agent, pk, token } = await agentWithKeys();
     // The agent has no live version: an accepted token gets 404 no_active_version, a refused one 401.
-    const probe: Probe = async (app) => (await app.http.post(SEND, { text: 'hi', user_id: 'u1' }, { authorization: `Bearer ${token}` })).status;
+    const probe: Probe = async (app) =>
+      (await app.http.post(SEND, { text: 'hi', user_id: 'u1' }, { authorization: `Bearer ${token}` })).status;
     await expectRevokedEverywhere(probe, 401, async () => {
       expect((await a.http.delete(`/management/v1/agents/${agent.id}/publishable-keys/${pk.id}`, org.headers)).status).toBe(204);
     });
@@ -119,31 +133,49 @@ describe('revocation and deletion across instances', () => {
 
   it("a deleted user's session is refused at once on A and within 1 s on B", async () => {
     const user = await a.factory.user(org);
-    const login = expectStatus(await a.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password }), 200, 'login').body;
-    const probe: Probe = async (app) => (await app.http.get('/management/v1/projects', { authorization: `Bearer ${login.access_token}` })).status;
+    const login = expectStatus(
+      await a.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password }),
+      200,
+      'login',
+    ).body;
+    const probe: Probe = async (app) =>
+      (await app.http.get('/management/v1/projects', { authorization: `Bearer ${login.access_token}` })).status;
     await expectRevokedEverywhere(probe, 401, () => a.app.get(OrganizationsService).deleteUser(user.id));
-    expect((await a.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password })).body.error).toBe('invalid_grant');
+    expect((await a.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password })).body.error).toBe(
+      'invalid_grant',
+    );
   });
 
   it("a deleted agent's client token is refused at once on A and within 1 s on B", async () => {
     const { agent, token } = await agentWithKeys();
-    const probe: Probe = async (app) => (await app.http.post(SEND, { text: 'hi', user_id: 'u1' }, { authorization: `Bearer ${token}` })).status;
+    const probe: Probe = async (app) =>
+      (await app.http.post(SEND, { text: 'hi', user_id: 'u1' }, { authorization: `Bearer ${token}` })).status;
     await expectRevokedEverywhere(probe, 401, async () => {
       expect((await a.http.delete(`/management/v1/agents/${agent.id}`, org.headers)).status).toBe(204);
     });
   });
 
   it('an instance that lost the broadcast connection still refuses within 1 s, and listens again', async () => {
-    const listeners = async () => Number((await a.dataSource.query(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'agent-service-credentials' AND datname = current_database()`,
-    ))[0].n);
+    const listeners = async () =>
+      Number(
+        (
+          await a.dataSource.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'agent-service-credentials' AND datname = current_database()`,
+          )
+        )[0].n,
+      );
     expect(await listeners()).toBe(2);
     const { agent, ak } = await agentWithKeys();
     const second = expectStatus(await a.http.post(`/management/v1/agents/${agent.id}/api-keys`, {}, org.headers), 201, 'api key').body;
-    const probe = (key: string): Probe => async (app) => (await app.http.get(`${EVENTS}/${UNKNOWN_ID}`, { 'x-agent-api-key': key })).status;
+    const probe =
+      (key: string): Probe =>
+      async (app) =>
+        (await app.http.get(`${EVENTS}/${UNKNOWN_ID}`, { 'x-agent-api-key': key })).status;
 
     // Both instances lose their listener; the revocation is made while they reconnect.
-    await a.dataSource.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'agent-service-credentials' AND datname = current_database()`);
+    await a.dataSource.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'agent-service-credentials' AND datname = current_database()`,
+    );
     await expectRevokedEverywhere(probe(ak.api_key), 401, async () => {
       expect((await a.http.delete(`/management/v1/agents/${agent.id}/api-keys/${ak.id}`, org.headers)).status).toBe(204);
     });
@@ -160,11 +192,17 @@ describe('revocation and deletion across instances', () => {
     async function liveAgentWithCredentials() {
       const live = await liveAgent(a, org, { bundle: shopBundle, runtime: 'v1' });
       const project = (await a.http.get(`/management/v1/agents/${live.agentId}`, org.headers)).body.project_id as string;
-      const pk = expectStatus(await a.http.post(`/management/v1/agents/${live.agentId}/publishable-keys`, {}, org.headers), 201, 'publishable key').body;
+      const pk = expectStatus(
+        await a.http.post(`/management/v1/agents/${live.agentId}/publishable-keys`, {}, org.headers),
+        201,
+        'publishable key',
+      ).body;
       const ak = expectStatus(await a.http.post(`/management/v1/agents/${live.agentId}/api-keys`, {}, org.headers), 201, 'api key').body;
       const user = await a.factory.user(org);
       const session = expectStatus(
-        await a.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password, agent_id: live.agentId }), 200, 'agent-scoped login',
+        await a.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password, agent_id: live.agentId }),
+        200,
+        'agent-scoped login',
       ).body.access_token as string;
       return { ...live, project, pk, ak, session };
     }
@@ -174,7 +212,8 @@ describe('revocation and deletion across instances', () => {
 
     it('client tokens of its agents are refused at once on A and within 1 s on B', async () => {
       const live = await liveAgentWithCredentials();
-      const probe: Probe = async (app) => (await app.http.post(SEND, { text: 'Do you have trail shoes?', user_id: 'u1' }, live.headers)).status;
+      const probe: Probe = async (app) =>
+        (await app.http.post(SEND, { text: 'Do you have trail shoes?', user_id: 'u1' }, live.headers)).status;
       expect(await probe(a)).toBe(200);
       await expectRevokedEverywhere(probe, 401, () => deleteProject(live.project));
     });
@@ -190,7 +229,8 @@ describe('revocation and deletion across instances', () => {
 
     it('sessions scoped to its agents are refused for messaging at once on A and within 1 s on B', async () => {
       const live = await liveAgentWithCredentials();
-      const probe: Probe = async (app) => (await app.http.post(SEND, { text: 'hi', user_id: 'u1' }, { authorization: `Bearer ${live.session}` })).status;
+      const probe: Probe = async (app) =>
+        (await app.http.post(SEND, { text: 'hi', user_id: 'u1' }, { authorization: `Bearer ${live.session}` })).status;
       expect(await probe(a)).toBe(200);
       await expectRevokedEverywhere(probe, 401, () => deleteProject(live.project));
     });
@@ -204,7 +244,12 @@ describe('revocation and deletion across instances', () => {
         expect(exchange.body).toEqual({ error: 'invalid_grant', error_description: 'invalid_publishable_key' });
         expect((await app.http.get(`/management/v1/agents/${live.agentId}`, org.headers)).status).toBe(404);
       }
-      const login = await a.http.post(TOKEN, { grant_type: 'password', username: (await a.factory.user(org)).email, password: 'correct horse battery', agent_id: live.agentId });
+      const login = await a.http.post(TOKEN, {
+        grant_type: 'password',
+        username: (await a.factory.user(org)).email,
+        password: 'correct horse battery',
+        agent_id: live.agentId,
+      });
       expect(login.body).toEqual({ error: 'invalid_grant', error_description: 'unknown_agent' });
     });
   });

@@ -11,7 +11,6 @@ const SESSION = '/messaging/v1/session';
 /** Limits of the instance under test (small, so the tests reach them quickly). */
 const LIMITS = { SESSION_FRAME_BURST: 20, SESSION_MAX_IN_FLIGHT: 2, SESSION_MAX_PER_CREDENTIAL: 2 };
 
-
 /** Resolves with the close, or with `undefined` once `ms` have passed without one. */
 function closedWithin(c: Client, ms: number): Promise<{ code: number; reason: string } | undefined> {
   return Promise.race([c.closed, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ms))]);
@@ -46,7 +45,10 @@ describe('WebSocket session hardening (issue 13: revocation, hostile frames, flo
 
   beforeAll(async () => {
     // No credential cache: on this branch a revocation is seen by the next check (the broadcast makes it immediate).
-    t = await createTestApp({ CREDENTIAL_CACHE_TTL_MS: '0', ...Object.fromEntries(Object.entries(LIMITS).map(([k, v]) => [k, String(v)])) });
+    t = await createTestApp({
+      CREDENTIAL_CACHE_TTL_MS: '0',
+      ...Object.fromEntries(Object.entries(LIMITS).map(([k, v]) => [k, String(v)])),
+    });
     wsUrl = `${t.baseUrl.replace(/^http/, 'ws')}${SESSION}`;
   });
   beforeEach(async () => {
@@ -100,11 +102,20 @@ describe('WebSocket session hardening (issue 13: revocation, hostile frames, flo
   it('answers a handshake that ws refuses (bad Sec-WebSocket-Version) in the envelope with the request id', async () => {
     const answer = await new Promise<{ status: number; headers: Record<string, unknown>; body: any }>((resolve, reject) => {
       const req = httpRequest(`${t.baseUrl}${SESSION}`, {
-        headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '99', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'x-request-id': 'hs-1', ...shop.headers },
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '99',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          'x-request-id': 'hs-1',
+          ...shop.headers,
+        },
       });
       req.on('response', (res) => {
         let text = '';
-        res.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+        res.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+        });
         res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(text) }));
       });
       req.on('upgrade', () => reject(new Error('the handshake was accepted')));
@@ -138,7 +149,10 @@ describe('WebSocket session hardening (issue 13: revocation, hostile frames, flo
       const nested = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
       c.send(`{"type":"message","id":"deep","text":"hi","user_id":"u1","agent_variables":{"a":${nested}}}`);
       const error = await c.next((f) => f.type === 'error');
-      expect(error.error).toMatchObject({ code: 'validation_error', details: [{ field: 'frame', message: expect.stringContaining('nesting') }] });
+      expect(error.error).toMatchObject({
+        code: 'validation_error',
+        details: [{ field: 'frame', message: expect.stringContaining('nesting') }],
+      });
       expect((await t.http.get('/health')).status).toBe(200);
       c.send({ type: 'ping' });
       await c.next((f) => f.type === 'pong');
@@ -152,7 +166,10 @@ describe('WebSocket session hardening (issue 13: revocation, hostile frames, flo
       expect(nul.error).toMatchObject({ code: 'validation_error', details: [{ field: 'text', message: expect.stringContaining('NUL') }] });
       c.send(`{"type":"message","id":"lone","text":"hi","user_id":"a\\ud800b"}`);
       const lone = await c.next((f) => f.type === 'error' && f.id === 'lone');
-      expect(lone.error).toMatchObject({ code: 'validation_error', details: [{ field: 'user_id', message: expect.stringContaining('surrogate') }] });
+      expect(lone.error).toMatchObject({
+        code: 'validation_error',
+        details: [{ field: 'user_id', message: expect.stringContaining('surrogate') }],
+      });
       c.send({ type: 'message', id: 'key', text: 'hi', user_id: 'u1', 'bad\u0000key': 1 });
       const key = await c.next((f) => f.type === 'error' && f.id === 'key');
       expect(key.error).toMatchObject({ code: 'validation_error', details: [{ field: 'frame' }] });
@@ -165,7 +182,9 @@ describe('WebSocket session hardening (issue 13: revocation, hostile frames, flo
   describe('floods', () => {
     it('limits, then closes (1008) a session flooding 2,000 frames; another client is still served', async () => {
       const c = await ready(shop.headers);
-      const frames = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ type: 'message', id: `f${i}`, text: 'show me jackets', user_id: 'u1' }));
+      const frames = Array.from({ length: 2000 }, (_, i) =>
+        JSON.stringify({ type: 'message', id: `f${i}`, text: 'show me jackets', user_id: 'u1' }),
+      );
       for (const frame of frames) c.socket.send(frame);
       const health = await t.http.get('/health');
       expect(health.status).toBe(200);

@@ -7,8 +7,12 @@ import { connect, type Client } from '../support/ws-client.js';
 
 const SESSION = '/messaging/v1/session';
 
-
-const shape = (frames: any[]) => frames.map((f) => f.type).join(',').replace(/(delta,)+/g, 'delta*,').replace(/(card,)+/g, 'card*,');
+const shape = (frames: any[]) =>
+  frames
+    .map((f) => f.type)
+    .join(',')
+    .replace(/(delta,)+/g, 'delta*,')
+    .replace(/(card,)+/g, 'card*,');
 
 async function interactionCount(t: TestApp): Promise<number> {
   const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM interactions`);
@@ -70,12 +74,33 @@ describe('GET /messaging/v1/session (WebSocket)', () => {
       const frames = await c.request('r1');
       expect(shape(frames)).toBe('thread,delta*,card*,message,suggestions,done');
       const [thread] = frames;
-      expect(thread).toEqual({ type: 'thread', id: 'r1', thread_id: expect.stringMatching(/^[0-9a-f]{24}$/), interaction_id: expect.stringMatching(/^[0-9a-f]{24}$/) });
+      expect(thread).toEqual({
+        type: 'thread',
+        id: 'r1',
+        thread_id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        interaction_id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      });
       const message = frames.find((f) => f.type === 'message');
-      expect(message).toMatchObject({ id: 'r1', thread_id: thread.thread_id, interaction_id: thread.interaction_id, message: { sender: { id: shop.agentId } } });
-      expect(frames.filter((f) => f.type === 'delta').map((f) => f.text).join('')).toBe(message.message.text);
+      expect(message).toMatchObject({
+        id: 'r1',
+        thread_id: thread.thread_id,
+        interaction_id: thread.interaction_id,
+        message: { sender: { id: shop.agentId } },
+      });
+      expect(
+        frames
+          .filter((f) => f.type === 'delta')
+          .map((f) => f.text)
+          .join(''),
+      ).toBe(message.message.text);
       expect(frames.filter((f) => f.type === 'card').map((f) => f.card)).toEqual(message.message.cards);
-      expect(frames.find((f) => f.type === 'suggestions')).toEqual({ type: 'suggestions', id: 'r1', thread_id: thread.thread_id, interaction_id: thread.interaction_id, followup_suggestions: ['Any in size 42?', 'Show cheaper options'] });
+      expect(frames.find((f) => f.type === 'suggestions')).toEqual({
+        type: 'suggestions',
+        id: 'r1',
+        thread_id: thread.thread_id,
+        interaction_id: thread.interaction_id,
+        followup_suggestions: ['Any in size 42?', 'Show cheaper options'],
+      });
       expect(frames.at(-1)).toEqual({ type: 'done', id: 'r1' });
       const rows = await t.dataSource.query(`SELECT id, thread_id FROM interactions`);
       expect(rows).toEqual([{ id: thread.interaction_id, thread_id: thread.thread_id }]);
@@ -126,7 +151,16 @@ describe('GET /messaging/v1/session (WebSocket)', () => {
     await c.next((f) => f.type === 'ready');
     c.send('{not json');
     const invalidJson = await c.next((f) => f.type === 'error');
-    expect(invalidJson).toEqual({ type: 'error', id: null, error: { code: 'validation_error', message: expect.any(String), request_id: expect.any(String), details: [{ field: 'frame', message: expect.any(String) }] } });
+    expect(invalidJson).toEqual({
+      type: 'error',
+      id: null,
+      error: {
+        code: 'validation_error',
+        message: expect.any(String),
+        request_id: expect.any(String),
+        details: [{ field: 'frame', message: expect.any(String) }],
+      },
+    });
 
     c.send({ type: 'shout', id: 'x1' });
     const unknownType = await c.next((f) => f.type === 'error' && f.id === 'x1');
@@ -162,20 +196,32 @@ describe('GET /messaging/v1/session (WebSocket)', () => {
   it('runs several requests at once on one session, told apart by id', async () => {
     const c = client(wsUrl, { headers: shop.headers });
     await c.next((f) => f.type === 'ready');
-    const texts: Record<string, string> = { a: 'I am looking for trail shoes', b: 'show me jackets', c: 'find me a rain jacket', d: 'do you have running shoes' };
+    const texts: Record<string, string> = {
+      a: 'I am looking for trail shoes',
+      b: 'show me jackets',
+      c: 'find me a rain jacket',
+      d: 'do you have running shoes',
+    };
     for (const [id, text] of Object.entries(texts)) c.send({ type: 'message', id, text, user_id: `user-${id}` });
     c.send({ type: 'message', id: 'a', text: 'again', user_id: 'u' });
     const duplicate = await c.next((f) => f.type === 'error' && f.id === 'a');
     expect(duplicate.error.details[0].field).toBe('id');
-    const results = await Promise.all(Object.keys(texts).map(async (id) => {
-      await c.next((f) => f.id === id && f.type === 'done');
-      return c.frames.filter((f) => f.id === id && f !== duplicate);
-    }));
+    const results = await Promise.all(
+      Object.keys(texts).map(async (id) => {
+        await c.next((f) => f.id === id && f.type === 'done');
+        return c.frames.filter((f) => f.id === id && f !== duplicate);
+      }),
+    );
     const interactionIds = new Set<string>();
     for (const frames of results) {
       expect(shape(frames)).toMatch(/^thread,delta\*,(card\*,)?message,suggestions,done$/);
       const message = frames.find((f) => f.type === 'message');
-      expect(frames.filter((f) => f.type === 'delta').map((f) => f.text).join('')).toBe(message.message.text);
+      expect(
+        frames
+          .filter((f) => f.type === 'delta')
+          .map((f) => f.text)
+          .join(''),
+      ).toBe(message.message.text);
       interactionIds.add(message.interaction_id);
     }
     expect(interactionIds.size).toBe(4);

@@ -11,11 +11,18 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 const STREAM = '/messaging/v1/messages/stream';
 const ID = /^[0-9a-f]{24}$/;
 
-const withOpenAI = (bundle: Bundle): Bundle => ({ ...bundle, model: { provider: 'openai', name: 'gpt-4o-mini', temperature: 0, max_output_tokens: 300 } });
+const withOpenAI = (bundle: Bundle): Bundle => ({
+  ...bundle,
+  model: { provider: 'openai', name: 'gpt-4o-mini', temperature: 0, max_output_tokens: 300 },
+});
 
 /** The event names of a stream, with runs of deltas and cards folded: thread,delta*,card*,message,suggestions,done. */
 function shape(events: SseEvent[]): string {
-  return events.map((e) => e.event).join(',').replace(/(delta,)+/g, 'delta*,').replace(/(card,)+/g, 'card*,');
+  return events
+    .map((e) => e.event)
+    .join(',')
+    .replace(/(delta,)+/g, 'delta*,')
+    .replace(/(card,)+/g, 'card*,');
 }
 
 const seqOf = (e: SseEvent) => Number(e.id!.split(':')[1]);
@@ -29,9 +36,13 @@ async function interactionCount(t: TestApp): Promise<number> {
 function rawExchange(baseUrl: string, head: string[], body: string): Promise<{ status: number; headers: string; body: string }> {
   const { port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const socket = tcpConnect(Number(port), '127.0.0.1', () => socket.write(`${[...head, `content-length: ${Buffer.byteLength(body)}`, 'connection: close'].join('\r\n')}\r\n\r\n${body}`, 'latin1'));
+    const socket = tcpConnect(Number(port), '127.0.0.1', () =>
+      socket.write(`${[...head, `content-length: ${Buffer.byteLength(body)}`, 'connection: close'].join('\r\n')}\r\n\r\n${body}`, 'latin1'),
+    );
     let answer = '';
-    socket.on('data', (chunk: Buffer) => { answer += chunk.toString('utf8'); });
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString('utf8');
+    });
     socket.on('error', reject);
     socket.on('close', () => {
       const [headers = '', rest = ''] = answer.split('\r\n\r\n', 2);
@@ -81,7 +92,10 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
   });
 
   it('streams thread → delta… → card… → message → suggestions → done, ids <interaction_id>:<seq>', async () => {
-    const stream = await openSse(t.baseUrl, STREAM, { headers: { ...shop.headers, 'x-request-id': 'sse-order-1' }, body: { text: 'I am looking for trail shoes', user_id: 'u1' } });
+    const stream = await openSse(t.baseUrl, STREAM, {
+      headers: { ...shop.headers, 'x-request-id': 'sse-order-1' },
+      body: { text: 'I am looking for trail shoes', user_id: 'u1' },
+    });
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(stream.headers.get('cache-control')).toBe('no-cache, no-transform');
@@ -97,7 +111,11 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
     expect(events.map((e) => e.id)).toEqual(events.map((_, i) => `${interaction_id}:${i + 1}`));
 
     const message = events.find((e) => e.event === 'message')!.data;
-    expect(message).toMatchObject({ thread_id, interaction_id, message: { text: expect.any(String), sender: { id: shop.agentId, type: 'agent' } } });
+    expect(message).toMatchObject({
+      thread_id,
+      interaction_id,
+      message: { text: expect.any(String), sender: { id: shop.agentId, type: 'agent' } },
+    });
     const deltas = events.filter((e) => e.event === 'delta');
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.map((e) => e.data.text).join('')).toBe(message.message.text);
@@ -115,14 +133,29 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
 
   it('streams a v2 agent with deltas, a trace on request, and appends to an existing thread', async () => {
     const help = await liveAgent(t, org, { bundle: helpBundle, runtime: 'v2' });
-    const first = await (await openSse(t.baseUrl, STREAM, { headers: help.headers, body: { text: 'How many days do I have to return an item?', user_id: 'u1', include_trace: true } })).collect();
+    const first = await (
+      await openSse(t.baseUrl, STREAM, {
+        headers: help.headers,
+        body: { text: 'How many days do I have to return an item?', user_id: 'u1', include_trace: true },
+      })
+    ).collect();
     expect(shape(first)).toBe('thread,delta*,message,suggestions,done');
     const message = first.find((e) => e.event === 'message')!.data.message;
-    expect(first.filter((e) => e.event === 'delta').map((e) => e.data.text).join('')).toBe(message.text);
+    expect(
+      first
+        .filter((e) => e.event === 'delta')
+        .map((e) => e.data.text)
+        .join(''),
+    ).toBe(message.text);
     expect(message.text).toMatch(/30 days/);
     expect(message.trace_info.runtime).toBe('v2');
     const threadId = first[0]!.data.thread_id;
-    const second = await (await openSse(t.baseUrl, STREAM, { headers: help.headers, body: { text: 'How long does shipping take?', user_id: 'u1', thread_id: threadId } })).collect();
+    const second = await (
+      await openSse(t.baseUrl, STREAM, {
+        headers: help.headers,
+        body: { text: 'How long does shipping take?', user_id: 'u1', thread_id: threadId },
+      })
+    ).collect();
     expect(second[0]!.data.thread_id).toBe(threadId);
     expect(second.at(-1)!.event).toBe('done');
     expect(await interactionCount(t)).toBe(2);
@@ -130,7 +163,10 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
 
   it('streams the provider’s own deltas (openai) and keeps browser CORS headers on the stream', async () => {
     const agent = await liveAgent(t, org, { bundle: withOpenAI(shopBundle), runtime: 'v1' });
-    const stream = await openSse(t.baseUrl, STREAM, { headers: { ...agent.headers, origin: 'https://shop.example' }, body: { text: 'I am looking for trail shoes', user_id: 'u1' } });
+    const stream = await openSse(t.baseUrl, STREAM, {
+      headers: { ...agent.headers, origin: 'https://shop.example' },
+      body: { text: 'I am looking for trail shoes', user_id: 'u1' },
+    });
     expect(stream.headers.get('access-control-allow-origin')).toBe('https://shop.example');
     expect(stream.headers.get('access-control-expose-headers')).toContain('x-request-id');
     const events = await stream.collect();
@@ -182,7 +218,9 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
       const project = (await t.http.post('/management/v1/projects', { name: 'Unpublished' }, org.headers)).body;
       const agent = (await t.http.post(`/management/v1/projects/${project.id}/agents`, { name: 'No version' }, org.headers)).body;
       const key = (await t.http.post(`/management/v1/agents/${agent.id}/publishable-keys`, {}, org.headers)).body;
-      const token = (await t.http.post('/management/v1/auth/token', { grant_type: 'publishable_key', publishable_key: key.publishable_key })).body.access_token;
+      const token = (
+        await t.http.post('/management/v1/auth/token', { grant_type: 'publishable_key', publishable_key: key.publishable_key })
+      ).body.access_token;
       const res = await openSse(t.baseUrl, STREAM, { headers: { authorization: `Bearer ${token}` }, body: { text: 'hi', user_id: 'u1' } });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('no_active_version');
@@ -192,7 +230,10 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
   it('ends with an error event carrying the envelope when the turn fails after the stream began', async () => {
     const agent = await liveAgent(t, org, { bundle: withOpenAI(shopBundle), runtime: 'v1' });
     fake.behave({ failStatus: 503 });
-    const stream = await openSse(t.baseUrl, STREAM, { headers: { ...agent.headers, 'x-request-id': 'sse-fail-1' }, body: { text: 'I am looking for trail shoes', user_id: 'u1' } });
+    const stream = await openSse(t.baseUrl, STREAM, {
+      headers: { ...agent.headers, 'x-request-id': 'sse-fail-1' },
+      body: { text: 'I am looking for trail shoes', user_id: 'u1' },
+    });
     expect(stream.status).toBe(200);
     const events = await stream.collect();
     expect(events.map((e) => e.event)).toEqual(['thread', 'error']);
@@ -207,7 +248,9 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
 
   describe('resume with Last-Event-ID', () => {
     it('replays exactly the events after the id, at every point of a finished stream, without a new turn', async () => {
-      const full = await (await openSse(t.baseUrl, STREAM, { headers: shop.headers, body: { text: 'I am looking for trail shoes', user_id: 'u1' } })).collect();
+      const full = await (
+        await openSse(t.baseUrl, STREAM, { headers: shop.headers, body: { text: 'I am looking for trail shoes', user_id: 'u1' } })
+      ).collect();
       const interactionId = full[0]!.data.interaction_id;
       const points = [...new Set([1, 2, 3, Math.floor(full.length / 2), full.length - 2, full.length - 1])];
       for (const k of points) {
@@ -228,7 +271,10 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
       const agent = await liveAgent(t, org, { bundle: withOpenAI(shopBundle), runtime: 'v1' });
       fake.behave({ chunkDelayMs: 25 });
       for (const dropAfter of [1, 4]) {
-        const first = await openSse(t.baseUrl, STREAM, { headers: agent.headers, body: { text: 'I am looking for trail shoes', user_id: `u-${dropAfter}` } });
+        const first = await openSse(t.baseUrl, STREAM, {
+          headers: agent.headers,
+          body: { text: 'I am looking for trail shoes', user_id: `u-${dropAfter}` },
+        });
         const before = await first.collect((_, all) => all.length === dropAfter);
         first.abort();
         const resumed = await openSse(t.baseUrl, STREAM, { headers: agent.headers, lastEventId: before.at(-1)!.id });
@@ -238,7 +284,12 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
         expect(all.map(seqOf)).toEqual(all.map((_, i) => i + 1));
         expect(shape(all)).toBe('thread,delta*,card*,message,suggestions,done');
         const message = all.find((e) => e.event === 'message')!.data.message;
-        expect(all.filter((e) => e.event === 'delta').map((e) => e.data.text).join('')).toBe(message.text);
+        expect(
+          all
+            .filter((e) => e.event === 'delta')
+            .map((e) => e.data.text)
+            .join(''),
+        ).toBe(message.text);
       }
       expect(await interactionCount(t)).toBe(2);
     });
@@ -246,7 +297,10 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
     it('does not cancel the turn when the client goes away: it completes, is saved, and can be resumed', async () => {
       const agent = await liveAgent(t, org, { bundle: withOpenAI(shopBundle), runtime: 'v1' });
       fake.behave({ chunkDelayMs: 20 });
-      const stream = await openSse(t.baseUrl, STREAM, { headers: agent.headers, body: { text: 'I am looking for trail shoes', user_id: 'u1' } });
+      const stream = await openSse(t.baseUrl, STREAM, {
+        headers: agent.headers,
+        body: { text: 'I am looking for trail shoes', user_id: 'u1' },
+      });
       const [thread] = await stream.collect((_, all) => all.length === 1);
       stream.abort();
       const row = await waitFor(async () => (await t.dataSource.query(`SELECT id, reply_text FROM interactions`))[0]);
@@ -258,12 +312,17 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
 
     it('resumes on a second instance sharing Redis: finished and live streams', async () => {
       const agent = await liveAgent(t, org, { bundle: withOpenAI(shopBundle), runtime: 'v1' });
-      const done = await (await openSse(t.baseUrl, STREAM, { headers: agent.headers, body: { text: 'show me jackets', user_id: 'u1' } })).collect();
+      const done = await (
+        await openSse(t.baseUrl, STREAM, { headers: agent.headers, body: { text: 'show me jackets', user_id: 'u1' } })
+      ).collect();
       const replayed = await (await openSse(t2.baseUrl, STREAM, { headers: agent.headers, lastEventId: done[1]!.id })).collect();
       expect(replayed).toEqual(done.slice(2));
 
       fake.behave({ chunkDelayMs: 25 });
-      const live = await openSse(t.baseUrl, STREAM, { headers: agent.headers, body: { text: 'I am looking for trail shoes', user_id: 'u2' } });
+      const live = await openSse(t.baseUrl, STREAM, {
+        headers: agent.headers,
+        body: { text: 'I am looking for trail shoes', user_id: 'u2' },
+      });
       const before = await live.collect((_, all) => all.length === 3);
       live.abort();
       const elsewhere = await openSse(t2.baseUrl, STREAM, { headers: agent.headers, lastEventId: before.at(-1)!.id });
@@ -277,7 +336,9 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
     });
 
     it("answers 404 not_found for unknown, malformed, expired and another agent's ids, before streaming", async () => {
-      const full = await (await openSse(t.baseUrl, STREAM, { headers: shop.headers, body: { text: 'show me jackets', user_id: 'u1' } })).collect();
+      const full = await (
+        await openSse(t.baseUrl, STREAM, { headers: shop.headers, body: { text: 'show me jackets', user_id: 'u1' } })
+      ).collect();
       const interactionId = full[0]!.data.interaction_id;
       const other = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });
       const otherOrg = await t.factory.org();
@@ -305,7 +366,9 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
     });
 
     it('answers hostile Last-Event-IDs with 404 in the envelope; nothing is started', async () => {
-      const full = await (await openSse(t.baseUrl, STREAM, { headers: shop.headers, body: { text: 'show me jackets', user_id: 'u1' } })).collect();
+      const full = await (
+        await openSse(t.baseUrl, STREAM, { headers: shop.headers, body: { text: 'show me jackets', user_id: 'u1' } })
+      ).collect();
       const interactionId = full[0]!.data.interaction_id;
       const hostile = [
         'x'.repeat(5000),
@@ -318,7 +381,11 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
         ':',
       ];
       for (const [i, lastEventId] of hostile.entries()) {
-        const res = await openSse(t.baseUrl, STREAM, { headers: { ...shop.headers, 'x-request-id': `hostile-${i}` }, lastEventId, body: { text: 'hi', user_id: 'u1' } });
+        const res = await openSse(t.baseUrl, STREAM, {
+          headers: { ...shop.headers, 'x-request-id': `hostile-${i}` },
+          lastEventId,
+          body: { text: 'hi', user_id: 'u1' },
+        });
         expect([i, res.status]).toEqual([i, 404]);
         expect(res.body).toEqual({ error: { code: 'not_found', message: expect.any(String), request_id: `hostile-${i}` } });
       }
@@ -327,17 +394,32 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
 
     // Node's HTTP parser refuses the NUL before any route runs; the answer needs the envelope all the same (issue 13 #9).
     it('answers a Last-Event-ID with a NUL with a 4xx in the envelope', async () => {
-      const res = await rawExchange(t.baseUrl, [`POST ${STREAM} HTTP/1.1`, 'host: localhost', `authorization: Bearer ${shop.token}`, 'content-type: application/json', 'last-event-id: 0123456789abcdef01234567:1\u0000'], '{}');
+      const res = await rawExchange(
+        t.baseUrl,
+        [
+          `POST ${STREAM} HTTP/1.1`,
+          'host: localhost',
+          `authorization: Bearer ${shop.token}`,
+          'content-type: application/json',
+          'last-event-id: 0123456789abcdef01234567:1\u0000',
+        ],
+        '{}',
+      );
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);
-      expect(JSON.parse(res.body)).toEqual({ error: expect.objectContaining({ code: expect.any(String), request_id: expect.any(String) }) });
+      expect(JSON.parse(res.body)).toEqual({
+        error: expect.objectContaining({ code: expect.any(String), request_id: expect.any(String) }),
+      });
       expect(await interactionCount(t)).toBe(0);
     });
 
     it('follows one live stream with at most 4 resumes at once (each holds a Redis connection); more get 429', async () => {
       const agent = await liveAgent(t, org, { bundle: withOpenAI(shopBundle), runtime: 'v1' });
       fake.behave({ hangAfterFirstChunk: true });
-      const live = await openSse(t.baseUrl, STREAM, { headers: agent.headers, body: { text: 'I am looking for trail shoes', user_id: 'u1' } });
+      const live = await openSse(t.baseUrl, STREAM, {
+        headers: agent.headers,
+        body: { text: 'I am looking for trail shoes', user_id: 'u1' },
+      });
       const [thread] = await live.collect((_, all) => all.length === 1);
       const resumes = [];
       for (let i = 0; i < 4; i += 1) {
@@ -345,7 +427,10 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
         expect(resumed.status).toBe(200);
         resumes.push(resumed);
       }
-      const refused = await openSse(t.baseUrl, STREAM, { headers: { ...agent.headers, 'x-request-id': 'too-many-resumes' }, lastEventId: thread!.id });
+      const refused = await openSse(t.baseUrl, STREAM, {
+        headers: { ...agent.headers, 'x-request-id': 'too-many-resumes' },
+        lastEventId: thread!.id,
+      });
       expect(refused.status).toBe(429);
       expect(refused.body).toEqual({ error: { code: 'rate_limited', message: expect.any(String), request_id: 'too-many-resumes' } });
       // A resume that ends frees its place.
@@ -360,10 +445,15 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
     });
 
     it('keeps replay buffers for at least 10 minutes', async () => {
-      const full = await (await openSse(t.baseUrl, STREAM, { headers: shop.headers, body: { text: 'show me jackets', user_id: 'u1' } })).collect();
+      const full = await (
+        await openSse(t.baseUrl, STREAM, { headers: shop.headers, body: { text: 'show me jackets', user_id: 'u1' } })
+      ).collect();
       const interactionId = full[0]!.data.interaction_id;
       const redis = new Redis(t.config.redis.url);
-      const ttls = [await redis.ttl(`${t.config.redis.keyPrefix}:replay:${interactionId}`), await redis.ttl(`${t.config.redis.keyPrefix}:replay:${interactionId}:owner`)];
+      const ttls = [
+        await redis.ttl(`${t.config.redis.keyPrefix}:replay:${interactionId}`),
+        await redis.ttl(`${t.config.redis.keyPrefix}:replay:${interactionId}:owner`),
+      ];
       redis.disconnect();
       for (const ttl of ttls) expect(ttl).toBeGreaterThanOrEqual(599);
     });
@@ -376,16 +466,22 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
       const word = 'x'.repeat(16 * 1024);
       fake.behave({ reply: () => Array.from({ length: 800 }, () => word).join(' ') });
       const { status, cut, firstId } = await new Promise<{ status: number; cut: boolean; firstId: string }>((resolve, reject) => {
-        const req = httpRequest(`${t3.baseUrl}${STREAM}`, { method: 'POST', headers: { ...agent.headers, 'content-type': 'application/json' } }, (res) => {
-          let firstChunk = '';
-          res.once('data', (chunk: Buffer) => {
-            firstChunk = chunk.toString('utf8');
-            res.pause(); // stop reading: the server's queue grows until it cuts us off
-          });
-          res.on('error', () => undefined);
-          res.on('aborted', () => resolve({ status: res.statusCode!, cut: true, firstId: /id: (\S+)/.exec(firstChunk)?.[1] ?? '' }));
-          res.on('close', () => resolve({ status: res.statusCode!, cut: !res.complete, firstId: /id: (\S+)/.exec(firstChunk)?.[1] ?? '' }));
-        });
+        const req = httpRequest(
+          `${t3.baseUrl}${STREAM}`,
+          { method: 'POST', headers: { ...agent.headers, 'content-type': 'application/json' } },
+          (res) => {
+            let firstChunk = '';
+            res.once('data', (chunk: Buffer) => {
+              firstChunk = chunk.toString('utf8');
+              res.pause(); // stop reading: the server's queue grows until it cuts us off
+            });
+            res.on('error', () => undefined);
+            res.on('aborted', () => resolve({ status: res.statusCode!, cut: true, firstId: /id: (\S+)/.exec(firstChunk)?.[1] ?? '' }));
+            res.on('close', () =>
+              resolve({ status: res.statusCode!, cut: !res.complete, firstId: /id: (\S+)/.exec(firstChunk)?.[1] ?? '' }),
+            );
+          },
+        );
         req.on('error', reject);
         req.end(JSON.stringify({ text: 'I am looking for trail shoes', user_id: 'u1' }));
       });

@@ -6,7 +6,9 @@ const SEND = '/messaging/v1/messages';
 /** The shipped templates, published as they are, hold a real conversation (the dialogues of docs/engines.md). */
 describe('template dialogues', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
   beforeEach(() => t.reset());
   afterAll(() => t.close());
 
@@ -31,10 +33,18 @@ describe('template dialogues', () => {
   it('shopping-assistant: a gift request is asked for a budget; a card number is blocked', async () => {
     const org = await t.factory.org();
     const shop = await liveAgent(t, org, { template: 'shopping-assistant' });
-    const gift = await t.http.post(SEND, { text: 'I need a birthday gift for my dad who hikes', user_id: 'u1', include_trace: true }, shop.headers);
+    const gift = await t.http.post(
+      SEND,
+      { text: 'I need a birthday gift for my dad who hikes', user_id: 'u1', include_trace: true },
+      shop.headers,
+    );
     expect(gift.body.message.text).toContain('how much would you like to spend');
     expect(gift.body.message.trace_info.response.asking_for).toEqual(['budget']);
-    const card = await t.http.post(SEND, { text: 'my card is 4111 1111 1111 1111 can you charge it', user_id: 'u1', include_trace: true }, shop.headers);
+    const card = await t.http.post(
+      SEND,
+      { text: 'my card is 4111 1111 1111 1111 can you charge it', user_id: 'u1', include_trace: true },
+      shop.headers,
+    );
     expect(card.body.message.text).toContain("Please don't share card numbers");
     expect(card.body.message.trace_info.understanding.guardrails.passed).toBe(false);
   });

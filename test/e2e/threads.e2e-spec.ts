@@ -10,7 +10,9 @@ const at = (hours: number) => new Date(Date.UTC(2026, 0, 1) + hours * 3_600_000)
 
 describe('threads (management read side)', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
   afterAll(() => t.close());
 
   describe('list filters over a fixed set of threads', () => {
@@ -36,16 +38,48 @@ describe('threads (management read side)', () => {
       a2 = await owner(org, p2, 'v1');
       a3 = await owner(org, p1, 'v2');
       b1 = await owner(other, await t.factory.project(other), 'v1');
-      th.t1 = await insertThread(t, a1, { userId: 'u1', tools: ['catalog'], rules: ['over_budget', 'over_budget:fired', 'over_budget:blocked'], params: { budget: 30, color: 'blue' }, createdAt: at(1) });
-      th.t2 = await insertThread(t, a1, { userId: 'u2', externalId: 'ext-2', tools: ['catalog', 'sizes'], rules: ['over_budget', 'over_budget:passed'], params: { budget: 120, size: 42 }, createdAt: at(2) });
-      th.t3 = await insertThread(t, a2, { userId: 'u1', tools: ['faq'], rules: ['vip', 'vip:fired'], params: { budget: '75', tier: 'gold' }, createdAt: at(3) });
+      th.t1 = await insertThread(t, a1, {
+        userId: 'u1',
+        tools: ['catalog'],
+        rules: ['over_budget', 'over_budget:fired', 'over_budget:blocked'],
+        params: { budget: 30, color: 'blue' },
+        createdAt: at(1),
+      });
+      th.t2 = await insertThread(t, a1, {
+        userId: 'u2',
+        externalId: 'ext-2',
+        tools: ['catalog', 'sizes'],
+        rules: ['over_budget', 'over_budget:passed'],
+        params: { budget: 120, size: 42 },
+        createdAt: at(2),
+      });
+      th.t3 = await insertThread(t, a2, {
+        userId: 'u1',
+        tools: ['faq'],
+        rules: ['vip', 'vip:fired'],
+        params: { budget: '75', tier: 'gold' },
+        createdAt: at(3),
+      });
       th.t4 = await insertThread(t, a2, { userId: 'u3', params: { flag: true }, createdAt: at(4) });
       th.t5 = await insertThread(t, a3, { userId: 'u1', runtime: 'v2', tools: ['search'], params: { budget: 10 }, createdAt: at(5) });
-      th.t6 = await insertThread(t, a1, { userId: 'u3', tools: ['sizes'], rules: ['over_budget', 'over_budget:passed'], params: { budget: 50 }, createdAt: at(6) });
-      th.b = await insertThread(t, b1, { userId: 'u1', tools: ['catalog'], rules: ['over_budget'], params: { budget: 30 }, createdAt: at(7) });
+      th.t6 = await insertThread(t, a1, {
+        userId: 'u3',
+        tools: ['sizes'],
+        rules: ['over_budget', 'over_budget:passed'],
+        params: { budget: 50 },
+        createdAt: at(6),
+      });
+      th.b = await insertThread(t, b1, {
+        userId: 'u1',
+        tools: ['catalog'],
+        rules: ['over_budget'],
+        params: { budget: 30 },
+        createdAt: at(7),
+      });
     });
 
-    const list = async (query: string, headers: Record<string, string> = org.headers) => t.http.get(`${LIST}${query ? `?${query}` : ''}`, headers);
+    const list = async (query: string, headers: Record<string, string> = org.headers) =>
+      t.http.get(`${LIST}${query ? `?${query}` : ''}`, headers);
     const expectIds = async (query: string, names: string[]) => {
       const res = await list(query);
       expect(res.status).toBe(200);
@@ -57,7 +91,13 @@ describe('threads (management read side)', () => {
       expect(res.status).toBe(200);
       expect(ids(res)).toEqual([th.t6, th.t4, th.t3, th.t2, th.t1]);
       expect(res.body.results[3]).toEqual({
-        id: th.t2, title: expect.any(String), created_at: at(2).toISOString(), version_tag: 'v1.0', agent_id: a1.agentId, user_id: 'u2', external_id: 'ext-2',
+        id: th.t2,
+        title: expect.any(String),
+        created_at: at(2).toISOString(),
+        version_tag: 'v1.0',
+        agent_id: a1.agentId,
+        user_id: 'u2',
+        external_id: 'ext-2',
       });
       expect(res.body.meta).toEqual({ has_more: false, after_cursor: expect.any(String), before_cursor: expect.any(String) });
       expect(res.body.links).toEqual({ next: null, prev: null });
@@ -103,7 +143,11 @@ describe('threads (management read side)', () => {
       ['tool + rule + param', () => `tool=catalog&rule=over_budget:passed&param=${encodeURIComponent('budget>=100')}`, ['t2']],
       ['agent_id + user_id + created', () => `agent_id=${a1.agentId}&user_id=u3&created=${at(3).toISOString()}`, ['t6']],
       ['project_id + tool + param', () => `project_id=${a1.projectId}&tool=sizes&param=${encodeURIComponent('budget<=60')}`, ['t6']],
-      ['repeated fields AND-ed: (tool a OR b) AND (rule x OR y)', () => 'tool=catalog&tool=faq&rule=vip&rule=over_budget:fired', ['t3', 't1']],
+      [
+        'repeated fields AND-ed: (tool a OR b) AND (rule x OR y)',
+        () => 'tool=catalog&tool=faq&rule=vip&rule=over_budget:fired',
+        ['t3', 't1'],
+      ],
       ['filters that exclude each other', () => 'tool=faq&user_id=u2', []],
     ])('combines %s with AND', async (_name, query, expected) => {
       await expectIds(query(), expected);
@@ -178,9 +222,21 @@ describe('threads (management read side)', () => {
       const res = await t.http.get(`${LIST}/${th.t2}`, org.headers);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
-        id: th.t2, title: expect.any(String), created_at: at(2).toISOString(), version_tag: 'v1.0', agent_id: a1.agentId, user_id: 'u2',
-        external_id: 'ext-2', project_id: a1.projectId, runtime: 'v1', interaction_count: 0, last_interaction_at: null,
-        updated_at: expect.any(String), tools: ['catalog', 'sizes'], rules: ['over_budget', 'over_budget:passed'], params: { budget: 120, size: 42 },
+        id: th.t2,
+        title: expect.any(String),
+        created_at: at(2).toISOString(),
+        version_tag: 'v1.0',
+        agent_id: a1.agentId,
+        user_id: 'u2',
+        external_id: 'ext-2',
+        project_id: a1.projectId,
+        runtime: 'v1',
+        interaction_count: 0,
+        last_interaction_at: null,
+        updated_at: expect.any(String),
+        tools: ['catalog', 'sizes'],
+        rules: ['over_budget', 'over_budget:passed'],
+        params: { budget: 120, size: 42 },
       });
     });
 
@@ -220,7 +276,13 @@ describe('threads (management read side)', () => {
     it('renames and returns the full thread; get and list show the new title', async () => {
       const res = await t.http.patch(`${LIST}/${threadId}`, { title: 'Trail shoes under $100' }, org.headers);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ id: threadId, title: 'Trail shoes under $100', project_id: owner.projectId, runtime: 'v1', tools: [] });
+      expect(res.body).toMatchObject({
+        id: threadId,
+        title: 'Trail shoes under $100',
+        project_id: owner.projectId,
+        runtime: 'v1',
+        tools: [],
+      });
       expect(Date.parse(res.body.updated_at)).toBeGreaterThan(at(1).getTime());
       expect((await t.http.get(`${LIST}/${threadId}`, org.headers)).body.title).toBe('Trail shoes under $100');
       expect((await t.http.get(LIST, org.headers)).body.results[0].title).toBe('Trail shoes under $100');
@@ -271,8 +333,15 @@ describe('threads (management read side)', () => {
 
       const all = await t.http.get(`${LIST}?agent_id=${shop.agentId}`, org.headers);
       expect(ids(all)).toEqual([search.body.thread_id, blocked.body.thread_id]);
-      expect(all.body.results[1]).toMatchObject({ agent_id: shop.agentId, user_id: 'buyer-1', title: 'I am looking for trail shoes under $30', external_id: null });
-      expect((await t.http.get(`${LIST}?rule=over_budget:blocked`, org.headers)).body.results.map((r: { id: string }) => r.id)).toEqual([blocked.body.thread_id]);
+      expect(all.body.results[1]).toMatchObject({
+        agent_id: shop.agentId,
+        user_id: 'buyer-1',
+        title: 'I am looking for trail shoes under $30',
+        external_id: null,
+      });
+      expect((await t.http.get(`${LIST}?rule=over_budget:blocked`, org.headers)).body.results.map((r: { id: string }) => r.id)).toEqual([
+        blocked.body.thread_id,
+      ]);
       expect(ids(await t.http.get(`${LIST}?param=${encodeURIComponent('budget<50')}`, org.headers))).toEqual([blocked.body.thread_id]);
       expect(ids(await t.http.get(`${LIST}?tool=catalog&user_id=buyer-2`, org.headers))).toEqual([search.body.thread_id]);
     });
@@ -287,12 +356,21 @@ describe('threads (management read side)', () => {
       expect(res.status).toBe(200);
       const messages = res.body.results;
       expect(messages.map((m: { role: string }) => m.role)).toEqual(['user', 'agent', 'user', 'agent']);
-      expect(messages.map((m: { text: string }) => m.text)).toEqual(['I am looking for trail shoes', first.body.message.text, 'show me jackets', second.body.message.text]);
+      expect(messages.map((m: { text: string }) => m.text)).toEqual([
+        'I am looking for trail shoes',
+        first.body.message.text,
+        'show me jackets',
+        second.body.message.text,
+      ]);
       expect(messages[0]).toMatchObject({ interaction_id: first.body.interaction_id, image_url: null });
       expect(messages[1]).toMatchObject({
-        id: first.body.message.id, interaction_id: first.body.interaction_id, created_at: first.body.message.created_at,
-        url: first.body.message.url, followup_suggestions: first.body.message.followup_suggestions,
-        input_tokens: first.body.message.input_tokens, output_tokens: first.body.message.output_tokens,
+        id: first.body.message.id,
+        interaction_id: first.body.interaction_id,
+        created_at: first.body.message.created_at,
+        url: first.body.message.url,
+        followup_suggestions: first.body.message.followup_suggestions,
+        input_tokens: first.body.message.input_tokens,
+        output_tokens: first.body.message.output_tokens,
       });
       expect(messages[1].cards).toEqual(first.body.message.cards);
       expect(messages[3].id).toBe(second.body.message.id);
@@ -319,7 +397,11 @@ describe('threads (management read side)', () => {
       await insertInteraction(t, owner, threadId, { userText: null, replyText: 'first' });
       await insertInteraction(t, owner, threadId, { userText: 'and then?', replyText: 'second' });
       const res = await t.http.get(`${LIST}/${threadId}/messages`, org.headers);
-      expect(res.body.results.map((m: { role: string; text: string }) => `${m.role}:${m.text}`)).toEqual(['agent:first', 'user:and then?', 'agent:second']);
+      expect(res.body.results.map((m: { role: string; text: string }) => `${m.role}:${m.text}`)).toEqual([
+        'agent:first',
+        'user:and then?',
+        'agent:second',
+      ]);
     });
 
     it('transcript errors: 404 across tenants and runtimes, 422 for malformed input, 401 without credentials', async () => {

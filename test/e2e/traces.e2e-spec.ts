@@ -9,7 +9,9 @@ describe('traces', () => {
   let org: TestOrg;
   let shop: LiveTestAgent;
   let help: LiveTestAgent;
-  beforeAll(async () => { t = await createTestApp(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
   beforeEach(async () => {
     await t.reset();
     org = await t.factory.org();
@@ -32,7 +34,12 @@ describe('traces', () => {
       expect(res.status).toBe(200);
       expect(res.body.results).toHaveLength(2);
       const [a, b] = res.body.results;
-      expect(a).toEqual({ ...first.message.trace_info, interaction_id: first.interaction_id, thread_id: first.thread_id, created_at: first.message.created_at });
+      expect(a).toEqual({
+        ...first.message.trace_info,
+        interaction_id: first.interaction_id,
+        thread_id: first.thread_id,
+        created_at: first.message.created_at,
+      });
       expect(b).toMatchObject({ runtime: 'v1', interaction_id: second.interaction_id, input: { message: 'show me jackets' } });
       expect(res.body.meta.has_more).toBe(false);
 
@@ -52,7 +59,7 @@ describe('traces', () => {
       expect(res.body.results[0]).toHaveProperty('citations_used');
     });
 
-    it("is 404 not_found for a thread of another agent (agent_id) and of another organization", async () => {
+    it('is 404 not_found for a thread of another agent (agent_id) and of another organization', async () => {
       const turn = await send(shop, 'show me jackets');
       const mine = await t.http.get(`/management/v1/threads/${turn.thread_id}/trace?agent_id=${shop.agentId}`, org.headers);
       expect(mine.status).toBe(200);
@@ -67,7 +74,13 @@ describe('traces', () => {
     it('rejects malformed input with 422 and missing credentials with 401', async () => {
       const turn = await send(shop, 'show me jackets');
       const base = `/management/v1/threads/${turn.thread_id}/trace`;
-      for (const [query, field] of [['page[size]=0', 'page[size]'], ['page[size]=101', 'page[size]'], ['sort_order=sideways', 'sort_order'], ['agent_id=xyz', 'agent_id'], ['page[after]=zzz', 'page[after]']]) {
+      for (const [query, field] of [
+        ['page[size]=0', 'page[size]'],
+        ['page[size]=101', 'page[size]'],
+        ['sort_order=sideways', 'sort_order'],
+        ['agent_id=xyz', 'agent_id'],
+        ['page[after]=zzz', 'page[after]'],
+      ]) {
         const res = await t.http.get(`${base}?${query}`, org.headers);
         expect(res.status).toBe(422);
         expect(res.body.error.details[0].field).toBe(field);
@@ -84,8 +97,16 @@ describe('traces', () => {
       const turn = await send(shop, 'I am looking for trail shoes');
       const res = await t.http.get(`/management/v1/interactions/${turn.interaction_id}/trace`, org.headers);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ ...turn.message.trace_info, interaction_id: turn.interaction_id, thread_id: turn.thread_id, created_at: turn.message.created_at });
-      const withThread = await t.http.get(`/management/v1/interactions/${turn.interaction_id}/trace?thread_id=${turn.thread_id}`, org.headers);
+      expect(res.body).toEqual({
+        ...turn.message.trace_info,
+        interaction_id: turn.interaction_id,
+        thread_id: turn.thread_id,
+        created_at: turn.message.created_at,
+      });
+      const withThread = await t.http.get(
+        `/management/v1/interactions/${turn.interaction_id}/trace?thread_id=${turn.thread_id}`,
+        org.headers,
+      );
       expect(withThread.status).toBe(200);
     });
 
@@ -103,15 +124,23 @@ describe('traces', () => {
     it("is 404 for a thread_id that is not the interaction's, another agent, another organization", async () => {
       const v2 = await send(help, 'How long does shipping take?');
       const v1 = await send(shop, 'show me jackets');
-      expect((await t.http.get(`/management/v1/interactions/${v2.interaction_id}/trace?thread_id=${v1.thread_id}`, org.headers)).status).toBe(404);
-      expect((await t.http.get(`/management/v1/interactions/${v1.interaction_id}/trace?thread_id=${v2.thread_id}`, org.headers)).status).toBe(404);
+      expect(
+        (await t.http.get(`/management/v1/interactions/${v2.interaction_id}/trace?thread_id=${v1.thread_id}`, org.headers)).status,
+      ).toBe(404);
+      expect(
+        (await t.http.get(`/management/v1/interactions/${v1.interaction_id}/trace?thread_id=${v2.thread_id}`, org.headers)).status,
+      ).toBe(404);
       const otherAgent = await t.http.get(`/management/v1/interactions/${v1.interaction_id}/trace?agent_id=${help.agentId}`, org.headers);
       expect(otherAgent.status).toBe(404);
       expect(otherAgent.body.error.code).toBe('not_found');
-      expect((await t.http.get(`/management/v1/interactions/${v1.interaction_id}/trace?agent_id=${shop.agentId}`, org.headers)).status).toBe(200);
+      expect(
+        (await t.http.get(`/management/v1/interactions/${v1.interaction_id}/trace?agent_id=${shop.agentId}`, org.headers)).status,
+      ).toBe(200);
       const stranger = await t.factory.org();
       expect((await t.http.get(`/management/v1/interactions/${v1.interaction_id}/trace`, stranger.headers)).status).toBe(404);
-      expect((await t.http.get(`/management/v1/interactions/${v2.interaction_id}/trace?thread_id=${v2.thread_id}`, stranger.headers)).status).toBe(404);
+      expect(
+        (await t.http.get(`/management/v1/interactions/${v2.interaction_id}/trace?thread_id=${v2.thread_id}`, stranger.headers)).status,
+      ).toBe(404);
       expect((await t.http.get(`/management/v1/interactions/${'0'.repeat(24)}/trace`, org.headers)).status).toBe(404);
     });
 
@@ -124,7 +153,9 @@ describe('traces', () => {
       expect(badThread.status).toBe(422);
       expect(badThread.body.error.details[0].field).toBe('thread_id');
       expect((await t.http.get(`/management/v1/interactions/${turn.interaction_id}/trace`)).status).toBe(401);
-      expect((await t.http.get(`/management/v1/interactions/${turn.interaction_id}/trace`, { 'x-organization-api-key': 'nope' })).status).toBe(401);
+      expect(
+        (await t.http.get(`/management/v1/interactions/${turn.interaction_id}/trace`, { 'x-organization-api-key': 'nope' })).status,
+      ).toBe(401);
     });
   });
 });

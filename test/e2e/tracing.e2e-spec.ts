@@ -53,7 +53,14 @@ function otlpSpans(body: any): OtlpSpan[] {
   for (const resource of body.resourceSpans ?? []) {
     for (const scoped of resource.scopeSpans ?? []) {
       for (const span of scoped.spans ?? []) {
-        out.push({ scope: scoped.scope?.name, name: span.name, kind: span.kind, traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId || undefined });
+        out.push({
+          scope: scoped.scope?.name,
+          name: span.name,
+          kind: span.kind,
+          traceId: span.traceId,
+          spanId: span.spanId,
+          parentSpanId: span.parentSpanId || undefined,
+        });
       }
     }
   }
@@ -84,11 +91,22 @@ describe('OpenTelemetry tracing', () => {
   });
 
   it('is on with the standard OTEL_* variables; OTEL_SDK_DISABLED wins', () => {
-    expect(loadConfig({ OTEL_TRACES_EXPORTER: 'otlp' }).tracing).toMatchObject({ enabled: true, serviceName: 'agent-service', tracesUrl: undefined });
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/', OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=abc,team=ops' }).tracing)
-      .toEqual({ enabled: true, serviceName: 'agent-service', tracesUrl: 'http://collector:4318/v1/traces', headers: { 'x-api-key': 'abc', team: 'ops' } });
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/traces', OTEL_SERVICE_NAME: 'agents-eu' }).tracing)
-      .toMatchObject({ enabled: true, serviceName: 'agents-eu', tracesUrl: 'http://collector:4318/traces' });
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: 'otlp' }).tracing).toMatchObject({
+      enabled: true,
+      serviceName: 'agent-service',
+      tracesUrl: undefined,
+    });
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/', OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=abc,team=ops' }).tracing,
+    ).toEqual({
+      enabled: true,
+      serviceName: 'agent-service',
+      tracesUrl: 'http://collector:4318/v1/traces',
+      headers: { 'x-api-key': 'abc', team: 'ops' },
+    });
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/traces', OTEL_SERVICE_NAME: 'agents-eu' }).tracing,
+    ).toMatchObject({ enabled: true, serviceName: 'agents-eu', tracesUrl: 'http://collector:4318/traces' });
     expect(loadConfig({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_SDK_DISABLED: 'true' }).tracing.enabled).toBe(false);
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_EXPORTER: 'none' }).tracing.enabled).toBe(false);
   });
@@ -118,7 +136,8 @@ describe('OpenTelemetry tracing', () => {
 
     it('follows one event in one trace: accept, processing, the turn and its engine steps', async () => {
       const agent = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });
-      const key = expectStatus(await t.http.post(`/management/v1/agents/${agent.agentId}/api-keys`, {}, org.headers), 201, 'api key').body.api_key;
+      const key = expectStatus(await t.http.post(`/management/v1/agents/${agent.agentId}/api-keys`, {}, org.headers), 201, 'api key').body
+        .api_key;
       exporter.reset();
       const res = await t.http.post(EVENTS, { text: 'I am looking for trail shoes', thread_id: 'order-1' }, { 'x-agent-api-key': key });
       expect(res.status).toBe(202);
@@ -134,7 +153,11 @@ describe('OpenTelemetry tracing', () => {
       const turns = childrenOf(spans, processed).filter((s) => s.name === 'turn');
       expect(turns).toHaveLength(1);
       expect(turns[0]!.attributes).toMatchObject({ 'agent.runtime': 'v1', 'agent.provider': 'builtin' });
-      expect(childrenOf(spans, turns[0]!).map((s) => s.name).sort()).toEqual([...V1_STEPS].sort());
+      expect(
+        childrenOf(spans, turns[0]!)
+          .map((s) => s.name)
+          .sort(),
+      ).toEqual([...V1_STEPS].sort());
     });
 
     it('puts the model call under the turn, as JSON and as a stream', async () => {
@@ -143,14 +166,20 @@ describe('OpenTelemetry tracing', () => {
       exporter.reset();
       expectStatus(await t.http.post(SEND, { text: 'I am looking for trail shoes', user_id: 'u1' }, agent.headers), 200, 'send');
       const stream = await fetch(`${t.baseUrl}${SEND}/stream`, {
-        method: 'POST', headers: { ...agent.headers, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'show me jackets', user_id: 'u1' }),
+        method: 'POST',
+        headers: { ...agent.headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ text: 'show me jackets', user_id: 'u1' }),
       });
       expect(stream.status).toBe(200);
       await stream.text();
-      const turns = await waitFor(() => {
-        const found = exporter.getFinishedSpans().filter((s) => s.name === 'turn');
-        return found.length === 2 ? found : undefined;
-      }, 5000, 'two turns');
+      const turns = await waitFor(
+        () => {
+          const found = exporter.getFinishedSpans().filter((s) => s.name === 'turn');
+          return found.length === 2 ? found : undefined;
+        },
+        5000,
+        'two turns',
+      );
       for (const turn of turns) {
         expect(turn.attributes).toMatchObject({ 'agent.runtime': 'v1', 'agent.provider': 'openai' });
         const calls = childrenOf(exporter.getFinishedSpans(), turn).filter((s) => s.name === 'provider.call');
@@ -184,23 +213,50 @@ describe('OpenTelemetry tracing', () => {
       const service = await startServiceProcess({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: '100' });
       try {
         const res = await fetch(`${service.baseUrl}${SEND}`, {
-          method: 'POST', headers: { ...agent.headers, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'I am looking for trail shoes', user_id: 'u1' }),
+          method: 'POST',
+          headers: { ...agent.headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ text: 'I am looking for trail shoes', user_id: 'u1' }),
         });
         expect(res.status).toBe(200);
         const turn = await waitFor(() => received.find((s) => s.name === 'turn'), 10_000, 'the turn span');
-        const server = await waitFor(() => received.find((s) => s.traceId === turn.traceId && s.kind === OTLP_SERVER_KIND), 10_000, 'the HTTP server span');
-        const inTrace = await waitFor(() => {
-          const spans = received.filter((s) => s.traceId === turn.traceId);
-          return ['@opentelemetry/instrumentation-pg', '@opentelemetry/instrumentation-ioredis'].every((scope) => spans.some((s) => s.scope === scope)) ? spans : undefined;
-        }, 10_000, 'PostgreSQL and Redis spans in the trace of the send');
+        const server = await waitFor(
+          () => received.find((s) => s.traceId === turn.traceId && s.kind === OTLP_SERVER_KIND),
+          10_000,
+          'the HTTP server span',
+        );
+        const inTrace = await waitFor(
+          () => {
+            const spans = received.filter((s) => s.traceId === turn.traceId);
+            return ['@opentelemetry/instrumentation-pg', '@opentelemetry/instrumentation-ioredis'].every((scope) =>
+              spans.some((s) => s.scope === scope),
+            )
+              ? spans
+              : undefined;
+          },
+          10_000,
+          'PostgreSQL and Redis spans in the trace of the send',
+        );
         expect(server.scope).toBe('@opentelemetry/instrumentation-http');
         const byId = new Map(inTrace.map((s) => [s.spanId, s]));
         const chain: string[] = [];
         for (let p = byId.get(turn.parentSpanId ?? ''); p; p = byId.get(p.parentSpanId ?? '')) chain.push(p.spanId);
         expect(chain).toContain(server.spanId);
-        expect(inTrace.filter((s) => s.parentSpanId === turn.spanId).map((s) => s.name).sort()).toEqual([...V1_STEPS].sort());
-        const requestLine = await waitFor(() => service.logs.map(parseLine).find((l) => l?.msg === 'request' && l.path === SEND), 5000, 'the request log line');
-        expect(requestLine).toMatchObject({ trace_id: turn.traceId, span_id: expect.stringMatching(/^[0-9a-f]{16}$/), reqId: expect.any(String) });
+        expect(
+          inTrace
+            .filter((s) => s.parentSpanId === turn.spanId)
+            .map((s) => s.name)
+            .sort(),
+        ).toEqual([...V1_STEPS].sort());
+        const requestLine = await waitFor(
+          () => service.logs.map(parseLine).find((l) => l?.msg === 'request' && l.path === SEND),
+          5000,
+          'the request log line',
+        );
+        expect(requestLine).toMatchObject({
+          trace_id: turn.traceId,
+          span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+          reqId: expect.any(String),
+        });
       } finally {
         await service.stop();
         await new Promise((resolve) => receiver.close(resolve));

@@ -32,7 +32,9 @@ function expected(turns: Turn[], from?: string, to?: string) {
 
 describe('usage', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
   afterAll(() => t.close());
 
   describe('from real sends', () => {
@@ -54,7 +56,14 @@ describe('usage', () => {
       const output = replies.reduce((n, m) => n + m.output_tokens, 0);
       const res = await t.http.get(`/management/v1/agents/${shop.agentId}/usage`, org.headers);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ interaction_count: 3, input_tokens: input, output_tokens: output, cache_read_tokens: 0, reasoning_tokens: 0, total_tokens: input + output });
+      expect(res.body).toEqual({
+        interaction_count: 3,
+        input_tokens: input,
+        output_tokens: output,
+        cache_read_tokens: 0,
+        reasoning_tokens: 0,
+        total_tokens: input + output,
+      });
 
       const agent = (await t.http.get(`/management/v1/agents/${shop.agentId}`, org.headers)).body;
       const project = await t.http.get(`/management/v1/projects/${agent.project_id}/usage`, org.headers);
@@ -98,7 +107,11 @@ describe('usage', () => {
         const owner = i % 4 === 0 ? b : a;
         (owner === a ? turnsA : turnsB).push(turn);
         await insertInteraction(t, owner, owner === a ? threadA : threadB, {
-          createdAt: at, inputTokens: turn.input, outputTokens: turn.output, cacheReadTokens: turn.cache, reasoningTokens: turn.reasoning,
+          createdAt: at,
+          inputTokens: turn.input,
+          outputTokens: turn.output,
+          cacheReadTokens: turn.cache,
+          reasoningTokens: turn.reasoning,
         });
         await insertInteraction(t, other, threadOther, { createdAt: at, inputTokens: 1000, outputTokens: 1000 });
       }
@@ -196,7 +209,14 @@ describe('usage', () => {
       expect((await t.http.delete(`/management/v1/agents/${b.agentId}`, org.headers)).status).toBe(204);
       expect((await t.http.get(`/management/v1/agents/${b.agentId}/usage`, org.headers)).status).toBe(404);
       const res = await t.http.get(`/management/v1/projects/${a.projectId}/usage`, org.headers);
-      expect(res.body).toEqual({ interaction_count: 2, input_tokens: 107, output_tokens: 53, cache_read_tokens: 2, reasoning_tokens: 1, total_tokens: 163 });
+      expect(res.body).toEqual({
+        interaction_count: 2,
+        input_tokens: 107,
+        output_tokens: 53,
+        cache_read_tokens: 2,
+        reasoning_tokens: 1,
+        total_tokens: 163,
+      });
       expect((await t.http.get(`/management/v1/agents/${a.agentId}/usage`, org.headers)).body.total_tokens).toBe(150);
     });
 

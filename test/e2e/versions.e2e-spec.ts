@@ -7,7 +7,9 @@ const field = (res: { body: { error: { details?: Array<{ field: string }> } } })
 
 describe('agent versions (management)', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
   beforeEach(() => t.reset());
   afterAll(() => t.close());
 
@@ -26,14 +28,17 @@ describe('agent versions (management)', () => {
     return res.body;
   }
 
-  const publish = (org: TestOrg, agentId: string, versionId: string) => t.http.post(`${base(agentId)}/${versionId}/publish`, undefined, org.headers);
-  const archive = (org: TestOrg, agentId: string, versionId: string) => t.http.post(`${base(agentId)}/${versionId}/archive`, undefined, org.headers);
+  const publish = (org: TestOrg, agentId: string, versionId: string) =>
+    t.http.post(`${base(agentId)}/${versionId}/publish`, undefined, org.headers);
+  const archive = (org: TestOrg, agentId: string, versionId: string) =>
+    t.http.post(`${base(agentId)}/${versionId}/archive`, undefined, org.headers);
   const push = (org: TestOrg, agentId: string, versionId: string, bundle: unknown, message?: string) =>
     t.http.post(`${base(agentId)}/${versionId}/push`, message === undefined ? { bundle } : { bundle, message }, org.headers);
   const pull = (org: TestOrg, agentId: string, versionId: string, tag?: string) =>
     t.http.get(`${base(agentId)}/${versionId}/pull${tag ? `?version_tag=${tag}` : ''}`, org.headers);
   const getAgent = async (org: TestOrg, agentId: string) => (await t.http.get(`/management/v1/agents/${agentId}`, org.headers)).body;
-  const getVersion = async (org: TestOrg, agentId: string, versionId: string) => (await t.http.get(`${base(agentId)}/${versionId}`, org.headers)).body;
+  const getVersion = async (org: TestOrg, agentId: string, versionId: string) =>
+    (await t.http.get(`${base(agentId)}/${versionId}`, org.headers)).body;
 
   describe('state: (none) → create version → draft', () => {
     it('creates an empty draft v1.0 with metadata, numbered per agent', async () => {
@@ -41,9 +46,21 @@ describe('agent versions (management)', () => {
       const res = await t.http.post(base(agent.id), { source: 'empty', label: 'First', tags: ['a', 'b', 'a'], notes: 'n' }, org.headers);
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
-        id: expect.stringMatching(/^[0-9a-f]{24}$/), agent_id: agent.id, number: 1, version_tag: 'v1.0', status: 'draft', is_live: false,
-        is_revision: false, base_version_id: null, label: 'First', tags: ['a', 'b'], notes: 'n', digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
-        message: null, created_at: expect.any(String), updated_at: expect.any(String),
+        id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        agent_id: agent.id,
+        number: 1,
+        version_tag: 'v1.0',
+        status: 'draft',
+        is_live: false,
+        is_revision: false,
+        base_version_id: null,
+        label: 'First',
+        tags: ['a', 'b'],
+        notes: 'n',
+        digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+        message: null,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
       });
       const second = await createVersion(org, agent.id);
       expect(second).toMatchObject({ number: 2, version_tag: 'v2.0', label: null, tags: [], notes: null });
@@ -245,10 +262,17 @@ describe('agent versions (management)', () => {
       expect(res.status).toBe(200);
       const canonical = '{"model":{"provider":"builtin","temperature":0.2},"name":"Trail Shop","welcome_message":"Hi"}';
       expect(res.body).toEqual({
-        version_id: v2.id, revision_id: expect.stringMatching(/^[0-9a-f]{24}$/), version_tag: 'v2.1',
-        digest: `sha256:${createHash('sha256').update(canonical).digest('hex')}`, created_at: expect.any(String),
+        version_id: v2.id,
+        revision_id: expect.stringMatching(/^[0-9a-f]{24}$/),
+        version_tag: 'v2.1',
+        digest: `sha256:${createHash('sha256').update(canonical).digest('hex')}`,
+        created_at: expect.any(String),
       });
-      const same = await push(org, agent.id, v2.id, { name: 'Trail Shop', model: { provider: 'builtin', temperature: 0.2 }, welcome_message: 'Hi' });
+      const same = await push(org, agent.id, v2.id, {
+        name: 'Trail Shop',
+        model: { provider: 'builtin', temperature: 0.2 },
+        welcome_message: 'Hi',
+      });
       expect(same.status).toBe(200);
       expect(same.body).toEqual(res.body);
       const second = await push(org, agent.id, v2.id, { ...bundle, welcome_message: 'Hello' });
@@ -256,8 +280,16 @@ describe('agent versions (management)', () => {
       expect(await getVersion(org, agent.id, v2.id)).toMatchObject({ status: 'draft', version_tag: 'v2.2', digest: second.body.digest });
 
       const revisions = (await t.http.get(`${base(agent.id)}?filters[number]=2`, org.headers)).body.results;
-      expect(revisions.map((r: { version_tag: string; is_revision: boolean }) => `${r.version_tag}:${r.is_revision}`)).toEqual(['v2.2:true', 'v2.1:true', 'v2.2:false']);
-      expect(revisions.find((r: { version_tag: string }) => r.version_tag === 'v2.1')).toMatchObject({ base_version_id: v2.id, message: 'first change', is_live: false });
+      expect(revisions.map((r: { version_tag: string; is_revision: boolean }) => `${r.version_tag}:${r.is_revision}`)).toEqual([
+        'v2.2:true',
+        'v2.1:true',
+        'v2.2:false',
+      ]);
+      expect(revisions.find((r: { version_tag: string }) => r.version_tag === 'v2.1')).toMatchObject({
+        base_version_id: v2.id,
+        message: 'first change',
+        is_live: false,
+      });
     });
 
     it('keeps a published live version live on its frozen revision', async () => {
@@ -279,17 +311,30 @@ describe('agent versions (management)', () => {
           { code: 'ok', when: { param: 'budget', op: '<', value: 10 }, action: 'block', message: 'too low' },
           { code: 'bad', when: { param: 'budget', op: 'between', value: 10 }, action: 'block', message: 'm' },
         ],
-        knowledge: [{ id: 'a', title: 'A', text: 'x' }, { id: 'b', title: 'B', text: 'y' }, { id: 'c', title: 'C' }],
+        knowledge: [
+          { id: 'a', title: 'A', text: 'x' },
+          { id: 'b', title: 'B', text: 'y' },
+          { id: 'c', title: 'C' },
+        ],
         guardrails: [{ code: 'g', patterns: ['(unclosed'], message: 'no' }],
       };
       const res = await push(org, agent.id, v1.id, bad);
       expect(res.status).toBe(422);
       expect(res.body.error.code).toBe('validation_error');
       expect(field(res)).toEqual(expect.arrayContaining(['bundle.rules[1].when.op', 'bundle.knowledge[2].text']));
-      const regex = await push(org, agent.id, v1.id, { guardrails: [{ code: 'g', patterns: ['ok', '(unclosed'], message: 'no' }], parameters: [{ code: 'budget', title: 'Budget', type: 'number', pattern: '[0-' }] });
+      const regex = await push(org, agent.id, v1.id, {
+        guardrails: [{ code: 'g', patterns: ['ok', '(unclosed'], message: 'no' }],
+        parameters: [{ code: 'budget', title: 'Budget', type: 'number', pattern: '[0-' }],
+      });
       expect(regex.status).toBe(422);
       expect(field(regex)).toEqual(expect.arrayContaining(['bundle.guardrails[0].patterns[1]', 'bundle.parameters[0].pattern']));
-      for (const [body, name] of [[{}, 'bundle'], [{ bundle: [] }, 'bundle'], [{ bundle: 'x' }, 'bundle'], [{ bundle: {}, message: 5 }, 'message'], [{ bundle: {}, extra: 1 }, 'extra']] as const) {
+      for (const [body, name] of [
+        [{}, 'bundle'],
+        [{ bundle: [] }, 'bundle'],
+        [{ bundle: 'x' }, 'bundle'],
+        [{ bundle: {}, message: 5 }, 'message'],
+        [{ bundle: {}, extra: 1 }, 'extra'],
+      ] as const) {
         const r = await t.http.post(`${base(agent.id)}/${v1.id}/push`, body, org.headers);
         expect(r.status).toBe(422);
         expect(field(r)).toContain(name);
@@ -312,7 +357,9 @@ describe('agent versions (management)', () => {
   describe('rename (PATCH agent name) with an unpublished push on the live version', () => {
     /** The digest the service computes: sha256 of the JSON with keys sorted (flat bundles here). */
     const digestOf = (bundle: Record<string, unknown>) =>
-      `sha256:${createHash('sha256').update(JSON.stringify(Object.fromEntries(Object.entries(bundle).sort(([a], [b]) => (a < b ? -1 : 1))))).digest('hex')}`;
+      `sha256:${createHash('sha256')
+        .update(JSON.stringify(Object.fromEntries(Object.entries(bundle).sort(([a], [b]) => (a < b ? -1 : 1)))))
+        .digest('hex')}`;
     const rename = (org: TestOrg, agentId: string, name: string) => t.http.patch(`/management/v1/agents/${agentId}`, { name }, org.headers);
 
     it('shows the new name live at once and keeps the push: the next publish ships v1.1 content with the new name', async () => {
@@ -335,9 +382,21 @@ describe('agent versions (management)', () => {
       const nextBundle = { ...draft, name: 'Ridge Shop' };
       const current = await pull(org, agent.id, v1.id);
       expect(current.body).toMatchObject({ version_tag: 'v1.3', bundle: nextBundle });
-      expect(await getVersion(org, agent.id, v1.id)).toMatchObject({ version_tag: 'v1.3', digest: digestOf(nextBundle), status: 'published', is_live: true });
+      expect(await getVersion(org, agent.id, v1.id)).toMatchObject({
+        version_tag: 'v1.3',
+        digest: digestOf(nextBundle),
+        status: 'published',
+        is_live: true,
+      });
       const items = (await t.http.get(`${base(agent.id)}?filters[number]=1`, org.headers)).body.results;
-      expect(items.map((v: { version_tag: string; is_revision: boolean; is_live: boolean; digest: string }) => [v.version_tag, v.is_revision, v.is_live, v.digest])).toEqual([
+      expect(
+        items.map((v: { version_tag: string; is_revision: boolean; is_live: boolean; digest: string }) => [
+          v.version_tag,
+          v.is_revision,
+          v.is_live,
+          v.digest,
+        ]),
+      ).toEqual([
         ['v1.3', true, false, digestOf(nextBundle)],
         ['v1.2', true, true, digestOf(liveBundle)],
         ['v1.1', true, false, digestOf(draft)],
@@ -383,7 +442,14 @@ describe('agent versions (management)', () => {
       const before = Date.now();
       const current = await pull(org, agent.id, v1.id);
       expect(current.status).toBe(200);
-      expect(current.body).toEqual({ agent_id: agent.id, version_id: v1.id, version_tag: 'v1.2', bundle: { name: 'Trail Shop', welcome_message: 'two' }, expires_at: expect.any(String), return_type: 'bundle' });
+      expect(current.body).toEqual({
+        agent_id: agent.id,
+        version_id: v1.id,
+        version_tag: 'v1.2',
+        bundle: { name: 'Trail Shop', welcome_message: 'two' },
+        expires_at: expect.any(String),
+        return_type: 'bundle',
+      });
       const ttl = Date.parse(current.body.expires_at) - before;
       expect(ttl).toBeGreaterThanOrEqual(t.config.bundleCacheTtlSeconds * 1000 - 1000);
       expect(ttl).toBeLessThanOrEqual(t.config.bundleCacheTtlSeconds * 1000 + 5000);
@@ -414,7 +480,14 @@ describe('agent versions (management)', () => {
       const v1 = await createVersion(org, agent.id, { source: 'empty', label: 'L', notes: 'N', tags: ['x'] });
       const res = await t.http.patch(`${base(agent.id)}/${v1.id}`, { label: 'Black Friday', tags: ['promo', 'q4'] }, org.headers);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ label: 'Black Friday', tags: ['promo', 'q4'], notes: 'N', version_tag: 'v1.0', digest: v1.digest, status: 'draft' });
+      expect(res.body).toMatchObject({
+        label: 'Black Friday',
+        tags: ['promo', 'q4'],
+        notes: 'N',
+        version_tag: 'v1.0',
+        digest: v1.digest,
+        status: 'draft',
+      });
       const cleared = await t.http.patch(`${base(agent.id)}/${v1.id}`, { label: null, notes: null, tags: [] }, org.headers);
       expect(cleared.body).toMatchObject({ label: null, notes: null, tags: [] });
       expect(await getVersion(org, agent.id, v1.id)).toMatchObject({ label: null, notes: null, tags: [] });
@@ -424,7 +497,12 @@ describe('agent versions (management)', () => {
       const { org, agent } = await setup();
       const other = await setup();
       const v1 = await createVersion(org, agent.id);
-      for (const [body, name] of [[{ tags: [1] }, 'tags'], [{ notes: 'x'.repeat(5001) }, 'notes'], [{ bundle: {} }, 'bundle'], [{ status: 'published' }, 'status']] as const) {
+      for (const [body, name] of [
+        [{ tags: [1] }, 'tags'],
+        [{ notes: 'x'.repeat(5001) }, 'notes'],
+        [{ bundle: {} }, 'bundle'],
+        [{ status: 'published' }, 'status'],
+      ] as const) {
         const res = await t.http.patch(`${base(agent.id)}/${v1.id}`, body, org.headers);
         expect(res.status).toBe(422);
         expect(field(res)).toContain(name);
@@ -441,7 +519,12 @@ describe('agent versions (management)', () => {
       const v1 = await createVersion(org, agent.id, { source: 'empty', label: 'Launch', tags: ['stable'] });
       await push(org, agent.id, v1.id, { name: 'Trail Shop', welcome_message: '1' });
       await publish(org, agent.id, v1.id);
-      const v2 = await createVersion(org, agent.id, { source: 'clone', from_version_id: v1.id, label: 'Winter campaign', tags: ['experiment'] });
+      const v2 = await createVersion(org, agent.id, {
+        source: 'clone',
+        from_version_id: v1.id,
+        label: 'Winter campaign',
+        tags: ['experiment'],
+      });
       await push(org, agent.id, v2.id, { name: 'Trail Shop', welcome_message: '2' });
       await push(org, agent.id, v2.id, { name: 'Trail Shop', welcome_message: '3' });
       const v3 = await createVersion(org, agent.id);
@@ -457,7 +540,9 @@ describe('agent versions (management)', () => {
       expect(res.status).toBe(200);
       expect(tags(res)).toEqual(['v3.0*', 'v2.2', 'v2.1', 'v2.2*', 'v1.1', 'v1.1*']);
       expect(res.body.results.filter((r: { is_live: boolean }) => r.is_live).map((r: { id: string }) => r.id)).toHaveLength(2);
-      expect(res.body.results.find((r: { version_tag: string; is_revision: boolean }) => r.version_tag === 'v1.1' && r.is_revision)).toMatchObject({ is_live: true, base_version_id: v1.id });
+      expect(
+        res.body.results.find((r: { version_tag: string; is_revision: boolean }) => r.version_tag === 'v1.1' && r.is_revision),
+      ).toMatchObject({ is_live: true, base_version_id: v1.id });
       expect(res.body.meta).toMatchObject({ has_more: false });
     });
 
@@ -552,11 +637,15 @@ describe('agent versions (management)', () => {
     it('concurrent pushes get distinct tags and lose no revision', async () => {
       const { org, agent } = await setup();
       const v1 = await createVersion(org, agent.id);
-      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => push(org, agent.id, v1.id, { name: 'Trail Shop', welcome_message: `m${i}` })));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => push(org, agent.id, v1.id, { name: 'Trail Shop', welcome_message: `m${i}` })),
+      );
       expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
       const pushedTags = results.map((r) => r.body.version_tag).sort();
       expect(pushedTags).toEqual(['v1.1', 'v1.2', 'v1.3', 'v1.4', 'v1.5', 'v1.6']);
-      const messages = await Promise.all(results.map(async (r) => (await pull(org, agent.id, v1.id, r.body.version_tag)).body.bundle.welcome_message));
+      const messages = await Promise.all(
+        results.map(async (r) => (await pull(org, agent.id, v1.id, r.body.version_tag)).body.bundle.welcome_message),
+      );
       expect(messages.sort()).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5']);
       expect((await t.http.get(`${base(agent.id)}?filters[number]=1`, org.headers)).body.results).toHaveLength(7);
     });
@@ -579,7 +668,9 @@ describe('agent versions (management)', () => {
       const results = await Promise.all(requests);
       expect(results.filter((r) => r.status !== 200).map((r) => r.text)).toEqual([]);
       expect((await getVersion(org, agent.id, v3.id)).status).toBe('archived');
-      const live = (await t.http.get(`${base(agent.id)}?filters[exclude_revisions]=true`, org.headers)).body.results.filter((v: { is_live: boolean }) => v.is_live);
+      const live = (await t.http.get(`${base(agent.id)}?filters[exclude_revisions]=true`, org.headers)).body.results.filter(
+        (v: { is_live: boolean }) => v.is_live,
+      );
       expect(live).toHaveLength(1);
       const current = await getAgent(org, agent.id);
       const pulled = await pull(org, agent.id, current.live_version_id, current.live_version_tag);
@@ -599,7 +690,9 @@ describe('agent versions (management)', () => {
       const res = await t.http.get('/management/v1/bundle-schema', org.headers);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ $schema: expect.stringContaining('json-schema.org'), type: 'object' });
-      expect(Object.keys(res.body.properties)).toEqual(expect.arrayContaining(['name', 'rules', 'knowledge', 'tools', 'collections', 'guardrails', 'followups', 'model']));
+      expect(Object.keys(res.body.properties)).toEqual(
+        expect.arrayContaining(['name', 'rules', 'knowledge', 'tools', 'collections', 'guardrails', 'followups', 'model']),
+      );
       expect((await t.http.get('/management/v1/bundle-schema')).status).toBe(401);
     });
 
@@ -633,7 +726,9 @@ describe('agent versions (management)', () => {
     const doc = await t.http.get('/openapi.json');
     const paths = doc.body.paths;
     expect(Object.keys(paths['/management/v1/agents/{agentId}/versions'])).toEqual(expect.arrayContaining(['get', 'post']));
-    for (const action of ['publish', 'archive', 'push']) expect(paths[`/management/v1/agents/{agentId}/versions/{versionId}/${action}`]).toHaveProperty('post');
+    for (const action of ['publish', 'archive', 'push']) {
+      expect(paths[`/management/v1/agents/{agentId}/versions/{versionId}/${action}`]).toHaveProperty('post');
+    }
     expect(paths['/management/v1/agents/{agentId}/versions/{versionId}/pull']).toHaveProperty('get');
     expect(paths['/management/v1/agents/{agentId}/versions/{versionId}']).toHaveProperty('patch');
     expect(paths['/management/v1/bundle-schema']).toHaveProperty('get');

@@ -32,7 +32,9 @@ export class Factory {
     const id = newId();
     const apiKey = generateSecret('oak');
     await this.dataSource.getRepository(OrganizationEntity).insert({ id, name });
-    await this.dataSource.getRepository(OrganizationApiKeyEntity).insert({ id: newId(), organizationId: id, keyHash: hashSecret(apiKey), keyPrefix: secretPrefix(apiKey) });
+    await this.dataSource
+      .getRepository(OrganizationApiKeyEntity)
+      .insert({ id: newId(), organizationId: id, keyHash: hashSecret(apiKey), keyPrefix: secretPrefix(apiKey) });
     return { id, apiKey, headers: { 'x-organization-api-key': apiKey } };
   }
 
@@ -43,17 +45,33 @@ export class Factory {
   async agent(org: TestOrg, options: { project?: ProjectEntity; name?: string; runtime?: AgentRuntime } = {}): Promise<AgentEntity> {
     const project = options.project ?? (await this.project(org));
     return this.dataSource.getRepository(AgentEntity).save({
-      id: newId(), organizationId: org.id, projectId: project.id, name: options.name ?? unique('agent'),
-      description: null, runtime: options.runtime ?? 'v1', liveVersionId: null, liveRevisionId: null, liveVersionTag: null, deletedAt: null,
+      id: newId(),
+      organizationId: org.id,
+      projectId: project.id,
+      name: options.name ?? unique('agent'),
+      description: null,
+      runtime: options.runtime ?? 'v1',
+      liveVersionId: null,
+      liveRevisionId: null,
+      liveVersionTag: null,
+      deletedAt: null,
     });
   }
 
-  async publishableKey(agent: AgentEntity, restrictions: { origins?: string[]; ipRanges?: string[] } = {}): Promise<{ id: string; key: string }> {
+  async publishableKey(
+    agent: AgentEntity,
+    restrictions: { origins?: string[]; ipRanges?: string[] } = {},
+  ): Promise<{ id: string; key: string }> {
     const key = generateSecret('pk');
     const id = newId();
     await this.dataSource.getRepository(PublishableKeyEntity).insert({
-      id, organizationId: agent.organizationId, agentId: agent.id, keyHash: hashSecret(key), keyPrefix: secretPrefix(key),
-      allowedOrigins: restrictions.origins ?? [], allowedIpRanges: restrictions.ipRanges ?? [],
+      id,
+      organizationId: agent.organizationId,
+      agentId: agent.id,
+      keyHash: hashSecret(key),
+      keyPrefix: secretPrefix(key),
+      allowedOrigins: restrictions.origins ?? [],
+      allowedIpRanges: restrictions.ipRanges ?? [],
     });
     return { id, key };
   }
@@ -65,14 +83,18 @@ export class Factory {
   async agentApiKey(agent: AgentEntity): Promise<{ id: string; key: string }> {
     const key = generateSecret('agk');
     const id = newId();
-    await this.dataSource.getRepository(AgentApiKeyEntity).insert({ id, organizationId: agent.organizationId, agentId: agent.id, keyHash: hashSecret(key), keyPrefix: secretPrefix(key) });
+    await this.dataSource
+      .getRepository(AgentApiKeyEntity)
+      .insert({ id, organizationId: agent.organizationId, agentId: agent.id, keyHash: hashSecret(key), keyPrefix: secretPrefix(key) });
     return { id, key };
   }
 
   async user(org: TestOrg, password = 'correct horse battery'): Promise<{ id: string; email: string; password: string }> {
     const email = `${unique('user')}@example.test`;
     const id = newId();
-    await this.dataSource.getRepository(UserEntity).insert({ id, organizationId: org.id, email, passwordHash: await argon2.hash(password) });
+    await this.dataSource
+      .getRepository(UserEntity)
+      .insert({ id, organizationId: org.id, email, passwordHash: await argon2.hash(password) });
     return { id, email, password };
   }
 
@@ -90,12 +112,33 @@ export class Factory {
     const revisionId = newId();
     const versionTag = 'v1.0';
     await this.dataSource.transaction(async (em) => {
-      await em.getRepository(AgentVersionEntity).insert({ id: versionId, organizationId: org.id, agentId: agent.id, number: 1, status: 'published', label: null, tags: [], notes: null, currentRevisionId: null });
+      await em.getRepository(AgentVersionEntity).insert({
+        id: versionId,
+        organizationId: org.id,
+        agentId: agent.id,
+        number: 1,
+        status: 'published',
+        label: null,
+        tags: [],
+        notes: null,
+        currentRevisionId: null,
+      });
       await em.getRepository(AgentRevisionEntity).insert({
-        id: revisionId, organizationId: org.id, agentId: agent.id, versionId, revisionNumber: 0, versionTag, bundle, digest: bundleDigest(bundle), message: null, createdAt: new Date(),
+        id: revisionId,
+        organizationId: org.id,
+        agentId: agent.id,
+        versionId,
+        revisionNumber: 0,
+        versionTag,
+        bundle,
+        digest: bundleDigest(bundle),
+        message: null,
+        createdAt: new Date(),
       });
       await em.getRepository(AgentVersionEntity).update({ id: versionId }, { currentRevisionId: revisionId });
-      await em.getRepository(AgentEntity).update({ id: agent.id }, { liveVersionId: versionId, liveRevisionId: revisionId, liveVersionTag: versionTag });
+      await em
+        .getRepository(AgentEntity)
+        .update({ id: agent.id }, { liveVersionId: versionId, liveRevisionId: revisionId, liveVersionTag: versionTag });
     });
     Object.assign(agent, { liveVersionId: versionId, liveRevisionId: revisionId, liveVersionTag: versionTag });
     return { agent, versionId, revisionId, versionTag };

@@ -70,14 +70,23 @@ async function startProxy(targetPort: number): Promise<{ port: number; kill: () 
     const upstream = net.connect(targetPort, '127.0.0.1');
     sockets.add(client).add(upstream);
     client.pipe(upstream).pipe(client);
-    const drop = () => { client.destroy(); upstream.destroy(); sockets.delete(client); sockets.delete(upstream); };
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
     client.on('error', drop).on('close', drop);
     upstream.on('error', drop).on('close', drop);
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     port,
-    kill: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
+    kill: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -113,14 +122,18 @@ async function startApi(name: string, extraEnv: Record<string, string> = {}): Pr
   const port = await freePort();
   const child = spawnService(name, 'dist/src/main.js', baseEnv({ PORT: String(port), HOST: '127.0.0.1', WORKERS: 'off', ...extraEnv }));
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${name} to be ready`, async () => {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; see ${LOG_DIR}/${name}.log`);
-    try {
-      return (await fetch(`${base}/health/ready`)).ok;
-    } catch {
-      return false;
-    }
-  }, 30_000);
+  await waitFor(
+    `${name} to be ready`,
+    async () => {
+      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; see ${LOG_DIR}/${name}.log`);
+      try {
+        return (await fetch(`${base}/health/ready`)).ok;
+      } catch {
+        return false;
+      }
+    },
+    30_000,
+  );
   return { child, base };
 }
 
@@ -151,7 +164,11 @@ async function http(base: string, method: string, pathname: string, body?: unkno
   });
   const text = await res.text();
   let json: unknown;
-  try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
   return { status: res.status, body: json, text, headers: res.headers };
 }
 
@@ -165,8 +182,16 @@ async function expectOk(promise: Promise<Reply>, status: number, step: string): 
 async function seedAgent(base: string): Promise<{ agentId: string; headers: Record<string, string> }> {
   const org = { 'x-organization-api-key': ORG_KEY };
   const project = await expectOk(http(base, 'POST', '/management/v1/projects', { name: 'faults' }, org), 201, 'project');
-  const agent = await expectOk(http(base, 'POST', `/management/v1/projects/${project.id}/agents`, { name: 'faults', runtime: 'v1' }, org), 201, 'agent');
-  const version = await expectOk(http(base, 'POST', `/management/v1/agents/${agent.id}/versions`, { source: 'template', template: 'shopping-assistant' }, org), 201, 'version');
+  const agent = await expectOk(
+    http(base, 'POST', `/management/v1/projects/${project.id}/agents`, { name: 'faults', runtime: 'v1' }, org),
+    201,
+    'agent',
+  );
+  const version = await expectOk(
+    http(base, 'POST', `/management/v1/agents/${agent.id}/versions`, { source: 'template', template: 'shopping-assistant' }, org),
+    201,
+    'version',
+  );
   await expectOk(http(base, 'POST', `/management/v1/agents/${agent.id}/versions/${version.id}/publish`, undefined, org), 200, 'publish');
   const key = await expectOk(http(base, 'POST', `/management/v1/agents/${agent.id}/api-keys`, {}, org), 201, 'api key');
   return { agentId: agent.id, headers: { 'x-agent-api-key': key.api_key } };
@@ -182,27 +207,50 @@ const QUESTIONS = ['show me trail shoes', 'do you have rain jackets', 'anything 
 async function postEvents(
   base: string,
   headers: Record<string, string>,
-  { label, threads, perThread, onAccepted = () => undefined }: { label: string; threads: number; perThread: number; onAccepted?: () => void },
+  {
+    label,
+    threads,
+    perThread,
+    onAccepted = () => undefined,
+  }: { label: string; threads: number; perThread: number; onAccepted?: () => void },
 ): Promise<Map<string, string[]>> {
   const accepted = new Map<string, string[]>();
-  await Promise.all(Array.from({ length: threads }, async (_, t) => {
-    const threadId = `${label}-${t}`;
-    const ids: string[] = [];
-    accepted.set(threadId, ids);
-    for (let i = 0; i < perThread; i += 1) {
-      for (let attempt = 0; ; attempt += 1) {
-        const res = await http(base, 'POST', '/messaging/v1/events', { text: `${QUESTIONS[i % QUESTIONS.length]} #${i}`, thread_id: threadId }, headers);
-        if (res.status === 202) { ids.push(res.body.event_id); onAccepted(); break; }
-        if ((res.status === 502 || res.status === 503) && attempt < 20) { await sleep(100); continue; }
-        throw new Error(`event ${threadId}#${i}: ${res.status} ${res.text}`);
+  await Promise.all(
+    Array.from({ length: threads }, async (_, t) => {
+      const threadId = `${label}-${t}`;
+      const ids: string[] = [];
+      accepted.set(threadId, ids);
+      for (let i = 0; i < perThread; i += 1) {
+        for (let attempt = 0; ; attempt += 1) {
+          const res = await http(
+            base,
+            'POST',
+            '/messaging/v1/events',
+            { text: `${QUESTIONS[i % QUESTIONS.length]} #${i}`, thread_id: threadId },
+            headers,
+          );
+          if (res.status === 202) {
+            ids.push(res.body.event_id);
+            onAccepted();
+            break;
+          }
+          if ((res.status === 502 || res.status === 503) && attempt < 20) {
+            await sleep(100);
+            continue;
+          }
+          throw new Error(`event ${threadId}#${i}: ${res.status} ${res.text}`);
+        }
       }
-    }
-  }));
+    }),
+  );
   return accepted;
 }
 
 async function countByStatus(db: pg.Pool, ids: string[]): Promise<Record<string, number>> {
-  const { rows } = await db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM events WHERE id = ANY($1) GROUP BY status`, [ids]);
+  const { rows } = await db.query<{ status: string; n: number }>(
+    `SELECT status, count(*)::int AS n FROM events WHERE id = ANY($1) GROUP BY status`,
+    [ids],
+  );
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 
@@ -211,14 +259,22 @@ async function verify(db: pg.Pool, label: string, accepted: Map<string, string[]
   const ids = [...accepted.values()].flat();
   const statuses = await countByStatus(db, ids);
   check(`${label}: all ${ids.length} events completed`, statuses.completed === ids.length, JSON.stringify(statuses));
-  const { rows: [dup] } = await db.query<{ turns: number; events: number }>(
-    `SELECT count(*)::int AS turns, count(DISTINCT event_id)::int AS events FROM interactions WHERE event_id = ANY($1)`, [ids],
+  const {
+    rows: [dup],
+  } = await db.query<{ turns: number; events: number }>(
+    `SELECT count(*)::int AS turns, count(DISTINCT event_id)::int AS events FROM interactions WHERE event_id = ANY($1)`,
+    [ids],
   );
-  check(`${label}: one turn per event (none twice, none missing)`, dup?.turns === ids.length && dup.events === ids.length, `${dup?.turns} turns for ${dup?.events} events`);
+  check(
+    `${label}: one turn per event (none twice, none missing)`,
+    dup?.turns === ids.length && dup.events === ids.length,
+    `${dup?.turns} turns for ${dup?.events} events`,
+  );
   let outOfOrder = 0;
   for (const [threadId, eventIds] of accepted) {
     const { rows } = await db.query<{ event_id: string }>(
-      `SELECT i.event_id FROM interactions i JOIN threads t ON t.id = i.thread_id WHERE t.external_id = $1 ORDER BY i.seq`, [threadId],
+      `SELECT i.event_id FROM interactions i JOIN threads t ON t.id = i.thread_id WHERE t.external_id = $1 ORDER BY i.seq`,
+      [threadId],
     );
     const seen = rows.map((r) => r.event_id.trim());
     if (seen.join(',') !== eventIds.join(',')) outOfOrder += 1;
@@ -229,10 +285,15 @@ async function verify(db: pg.Pool, label: string, accepted: Map<string, string[]
 async function waitAllDone(db: pg.Pool, accepted: Map<string, string[]>, timeoutMs: number, label: string): Promise<number> {
   const ids = [...accepted.values()].flat();
   const started = Date.now();
-  await waitFor(`${label}: ${ids.length} events to finish`, async () => {
-    const s = await countByStatus(db, ids);
-    return (s.queued ?? 0) + (s.processing ?? 0) === 0;
-  }, timeoutMs, 250);
+  await waitFor(
+    `${label}: ${ids.length} events to finish`,
+    async () => {
+      const s = await countByStatus(db, ids);
+      return (s.queued ?? 0) + (s.processing ?? 0) === 0;
+    },
+    timeoutMs,
+    250,
+  );
   return Date.now() - started;
 }
 
@@ -255,7 +316,12 @@ async function main(): Promise<void> {
   // Dropping the database at the end terminates idle connections; that is expected, not a failure.
   db.on('error', () => undefined);
   const redis = new Redis(REDIS_URL);
-  const processes: { api?: { child: ChildProcess; base: string }; apiProxied?: { child: ChildProcess; base: string }; w1?: ChildProcess; w2?: ChildProcess } = {};
+  const processes: {
+    api?: { child: ChildProcess; base: string };
+    apiProxied?: { child: ChildProcess; base: string };
+    w1?: ChildProcess;
+    w2?: ChildProcess;
+  } = {};
   try {
     // Migrate once, then the processes start with MIGRATE_ON_START=false.
     await new Promise<void>((resolve, reject) => {
@@ -274,26 +340,48 @@ async function main(): Promise<void> {
     let acceptedA = new Map<string, string[]>();
     const ids = () => [...acceptedA.values()].flat();
     const killer = (async () => {
-      await waitFor('a: 600 events accepted and some completed', async () => {
-        if (acceptedCount < 400) return false;
-        const { rows: [r] } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE status = 'completed'`);
-        return (r?.n ?? 0) >= 50;
-      }, 90_000, 100);
-      const { rows: [p] } = await db.query<{ processing: number; completed: number }>(`SELECT count(*) FILTER (WHERE status = 'processing')::int AS processing, count(*) FILTER (WHERE status = 'completed')::int AS completed FROM events`);
+      await waitFor(
+        'a: 600 events accepted and some completed',
+        async () => {
+          if (acceptedCount < 400) return false;
+          const {
+            rows: [r],
+          } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE status = 'completed'`);
+          return (r?.n ?? 0) >= 50;
+        },
+        90_000,
+        100,
+      );
+      const {
+        rows: [p],
+      } = await db.query<{ processing: number; completed: number }>(
+        `SELECT count(*) FILTER (WHERE status = 'processing')::int AS processing, count(*) FILTER (WHERE status = 'completed')::int AS completed FROM events`,
+      );
       processes.w1?.kill('SIGKILL');
       killed = true;
-      console.log(`     a: kill -9 worker-1 (pid ${processes.w1?.pid}) with ${acceptedCount} accepted, ${p?.completed} completed, ${p?.processing} processing`);
+      console.log(
+        `     a: kill -9 worker-1 (pid ${processes.w1?.pid}) with ${acceptedCount} accepted, ${p?.completed} completed, ${p?.processing} processing`,
+      );
       await sleep(1500);
       processes.w1 = startWorker('worker-1b');
       console.log('     a: worker restarted');
     })();
     const t0 = Date.now();
-    acceptedA = await postEvents(api.base, headers, { label: 'kill', threads: 40, perThread: 50, onAccepted: () => { acceptedCount += 1; } });
+    acceptedA = await postEvents(api.base, headers, {
+      label: 'kill',
+      threads: 40,
+      perThread: 50,
+      onAccepted: () => {
+        acceptedCount += 1;
+      },
+    });
     const acceptMs = Date.now() - t0;
     await killer;
     check('a: worker was killed mid-run', killed);
     const drainMs = await waitAllDone(db, acceptedA, 120_000, 'a');
-    console.log(`     a: ${ids().length} accepted in ${acceptMs} ms over 40 threads (sequential per thread); drained ${drainMs} ms after the last accept`);
+    console.log(
+      `     a: ${ids().length} accepted in ${acceptMs} ms over 40 threads (sequential per thread); drained ${drainMs} ms after the last accept`,
+    );
     await verify(db, 'a', acceptedA);
 
     // b) Bull's Redis keys lost mid-run: the sweeper re-enqueues from PostgreSQL.
@@ -304,7 +392,14 @@ async function main(): Promise<void> {
       flushed = await deletePrefixKeys(redis);
       console.log(`     b: deleted ${flushed} Redis keys under ${PREFIX}: with ${acceptedB} accepted`);
     })();
-    const acceptedFlush = await postEvents(api.base, headers, { label: 'flush', threads: 20, perThread: 40, onAccepted: () => { acceptedB += 1; } });
+    const acceptedFlush = await postEvents(api.base, headers, {
+      label: 'flush',
+      threads: 20,
+      perThread: 40,
+      onAccepted: () => {
+        acceptedB += 1;
+      },
+    });
     await flusher;
     check('b: Redis keys deleted mid-run', flushed > 0, `${flushed} keys`);
     await waitAllDone(db, acceptedFlush, 90_000, 'b');
@@ -313,32 +408,60 @@ async function main(): Promise<void> {
     // c) PostgreSQL unreachable for one API process: its answers are 502/503, nothing is half-accepted.
     const proxy = await startProxy(5432);
     processes.apiProxied = await startApi('api-proxied', { DATABASE_URL: dbUrl(proxy.port), DATABASE_POOL_SIZE: '4' });
-    const warm = await http(processes.apiProxied.base, 'POST', '/messaging/v1/events', { text: 'before the outage', thread_id: 'outage' }, headers);
+    const warm = await http(
+      processes.apiProxied.base,
+      'POST',
+      '/messaging/v1/events',
+      { text: 'before the outage', thread_id: 'outage' },
+      headers,
+    );
     check('c: accepted while PostgreSQL is reachable', warm.status === 202, `${warm.status}`);
     await proxy.kill();
     const answers: Record<string, number> = {};
     let acceptedDuringOutage = 0;
     for (let i = 0; i < 40; i += 1) {
-      const res = await http(processes.apiProxied.base, 'POST', '/messaging/v1/events', { text: `during the outage ${i}`, thread_id: 'outage' }, headers);
+      const res = await http(
+        processes.apiProxied.base,
+        'POST',
+        '/messaging/v1/events',
+        { text: `during the outage ${i}`, thread_id: 'outage' },
+        headers,
+      );
       answers[res.status] = (answers[res.status] ?? 0) + 1;
       if (res.status === 202) acceptedDuringOutage += 1;
-      if (res.status === 503 && !res.headers.get('retry-after')) answers['503-without-retry-after'] = (answers['503-without-retry-after'] ?? 0) + 1;
+      if (res.status === 503 && !res.headers.get('retry-after')) {
+        answers['503-without-retry-after'] = (answers['503-without-retry-after'] ?? 0) + 1;
+      }
     }
     // Past the credential and agent caches (4 s, 2 s), the key lookup itself cannot reach PostgreSQL: still 502.
     await sleep(4500);
     for (let i = 0; i < 5; i += 1) {
-      const res = await http(processes.apiProxied.base, 'POST', '/messaging/v1/events', { text: `during the outage, cold ${i}`, thread_id: 'outage' }, headers);
+      const res = await http(
+        processes.apiProxied.base,
+        'POST',
+        '/messaging/v1/events',
+        { text: `during the outage, cold ${i}`, thread_id: 'outage' },
+        headers,
+      );
       answers[`${res.status} (cold caches)`] = (answers[`${res.status} (cold caches)`] ?? 0) + 1;
       if (res.status === 202) acceptedDuringOutage += 1;
     }
     const onlyRetryable = Object.keys(answers).every((s) => s.startsWith('502') || s.startsWith('503'));
     check('c: every answer during the outage is 502 or 503', onlyRetryable && acceptedDuringOutage === 0, JSON.stringify(answers));
-    const { rows: [half] } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE text LIKE 'during the outage%'`);
+    const {
+      rows: [half],
+    } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE text LIKE 'during the outage%'`);
     check('c: nothing from the outage was stored', half?.n === 0, `${half?.n} rows`);
-    const warmDone = await waitFor('c: the event accepted before the outage to complete', async () => {
-      const { rows: [r] } = await db.query<{ status: string }>(`SELECT status FROM events WHERE id = $1`, [warm.body.event_id]);
-      return r?.status === 'completed' ? r : undefined;
-    }, 30_000);
+    const warmDone = await waitFor(
+      'c: the event accepted before the outage to complete',
+      async () => {
+        const {
+          rows: [r],
+        } = await db.query<{ status: string }>(`SELECT status FROM events WHERE id = $1`, [warm.body.event_id]);
+        return r?.status === 'completed' ? r : undefined;
+      },
+      30_000,
+    );
     check('c: the event accepted before the outage completed', warmDone.status === 'completed');
   } finally {
     for (const child of [...children]) await stop(child);

@@ -29,10 +29,17 @@ describe('hostile input: every operation of the served OpenAPI document', () => 
   it('finds every surface in the document: management, messaging, token endpoint, events and channel webhooks, health', () => {
     const keys = operations.map((o) => o.key);
     expect(keys.length).toBeGreaterThanOrEqual(50);
-    expect(keys).toEqual(expect.arrayContaining([
-      'POST /management/v1/auth/token', 'GET /health', 'POST /messaging/v1/events', 'POST /messaging/v1/channels/{channel}/inbound',
-      'POST /messaging/v1/channels/{channel}/status', 'POST /messaging/v1/messages', 'DELETE /management/v1/projects/{projectId}',
-    ]));
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'POST /management/v1/auth/token',
+        'GET /health',
+        'POST /messaging/v1/events',
+        'POST /messaging/v1/channels/{channel}/inbound',
+        'POST /messaging/v1/channels/{channel}/status',
+        'POST /messaging/v1/messages',
+        'DELETE /management/v1/projects/{projectId}',
+      ]),
+    );
   });
 
   it('answers every valid request and every mutation without 5xx, inside the envelope, leaking nothing, changing nothing when refused', async () => {
@@ -50,7 +57,10 @@ describe('hostile input: every operation of the served OpenAPI document', () => 
         ids.answered(op, res.status);
       }
     }
-    report(judge.oracle, `\n[hostile:operations] valid requests not answered 2xx (mutations of these test less): ${baselines.length}\n${baselines.map((b) => `  - ${b}`).join('\n')}`);
+    report(
+      judge.oracle,
+      `\n[hostile:operations] valid requests not answered 2xx (mutations of these test less): ${baselines.length}\n${baselines.map((b) => `  - ${b}`).join('\n')}`,
+    );
     if (judge.oracle.violations.length > 0) throw new Error(judge.oracle.summary(60));
   }, 170_000);
 });

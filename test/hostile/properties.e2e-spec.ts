@@ -13,14 +13,30 @@ const RUNS = Number(process.env.HOSTILE_PROPERTY_RUNS ?? 60);
 const hostileString = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 24 }).map((units) => String.fromCharCode(...units)),
-  fc.constantFrom(NUL, LONE_SURROGATE, '\udc00', CONTROL, '\ufeff', '%zz', "'; DROP TABLE projects; --", '<script>alert(1)</script>', '\\u0000', '${7*7}', 'ok'),
+  fc.constantFrom(
+    NUL,
+    LONE_SURROGATE,
+    '\udc00',
+    CONTROL,
+    '\ufeff',
+    '%zz',
+    "'; DROP TABLE projects; --",
+    '<script>alert(1)</script>',
+    '\\u0000',
+    '${7*7}',
+    'ok',
+  ),
 );
 
 /** JSON-ish values (what a parser could hand over) built from hostile strings, as keys too. */
 const { jsonish } = fc.letrec<{ jsonish: unknown }>((tie) => ({
   jsonish: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    hostileString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null),
+    hostileString,
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
     fc.array(tie('jsonish'), { maxLength: 4 }),
     fc.dictionary(hostileString, tie('jsonish'), { maxKeys: 4 }),
   ),
@@ -51,27 +67,68 @@ interface Route {
 const ROUTES: Route[] = [
   { key: 'POST /management/v1/projects', fields: ['name'], body: fc.record({ name: hostileString }, { requiredKeys: [] }) },
   {
-    key: 'POST /messaging/v1/messages', fields: ['text', 'user_id', 'thread_id', 'image_url', 'agent_variables', 'runtime_version', 'include_trace'],
-    body: fc.record({ text: hostileString, user_id: hostileString, agent_variables: fc.record({ static: jsonObject, dynamic: jsonObject }, { requiredKeys: [] }), include_trace: fc.boolean() }, { requiredKeys: ['user_id'] }),
+    key: 'POST /messaging/v1/messages',
+    fields: ['text', 'user_id', 'thread_id', 'image_url', 'agent_variables', 'runtime_version', 'include_trace'],
+    body: fc.record(
+      {
+        text: hostileString,
+        user_id: hostileString,
+        agent_variables: fc.record({ static: jsonObject, dynamic: jsonObject }, { requiredKeys: [] }),
+        include_trace: fc.boolean(),
+      },
+      { requiredKeys: ['user_id'] },
+    ),
   },
   {
-    key: 'POST /management/v1/agents/{agentId}/versions/{versionId}/push', fields: ['bundle', 'message'],
-    body: fc.record({
-      bundle: fc.record({
-        schema_version: fc.constantFrom(1, 2, '1'), name: hostileString, persona: hostileString, welcome_message: hostileString,
-        guardrails: fc.array(fc.record({ code: hostileString, patterns: fc.array(fc.oneof(hostileString, fc.constantFrom('(a+)+$', '(a|a)*b', '(?=x)', '\\1', '[', '(?<n>a)\\k<n>')), { maxLength: 3 }), message: hostileString }), { maxLength: 2 }),
-        collections: fc.dictionary(hostileString, fc.array(jsonObject, { maxLength: 3 }), { maxKeys: 2 }),
-      }, { requiredKeys: ['schema_version', 'name'] }),
-      message: hostileString,
-    }, { requiredKeys: ['bundle'] }),
+    key: 'POST /management/v1/agents/{agentId}/versions/{versionId}/push',
+    fields: ['bundle', 'message'],
+    body: fc.record(
+      {
+        bundle: fc.record(
+          {
+            schema_version: fc.constantFrom(1, 2, '1'),
+            name: hostileString,
+            persona: hostileString,
+            welcome_message: hostileString,
+            guardrails: fc.array(
+              fc.record({
+                code: hostileString,
+                patterns: fc.array(fc.oneof(hostileString, fc.constantFrom('(a+)+$', '(a|a)*b', '(?=x)', '\\1', '[', '(?<n>a)\\k<n>')), {
+                  maxLength: 3,
+                }),
+                message: hostileString,
+              }),
+              { maxLength: 2 },
+            ),
+            collections: fc.dictionary(hostileString, fc.array(jsonObject, { maxLength: 3 }), { maxKeys: 2 }),
+          },
+          { requiredKeys: ['schema_version', 'name'] },
+        ),
+        message: hostileString,
+      },
+      { requiredKeys: ['bundle'] },
+    ),
   },
   {
-    key: 'POST /messaging/v1/events', fields: ['text', 'agent_variables', 'thread_id'], ignoresUnknown: true,
+    key: 'POST /messaging/v1/events',
+    fields: ['text', 'agent_variables', 'thread_id'],
+    ignoresUnknown: true,
     body: fc.record({ text: hostileString, agent_variables: jsonObject, thread_id: hostileString }, { requiredKeys: [] }),
   },
   {
-    key: 'POST /management/v1/auth/token', fields: ['grant_type', 'publishable_key', 'username', 'password', 'agent_id'], ignoresUnknown: true, alwaysRefused: true,
-    body: fc.record({ grant_type: fc.oneof(fc.constantFrom('publishable_key', 'password'), hostileString), publishable_key: hostileString, username: hostileString, password: hostileString }, { requiredKeys: [] }),
+    key: 'POST /management/v1/auth/token',
+    fields: ['grant_type', 'publishable_key', 'username', 'password', 'agent_id'],
+    ignoresUnknown: true,
+    alwaysRefused: true,
+    body: fc.record(
+      {
+        grant_type: fc.oneof(fc.constantFrom('publishable_key', 'password'), hostileString),
+        publishable_key: hostileString,
+        username: hostileString,
+        password: hostileString,
+      },
+      { requiredKeys: [] },
+    ),
   },
 ];
 
@@ -105,7 +162,10 @@ describe('hostile input: property-based bodies (fast-check, fixed seed)', () => 
       for (const [kind, body] of cases) {
         const parts = validRequest(op, tenant, ids);
         const mustRefuse = route.alwaysRefused || mustBeRefused(route, body);
-        await judge.judge(op, parts, `${kind}: ${body.length > 200 ? `${body.slice(0, 200)}…` : body}`, toRaw(parts, { body }), { reject: mustRefuse, oauth: op.surface === 'token' });
+        await judge.judge(op, parts, `${kind}: ${body.length > 200 ? `${body.slice(0, 200)}…` : body}`, toRaw(parts, { body }), {
+          reject: mustRefuse,
+          oauth: op.surface === 'token',
+        });
       }
     }
     report(judge.oracle);

@@ -36,20 +36,47 @@ describe('hostile input: revocation and deletion take effect at once', () => {
     await close();
   });
 
-  const welcome = (tenant: Tenant): Probe => ({ name: 'messaging with the token', request: { method: 'GET', url: '/messaging/v1/welcome-message', headers: tenant.bearer }, statuses: [401, 404] });
+  const welcome = (tenant: Tenant): Probe => ({
+    name: 'messaging with the token',
+    request: { method: 'GET', url: '/messaging/v1/welcome-message', headers: tenant.bearer },
+    statuses: [401, 404],
+  });
   const send = (tenant: Tenant): Probe => ({
-    name: 'send with the token', statuses: [401, 404],
-    request: { method: 'POST', url: '/messaging/v1/messages', headers: { ...tenant.bearer, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'still there?', user_id: 'u' }) },
+    name: 'send with the token',
+    statuses: [401, 404],
+    request: {
+      method: 'POST',
+      url: '/messaging/v1/messages',
+      headers: { ...tenant.bearer, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'still there?', user_id: 'u' }),
+    },
   });
   const exchange = (tenant: Tenant): Probe => ({
-    name: 'token exchange with the publishable key', statuses: [400], oauth: true,
-    request: { method: 'POST', url: '/management/v1/auth/token', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'publishable_key', publishable_key: tenant.publishableKey }) },
+    name: 'token exchange with the publishable key',
+    statuses: [400],
+    oauth: true,
+    request: {
+      method: 'POST',
+      url: '/management/v1/auth/token',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'publishable_key', publishable_key: tenant.publishableKey }),
+    },
   });
   const event = (tenant: Tenant): Probe => ({
-    name: 'event with the agent API key', statuses: [401],
-    request: { method: 'POST', url: '/messaging/v1/events', headers: { ...tenant.agentKeyHeaders, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'still there?' }) },
+    name: 'event with the agent API key',
+    statuses: [401],
+    request: {
+      method: 'POST',
+      url: '/messaging/v1/events',
+      headers: { ...tenant.agentKeyHeaders, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'still there?' }),
+    },
   });
-  const management = (headers: Record<string, string>): Probe => ({ name: 'management with the credential', request: { method: 'GET', url: '/management/v1/projects', headers }, statuses: [401] });
+  const management = (headers: Record<string, string>): Probe => ({
+    name: 'management with the credential',
+    request: { method: 'GET', url: '/management/v1/projects', headers },
+    statuses: [401],
+  });
 
   /** Sends every probe to both instances until `warm` (all accepted), so each instance has the credential cached. */
   async function warm(probes: Probe[]): Promise<void> {
@@ -72,14 +99,26 @@ describe('hostile input: revocation and deletion take effect at once', () => {
     const start = Date.now();
     while (Date.now() - start < POLL_MS) {
       const elapsed = Date.now() - start;
-      for (const [instance, app] of [['revoking instance', t], ['other instance', other]] as const) {
+      for (const [instance, app] of [
+        ['revoking instance', t],
+        ['other instance', other],
+      ] as const) {
         for (const probe of probes) {
           const res = await sendRaw(app.baseUrl, probe.request);
           const bound = instance === 'revoking instance' ? 0 : OTHER_INSTANCE_BOUND_MS;
           const mutation = `${probe.name} on the ${instance} ${elapsed} ms after ${what}`;
           oracle.check(what, mutation, res, { oauth: probe.oauth });
-          if (res.status < 300 && elapsed >= bound) oracle.record({ operation: what, mutation, status: res.status, problem: 'accepted after revocation', excerpt: res.text });
-          else if (res.status >= 300 && !probe.statuses.includes(res.status)) oracle.record({ operation: what, mutation, status: res.status, problem: `revoked credential answered ${res.status}, not ${probe.statuses.join('/')}`, excerpt: res.text });
+          if (res.status < 300 && elapsed >= bound) {
+            oracle.record({ operation: what, mutation, status: res.status, problem: 'accepted after revocation', excerpt: res.text });
+          } else if (res.status >= 300 && !probe.statuses.includes(res.status)) {
+            oracle.record({
+              operation: what,
+              mutation,
+              status: res.status,
+              problem: `revoked credential answered ${res.status}, not ${probe.statuses.join('/')}`,
+              excerpt: res.text,
+            });
+          }
         }
       }
       await new Promise((resolve) => setTimeout(resolve, POLL_EVERY_MS));
@@ -88,7 +127,14 @@ describe('hostile input: revocation and deletion take effect at once', () => {
 
   function expectNoViolations(what: string): void {
     const mine = oracle.violations.filter((v) => v.operation === what);
-    if (mine.length > 0) throw new Error(`${mine.length} violations after ${what}:\n${mine.slice(0, 30).map((v) => `  - ${v.mutation} | ${v.status} | ${v.problem} | ${v.excerpt}`).join('\n')}`);
+    if (mine.length > 0) {
+      throw new Error(
+        `${mine.length} violations after ${what}:\n${mine
+          .slice(0, 30)
+          .map((v) => `  - ${v.mutation} | ${v.status} | ${v.problem} | ${v.excerpt}`)
+          .join('\n')}`,
+      );
+    }
   }
 
   it('refuses a revoked publishable key and the tokens minted from it from the 204 on', async () => {
@@ -96,7 +142,10 @@ describe('hostile input: revocation and deletion take effect at once', () => {
     const what = 'DELETE publishable key';
     await warm([welcome(tenant), exchange(tenant)]);
     await pollAfter(what, async () => {
-      expect((await t.http.delete(`/management/v1/agents/${tenant.agentId}/publishable-keys/${tenant.publishableKeyId}`, tenant.org.headers)).status).toBe(204);
+      expect(
+        (await t.http.delete(`/management/v1/agents/${tenant.agentId}/publishable-keys/${tenant.publishableKeyId}`, tenant.org.headers))
+          .status,
+      ).toBe(204);
     }, [welcome(tenant), send(tenant), exchange(tenant)]);
     expectNoViolations(what);
   }, 30_000);
@@ -106,7 +155,9 @@ describe('hostile input: revocation and deletion take effect at once', () => {
     const what = 'DELETE agent API key';
     await warm([event(tenant)]);
     await pollAfter(what, async () => {
-      expect((await t.http.delete(`/management/v1/agents/${tenant.agentId}/api-keys/${tenant.agentApiKeyId}`, tenant.org.headers)).status).toBe(204);
+      expect(
+        (await t.http.delete(`/management/v1/agents/${tenant.agentId}/api-keys/${tenant.agentApiKeyId}`, tenant.org.headers)).status,
+      ).toBe(204);
     }, [event(tenant)]);
     expectNoViolations(what);
   }, 30_000);
@@ -115,7 +166,10 @@ describe('hostile input: revocation and deletion take effect at once', () => {
     const tenant = await seedTenant(t, 'ak-unpublished');
     const agent = await t.factory.agent(tenant.org);
     const key = await t.http.post(`/management/v1/agents/${agent.id}/api-keys`, undefined, tenant.org.headers);
-    const probe: Probe = { ...event(tenant), request: { ...event(tenant).request, headers: { 'x-agent-api-key': key.body.api_key, 'content-type': 'application/json' } } };
+    const probe: Probe = {
+      ...event(tenant),
+      request: { ...event(tenant).request, headers: { 'x-agent-api-key': key.body.api_key, 'content-type': 'application/json' } },
+    };
     const what = 'DELETE agent API key (agent not published)';
     for (const app of [t, other]) await sendRaw(app.baseUrl, probe.request);
     await pollAfter(what, async () => {
@@ -130,7 +184,11 @@ describe('hostile input: revocation and deletion take effect at once', () => {
     const tenant = await seedTenant(t, 'ok');
     const what = 'organization deleted (OrganizationsService.deleteOrganization)';
     await warm([management(tenant.org.headers), welcome(tenant)]);
-    await pollAfter(what, () => t.app.get(OrganizationsService).deleteOrganization(tenant.org.id), [management(tenant.org.headers), welcome(tenant), exchange(tenant)]);
+    await pollAfter(what, () => t.app.get(OrganizationsService).deleteOrganization(tenant.org.id), [
+      management(tenant.org.headers),
+      welcome(tenant),
+      exchange(tenant),
+    ]);
     expectNoViolations(what);
   }, 30_000);
 

@@ -30,7 +30,12 @@ export async function startFakeAnthropic(initial: FakeBehaviour = {}): Promise<F
     if (hang) return;
     if (failStatus) {
       res.writeHead(failStatus, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ type: 'error', error: { type: failStatus === 529 ? 'overloaded_error' : 'api_error', message: `Simulated failure ${failStatus}` } }));
+      res.end(
+        JSON.stringify({
+          type: 'error',
+          error: { type: failStatus === 529 ? 'overloaded_error' : 'api_error', message: `Simulated failure ${failStatus}` },
+        }),
+      );
       return;
     }
     const text = b.reply ? b.reply(req) : fakeReply(system, lastUser);
@@ -81,7 +86,11 @@ export async function startFakeAnthropic(initial: FakeBehaviour = {}): Promise<F
       if (b.chunkDelayMs) await sleep(b.chunkDelayMs);
     }
     send('content_block_stop', { type: 'content_block_stop', index: 0 });
-    send('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: output } });
+    send('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { output_tokens: output },
+    });
     send('message_stop', { type: 'message_stop' });
     res.end();
   });

@@ -64,7 +64,9 @@ export function readBody(req: IncomingMessage): Promise<Record<string, unknown>>
 /** Text of a message `content` (string or content parts). */
 export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((p: { type?: string; text?: string }) => (p?.type === 'text' ? (p.text ?? '') : '')).join(' ');
+  if (Array.isArray(content)) {
+    return content.map((p: { type?: string; text?: string }) => (p?.type === 'text' ? (p.text ?? '') : '')).join(' ');
+  }
   return '';
 }
 
@@ -141,7 +143,10 @@ export async function startFakeOpenAI(initial: FakeBehaviour = {}): Promise<Fake
       return;
     }
     const messages = (req.body.messages as Array<{ role: string; content: unknown }>) ?? [];
-    const system = messages.filter((m) => m.role === 'system').map((m) => contentText(m.content)).join('\n');
+    const system = messages
+      .filter((m) => m.role === 'system')
+      .map((m) => contentText(m.content))
+      .join('\n');
     const lastUser = contentText([...messages].reverse().find((m) => m.role === 'user')?.content);
     const { failStatus, hang } = magic(lastUser, b);
     if (hang) return; // never answer
@@ -160,7 +165,12 @@ export async function startFakeOpenAI(initial: FakeBehaviour = {}): Promise<Fake
       completion_tokens: completion + reasoning,
       total_tokens: prompt + completion + reasoning,
       prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
-      completion_tokens_details: { reasoning_tokens: reasoning, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      completion_tokens_details: {
+        reasoning_tokens: reasoning,
+        audio_tokens: 0,
+        accepted_prediction_tokens: 0,
+        rejected_prediction_tokens: 0,
+      },
     };
     const id = `chatcmpl-fake${(seq += 1)}`;
     const model = String(req.body.model ?? 'fake-model');
@@ -181,7 +191,13 @@ export async function startFakeOpenAI(initial: FakeBehaviour = {}): Promise<Fake
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const send = (obj: unknown) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
-    const chunk = (delta: Record<string, unknown>, finish: string | null) => ({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+    const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    });
     send(chunk({ role: 'assistant', content: '' }, null));
     let first = true;
     for (const piece of pieces(text)) {

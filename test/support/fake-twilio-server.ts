@@ -76,23 +76,38 @@ export async function startFakeTwilio(options: { accountSid?: string; authToken?
         requests.push({ path, authorized, status, form });
         json(res, status, body);
       };
-      if (req.method !== 'POST' || path !== messagesPath) return answer(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+      if (req.method !== 'POST' || path !== messagesPath) {
+        return answer(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+      }
       if (!authorized) return answer(401, { code: 20003, message: 'Authenticate', status: 401 });
       if (failures.count > 0) {
         failures.count -= 1;
         return answer(failures.status, { code: 20500, message: 'Internal Server Error', status: failures.status });
       }
-      if (!form.To || !form.From || form.Body === undefined) return answer(400, { code: 21604, message: "A 'To' phone number is required.", status: 400 });
+      if (!form.To || !form.From || form.Body === undefined) {
+        return answer(400, { code: 21604, message: "A 'To' phone number is required.", status: 400 });
+      }
       const sid = `SM${randomBytes(16).toString('hex')}`;
       messages.push({ sid, to: form.To, from: form.From, body: form.Body, statusCallback: form.StatusCallback, receivedAt: Date.now() });
       return answer(201, {
-        sid, account_sid: accountSid, to: form.To, from: form.From, body: form.Body, status: 'queued',
-        date_created: new Date().toUTCString(), direction: 'outbound-api', api_version: '2010-04-01', uri: `${messagesPath.replace('.json', '')}/${sid}.json`,
+        sid,
+        account_sid: accountSid,
+        to: form.To,
+        from: form.From,
+        body: form.Body,
+        status: 'queued',
+        date_created: new Date().toUTCString(),
+        direction: 'outbound-api',
+        api_version: '2010-04-01',
+        uri: `${messagesPath.replace('.json', '')}/${sid}.json`,
       });
     })();
   });
   const sockets = new Set<Socket>();
-  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -108,7 +123,9 @@ export async function startFakeTwilio(options: { accountSid?: string; authToken?
     async waitForMessages(count, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (messages.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} messages at the fake Twilio, got ${messages.length}: ${JSON.stringify(messages)}`);
+        if (Date.now() > deadline) {
+          throw new Error(`expected ${count} messages at the fake Twilio, got ${messages.length}: ${JSON.stringify(messages)}`);
+        }
         await new Promise((r) => setTimeout(r, 20));
       }
       return messages;
@@ -118,26 +135,48 @@ export async function startFakeTwilio(options: { accountSid?: string; authToken?
       requests.length = 0;
       failures = { count: 0, status: 500 };
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
 /** Twilio's signature, written from its documentation: base64 HMAC-SHA1(token, url + sorted key+value pairs). */
 export function signTwilioRequest(authToken: string, url: string, params: Record<string, string>): string {
-  const data = Object.keys(params).sort().reduce((acc, key) => acc + key + params[key], url);
+  const data = Object.keys(params)
+    .sort()
+    .reduce((acc, key) => acc + key + params[key], url);
   return createHmac('sha1', authToken).update(data, 'utf8').digest('base64');
 }
 
 /** A Twilio inbound-message webhook body (the fields Twilio sends for an SMS or WhatsApp message). */
-export function inboundParams(accountSid: string, fields: { sid?: string; from: string; to: string; body: string }): Record<string, string> {
+export function inboundParams(
+  accountSid: string,
+  fields: { sid?: string; from: string; to: string; body: string },
+): Record<string, string> {
   const sid = fields.sid ?? `SM${randomBytes(16).toString('hex')}`;
   return {
-    ToCountry: 'US', ToState: 'CA', SmsMessageSid: sid, NumMedia: '0', ToCity: '', FromZip: '', SmsSid: sid, FromState: '',
-    SmsStatus: 'received', FromCity: '', Body: fields.body, FromCountry: 'US', To: fields.to, ToZip: '', NumSegments: '1',
-    MessageSid: sid, AccountSid: accountSid, From: fields.from, ApiVersion: '2010-04-01',
+    ToCountry: 'US',
+    ToState: 'CA',
+    SmsMessageSid: sid,
+    NumMedia: '0',
+    ToCity: '',
+    FromZip: '',
+    SmsSid: sid,
+    FromState: '',
+    SmsStatus: 'received',
+    FromCity: '',
+    Body: fields.body,
+    FromCountry: 'US',
+    To: fields.to,
+    ToZip: '',
+    NumSegments: '1',
+    MessageSid: sid,
+    AccountSid: accountSid,
+    From: fields.from,
+    ApiVersion: '2010-04-01',
   };
 }
 

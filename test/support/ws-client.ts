@@ -27,13 +27,21 @@ export function connect(url: string, options: { headers?: Record<string, string>
     }
   });
   socket.on('error', () => undefined);
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   const next = (match: (frame: any) => boolean, timeoutMs = 10_000) =>
     new Promise<any>((resolve, reject) => {
       const seen = frames.find(match);
       if (seen) return resolve(seen);
       const timer = setTimeout(() => reject(new Error(`no matching frame; got ${JSON.stringify(frames).slice(0, 500)}`)), timeoutMs);
-      waiters.push({ match, resolve: (f) => { clearTimeout(timer); resolve(f); } });
+      waiters.push({
+        match,
+        resolve: (f) => {
+          clearTimeout(timer);
+          resolve(f);
+        },
+      });
     });
   return {
     socket,

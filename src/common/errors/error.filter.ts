@@ -35,7 +35,10 @@ export class ErrorFilter implements ExceptionFilter {
     }
     if (reply.sent) return;
     if (error.headers) void reply.headers(error.headers);
-    void reply.status(error.status).header('x-request-id', request.id).send(errorEnvelope(error.code, error.message, request.id, error.details));
+    void reply
+      .status(error.status)
+      .header('x-request-id', request.id)
+      .send(errorEnvelope(error.code, error.message, request.id, error.details));
   }
 
   private toAppError(exception: unknown, request: FastifyRequest): AppError {
@@ -55,7 +58,9 @@ export class ErrorFilter implements ExceptionFilter {
         const path = request.url.split('?')[0] ?? '/';
         const allowed = this.routes.allowedMethods(path);
         if (allowed.length > 0) {
-          return new AppError(405, ErrorCode.MethodNotAllowed, `Method ${request.method} is not allowed on ${path}`, undefined, { allow: allowed.join(', ') });
+          return new AppError(405, ErrorCode.MethodNotAllowed, `Method ${request.method} is not allowed on ${path}`, undefined, {
+            allow: allowed.join(', '),
+          });
         }
         return new AppError(404, ErrorCode.NotFound, `No route for ${request.method} ${path}`);
       }

@@ -38,10 +38,21 @@ export function answerClientError(securityHeaders: Record<string, string>) {
  * Writes an envelope answer straight to a socket that no framework will answer (Node's parser refused the request,
  * or a WebSocket handshake failed), then ends the connection.
  */
-export function writeErrorAndClose(socket: Duplex, answer: { status: number; code: string; message: string; requestId: string; headers: Record<string, string> }): void {
+export function writeErrorAndClose(
+  socket: Duplex,
+  answer: { status: number; code: string; message: string; requestId: string; headers: Record<string, string> },
+): void {
   const body = JSON.stringify(errorEnvelope(answer.code, answer.message, answer.requestId));
-  const headers = { ...answer.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), 'x-request-id': answer.requestId, connection: 'close' };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const headers = {
+    ...answer.headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    'x-request-id': answer.requestId,
+    connection: 'close',
+  };
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head}\r\n${body}`);
 }
 

@@ -34,7 +34,11 @@ export class RateLimitGuard implements CanActivate {
     const key = this.redis.key('rl', subject, String(window));
     let count: number;
     try {
-      const results = await this.redis.client.pipeline().incr(key).expire(key, windowSeconds + 1).exec();
+      const results = await this.redis.client
+        .pipeline()
+        .incr(key)
+        .expire(key, windowSeconds + 1)
+        .exec();
       const [error, value] = results?.[0] ?? [new Error('no reply')];
       if (error) throw error;
       count = Number(value);

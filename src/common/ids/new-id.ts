@@ -14,7 +14,9 @@ export function newId(now: number = Date.now()): string {
     pool = randomBytes(BLOCK);
     offset = 0;
   }
-  const seconds = Math.floor(now / 1000).toString(16).padStart(8, '0');
+  const seconds = Math.floor(now / 1000)
+    .toString(16)
+    .padStart(8, '0');
   const random = pool.toString('hex', offset, offset + 8);
   offset += 8;
   return seconds + random;

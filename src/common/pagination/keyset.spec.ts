@@ -2,7 +2,12 @@ import { ValidationError } from '../errors/app-error.js';
 import { encodeCursor } from './cursor.js';
 import { planPage, type KeysetSpec } from './keyset.js';
 
-interface Row { id: string; created_at: Date; number: number; name: string }
+interface Row {
+  id: string;
+  created_at: Date;
+  number: number;
+  name: string;
+}
 
 const spec: KeysetSpec<Row> = {
   sortColumns: { created_at: 'r.created_at', number: 'r.number', name: 'r.name' },
@@ -15,7 +20,8 @@ const spec: KeysetSpec<Row> = {
 };
 const ID = 'a'.repeat(24);
 const forge = (content: unknown) => Buffer.from(JSON.stringify(content)).toString('base64url');
-const plan = (sortBy: string, cursor: string, param: 'page[after]' | 'page[before]' = 'page[after]') => planPage({ sort_by: sortBy, [param]: cursor }, spec);
+const plan = (sortBy: string, cursor: string, param: 'page[after]' | 'page[before]' = 'page[after]') =>
+  planPage({ sort_by: sortBy, [param]: cursor }, spec);
 
 const refusal = (fn: () => unknown): string[] | undefined => {
   try {
@@ -29,9 +35,18 @@ const refusal = (fn: () => unknown): string[] | undefined => {
 
 describe('planPage cursors', () => {
   it('accepts the cursors it issues, with the cast of the column', () => {
-    expect(plan('created_at', encodeCursor({ sortBy: 'created_at', order: 'desc', value: '2026-01-31T00:00:00.123Z', id: ID })).cursor).toMatchObject({ cast: '::timestamptz', field: 'page[after]' });
-    expect(plan('number', encodeCursor({ sortBy: 'number', order: 'desc', value: 3, id: ID }), 'page[before]').cursor).toMatchObject({ value: 3, cast: '::bigint', field: 'page[before]' });
-    expect(plan('name', encodeCursor({ sortBy: 'name', order: 'desc', value: 'Shop', id: ID })).cursor).toMatchObject({ value: 'Shop', cast: '::text' });
+    expect(
+      plan('created_at', encodeCursor({ sortBy: 'created_at', order: 'desc', value: '2026-01-31T00:00:00.123Z', id: ID })).cursor,
+    ).toMatchObject({ cast: '::timestamptz', field: 'page[after]' });
+    expect(plan('number', encodeCursor({ sortBy: 'number', order: 'desc', value: 3, id: ID }), 'page[before]').cursor).toMatchObject({
+      value: 3,
+      cast: '::bigint',
+      field: 'page[before]',
+    });
+    expect(plan('name', encodeCursor({ sortBy: 'name', order: 'desc', value: 'Shop', id: ID })).cursor).toMatchObject({
+      value: 'Shop',
+      cast: '::text',
+    });
   });
 
   it.each([

@@ -23,23 +23,39 @@ export interface PageQuery<S extends string = string> {
 export function PageQueryDto<S extends string>(sortFields: readonly S[], defaultSort: S, defaultOrder: SortOrder = 'desc') {
   class PageQueryBase implements PageQuery<S> {
     @ApiPropertyOptional({ name: 'page[size]', type: 'integer', minimum: 1, maximum: 100, default: 50 })
-    @IsOptional() @Type(() => Number) @IsInt({ message: 'page[size] must be an integer' }) @Min(1) @Max(100)
+    @IsOptional()
+    @Type(() => Number)
+    @IsInt({ message: 'page[size] must be an integer' })
+    @Min(1)
+    @Max(100)
     'page[size]'?: number;
 
     @ApiPropertyOptional({ name: 'page[after]', type: String, description: 'Opaque cursor: the page after this one (meta.after_cursor)' })
-    @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxChars(1024)
+    @IsOptional()
+    @Transform(emptyToUndefined)
+    @IsString()
+    @MaxChars(1024)
     'page[after]'?: string;
 
-    @ApiPropertyOptional({ name: 'page[before]', type: String, description: 'Opaque cursor: the page before this one (meta.before_cursor)' })
-    @IsOptional() @Transform(emptyToUndefined) @IsString() @MaxChars(1024)
+    @ApiPropertyOptional({
+      name: 'page[before]',
+      type: String,
+      description: 'Opaque cursor: the page before this one (meta.before_cursor)',
+    })
+    @IsOptional()
+    @Transform(emptyToUndefined)
+    @IsString()
+    @MaxChars(1024)
     'page[before]'?: string;
 
     @ApiPropertyOptional({ enum: sortFields, default: defaultSort })
-    @IsOptional() @IsIn(sortFields as readonly string[])
+    @IsOptional()
+    @IsIn(sortFields as readonly string[])
     sort_by?: S;
 
     @ApiPropertyOptional({ enum: ['asc', 'desc'], default: defaultOrder })
-    @IsOptional() @IsIn(['asc', 'desc'])
+    @IsOptional()
+    @IsIn(['asc', 'desc'])
     sort_order?: SortOrder;
 
     static readonly defaultSort = defaultSort;
@@ -47,4 +63,3 @@ export function PageQueryDto<S extends string>(sortFields: readonly S[], default
   }
   return PageQueryBase;
 }
-

@@ -4,12 +4,14 @@ import { ApiExtraModels, ApiOkResponse, ApiProperty, getSchemaPath } from '@nest
 export class PageMetaDto {
   @ApiProperty({ description: 'More items exist in the direction of travel' }) has_more: boolean;
   @ApiProperty({ type: String, nullable: true, description: 'Cursor of the last item; pass as page[after]' }) after_cursor: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'Cursor of the first item; pass as page[before]' }) before_cursor: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Cursor of the first item; pass as page[before]' }) before_cursor:
+    string | null;
 }
 
 export class PageLinksDto {
   @ApiProperty({ type: String, nullable: true, description: 'Path and query of the next page, repeating the filters' }) next: string | null;
-  @ApiProperty({ type: String, nullable: true, description: 'Path and query of the previous page, repeating the filters' }) prev: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'Path and query of the previous page, repeating the filters' }) prev:
+    string | null;
 }
 
 export interface Page<T> {

@@ -20,6 +20,10 @@ export async function paginate<E extends ObjectLiteral, R>(
       cursorId: plan.cursor.id,
     });
   }
-  const rows = await qb.orderBy(plan.column, plan.direction).addOrderBy(spec.idColumn, plan.direction).limit(plan.size + 1).getMany();
+  const rows = await qb
+    .orderBy(plan.column, plan.direction)
+    .addOrderBy(spec.idColumn, plan.direction)
+    .limit(plan.size + 1)
+    .getMany();
   return assemblePage(rows, plan, spec, request, toItem);
 }

@@ -40,7 +40,10 @@ export class RedisService implements OnApplicationShutdown {
     const now = Date.now();
     if (now - (this.lastFailOpenLog.get(area) ?? 0) < FAIL_OPEN_LOG_INTERVAL_MS) return;
     this.lastFailOpenLog.set(area, now);
-    this.logger.warn({ err: error, area, failOpenTotal: this.failOpenCounts[area], redisStatus: this.client.status }, `Redis unavailable: ${area} checks let requests through`);
+    this.logger.warn(
+      { err: error, area, failOpenTotal: this.failOpenCounts[area], redisStatus: this.client.status },
+      `Redis unavailable: ${area} checks let requests through`,
+    );
   }
 
   /** A new connection for blocking reads or subscriptions, closed by its caller. */

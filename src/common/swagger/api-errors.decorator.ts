@@ -21,4 +21,6 @@ const DESCRIPTIONS: Record<number, string> = {
 
 /** Documents error responses with the spec's envelope. */
 export const ApiErrors = (...statuses: number[]) =>
-  applyDecorators(...statuses.map((status) => ApiResponse({ status, description: DESCRIPTIONS[status] ?? 'Error', type: ErrorEnvelopeDto })));
+  applyDecorators(
+    ...statuses.map((status) => ApiResponse({ status, description: DESCRIPTIONS[status] ?? 'Error', type: ErrorEnvelopeDto })),
+  );

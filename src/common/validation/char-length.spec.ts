@@ -10,7 +10,10 @@ class Body {
 }
 
 const failed = (plain: Partial<Body>) =>
-  validateSync(plainToInstance(Body, { name: 'ab', tags: [], text: 'hi', ...plain })).map((e) => [e.property, ...Object.values(e.constraints ?? {})]);
+  validateSync(plainToInstance(Body, { name: 'ab', tags: [], text: 'hi', ...plain })).map((e) => [
+    e.property,
+    ...Object.values(e.constraints ?? {}),
+  ]);
 
 describe('charCount', () => {
   it('counts code points: astral characters once, variation selectors and lone surrogates each', () => {
@@ -38,7 +41,9 @@ describe('CharLength / MaxChars / IsMessageText', () => {
   });
 
   it(`bounds a message to ${INPUT_LIMITS.messageMaxChars} characters and refuses an empty one`, () => {
-    expect(failed({ text: 'a'.repeat(INPUT_LIMITS.messageMaxChars + 1) })).toEqual([['text', `text must be 1 to ${INPUT_LIMITS.messageMaxChars} characters`]]);
+    expect(failed({ text: 'a'.repeat(INPUT_LIMITS.messageMaxChars + 1) })).toEqual([
+      ['text', `text must be 1 to ${INPUT_LIMITS.messageMaxChars} characters`],
+    ]);
     expect(failed({ text: `${'a'.repeat(INPUT_LIMITS.messageMaxChars)}\uFE0F` })).toHaveLength(1);
     expect(failed({ text: '' })).toHaveLength(1);
   });

@@ -55,7 +55,11 @@ describe('IsDateTime', () => {
     @IsDateTime() at: unknown;
     @IsDateTime({ each: true }) range: unknown;
   }
-  const failed = (plain: object) => validateSync(plainToInstance(Query, { at: '2026-01-31T00:00:00Z', range: [], ...plain })).map((e) => [e.property, ...Object.values(e.constraints ?? {})]);
+  const failed = (plain: object) =>
+    validateSync(plainToInstance(Query, { at: '2026-01-31T00:00:00Z', range: [], ...plain })).map((e) => [
+      e.property,
+      ...Object.values(e.constraints ?? {}),
+    ]);
 
   it('names the field and shows the form it expects', () => {
     expect(failed({})).toEqual([]);

@@ -29,7 +29,14 @@ export function parseDateTime(value: string): number | undefined {
   const local = new Date(0);
   local.setUTCFullYear(fields[0], fields[1] - 1, fields[2]); // setUTCFullYear: Date.UTC would read years 0..99 as 1900..1999
   local.setUTCHours(fields[3], fields[4], fields[5], 0);
-  const roundTrip = [local.getUTCFullYear(), local.getUTCMonth() + 1, local.getUTCDate(), local.getUTCHours(), local.getUTCMinutes(), local.getUTCSeconds()];
+  const roundTrip = [
+    local.getUTCFullYear(),
+    local.getUTCMonth() + 1,
+    local.getUTCDate(),
+    local.getUTCHours(),
+    local.getUTCMinutes(),
+    local.getUTCSeconds(),
+  ];
   if (fields[0] < 1 || roundTrip.some((field, i) => field !== fields[i])) return undefined;
 
   const offset = sign ? (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes)) : 0;

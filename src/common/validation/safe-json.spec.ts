@@ -71,7 +71,10 @@ describe('unstorableReason and firstUnstorable', () => {
   });
 
   it('prefixes paths with the root it is given (a DTO field)', () => {
-    expect(firstUnstorable({ cart: ['a', 'b\u0000'] }, 'agent_variables')).toEqual({ field: 'agent_variables.cart[1]', reason: expect.any(String) });
+    expect(firstUnstorable({ cart: ['a', 'b\u0000'] }, 'agent_variables')).toEqual({
+      field: 'agent_variables.cart[1]',
+      reason: expect.any(String),
+    });
     expect(firstUnstorable({ ok: 'fine' }, 'agent_variables')).toBeUndefined();
   });
 
@@ -79,7 +82,12 @@ describe('unstorableReason and firstUnstorable', () => {
     let deep: unknown = 'x\u0000';
     for (let i = 0; i < 10_000; i += 1) deep = [deep];
     expect(firstUnstorable(deep, 'v')?.field).toBe(`v${'[0]'.repeat(10_000)}`);
-    expect(firstUnstorable(Array.from({ length: 100_000 }, () => 'ok'), 'v')).toBeUndefined();
+    expect(
+      firstUnstorable(
+        Array.from({ length: 100_000 }, () => 'ok'),
+        'v',
+      ),
+    ).toBeUndefined();
   });
 
   it('names a document by its wire paths (assertStorableDocument)', () => {

@@ -6,9 +6,7 @@ import { ValidationError, type ErrorDetail } from '../errors/app-error.js';
 export function toErrorDetails(errors: ClassValidatorError[], parent = ''): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   for (const error of errors) {
-    const field = /^\d+$/.test(error.property)
-      ? `${parent}[${error.property}]`
-      : parent ? `${parent}.${error.property}` : error.property;
+    const field = /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : parent ? `${parent}.${error.property}` : error.property;
     for (const message of Object.values(error.constraints ?? {})) {
       details.push({ field, message: message.replace(/^property (\S+) should not exist$/, '$1 is not allowed') });
     }

@@ -10,4 +10,15 @@ import { AgentsOfDeletedProjects1732240800000 } from './1732240800000-agents-of-
 import { UsageRollupOrganizationDelete1732240900000 } from './1732240900000-usage-rollup-organization-delete.js';
 
 /** Every migration, in order. Passed as classes, not globs (ESM; see STACK.md P5). */
-export const migrations = [Foundation1732240000000, AgentVersions1732240100000, ThreadsInteractions1732240200000, Events1732240300000, ThreadIndexes1732240400000, Channels1732240500000, InteractionPayloads1732240600000, ChannelUnroutedMessages1732240712000, AgentsOfDeletedProjects1732240800000, UsageRollupOrganizationDelete1732240900000];
+export const migrations = [
+  Foundation1732240000000,
+  AgentVersions1732240100000,
+  ThreadsInteractions1732240200000,
+  Events1732240300000,
+  ThreadIndexes1732240400000,
+  Channels1732240500000,
+  InteractionPayloads1732240600000,
+  ChannelUnroutedMessages1732240712000,
+  AgentsOfDeletedProjects1732240800000,
+  UsageRollupOrganizationDelete1732240900000,
+];

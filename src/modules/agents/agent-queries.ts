@@ -8,11 +8,19 @@ import { AgentEntity } from './agent.entity.js';
  * With `lock`, the row is locked (FOR NO KEY UPDATE) for the rest of the transaction: every change to an agent's
  * versions that moves its live pointer (publish, archive, rename, delete, version numbering) takes this lock first.
  */
-export function findVisibleAgent(em: EntityManager, organizationId: string, agentId: string, lock: boolean | 'share' = false): Promise<AgentEntity | null> {
+export function findVisibleAgent(
+  em: EntityManager,
+  organizationId: string,
+  agentId: string,
+  lock: boolean | 'share' = false,
+): Promise<AgentEntity | null> {
   const qb = em
     .getRepository(AgentEntity)
     .createQueryBuilder('a')
-    .where('a.id = :agentId AND a.organization_id = :organizationId AND a.deleted_at IS NULL', { agentId: agentId.toLowerCase(), organizationId })
+    .where('a.id = :agentId AND a.organization_id = :organizationId AND a.deleted_at IS NULL', {
+      agentId: agentId.toLowerCase(),
+      organizationId,
+    })
     .andWhere('EXISTS (SELECT 1 FROM projects p WHERE p.id = a.project_id AND p.deleted_at IS NULL)');
   // FOR NO KEY UPDATE, not FOR UPDATE: it still serializes writers of the agent, but lets concurrent inserts that
   // reference the agent (a push's revision row takes FOR KEY SHARE through its foreign key) proceed — with FOR UPDATE,
@@ -50,5 +58,12 @@ export async function deleteAgents(
   for (const agentId of agentIds) await versions.deleteAllOfAgent(em, agentId);
   await em.query(`DELETE FROM publishable_keys WHERE agent_id = ANY($1)`, [agentIds]);
   await em.query(`DELETE FROM agent_api_keys WHERE agent_id = ANY($1)`, [agentIds]);
-  return agentIds.map((agentId) => ({ organizationId, agentId, versionId: null, revisionId: null, versionTag: null, reason: 'agent_deleted' }));
+  return agentIds.map((agentId) => ({
+    organizationId,
+    agentId,
+    versionId: null,
+    revisionId: null,
+    versionTag: null,
+    reason: 'agent_deleted',
+  }));
 }

@@ -22,7 +22,11 @@ export class AgentsController {
   @ApiOperation({ summary: 'Create an agent (no live version until a publish)' })
   @ApiCreatedResponse({ type: AgentResponseDto })
   @ApiErrors(404, 413, 415, 422)
-  create(@CurrentPrincipal() who: Principal, @Param() { projectId }: ProjectIdParams, @Body() dto: CreateAgentDto): Promise<AgentResponseDto> {
+  create(
+    @CurrentPrincipal() who: Principal,
+    @Param() { projectId }: ProjectIdParams,
+    @Body() dto: CreateAgentDto,
+  ): Promise<AgentResponseDto> {
     return this.agents.create(who, projectId, dto);
   }
 
@@ -30,7 +34,12 @@ export class AgentsController {
   @ApiOperation({ summary: "List the project's agents, optionally filtered by name" })
   @ApiPageResponse(AgentResponseDto)
   @ApiErrors(404, 422)
-  list(@CurrentPrincipal() who: Principal, @Param() { projectId }: ProjectIdParams, @Query() query: ListAgentsQueryDto, @CurrentPageRequest() page: PageRequest): Promise<Page<AgentResponseDto>> {
+  list(
+    @CurrentPrincipal() who: Principal,
+    @Param() { projectId }: ProjectIdParams,
+    @Query() query: ListAgentsQueryDto,
+    @CurrentPageRequest() page: PageRequest,
+  ): Promise<Page<AgentResponseDto>> {
     return this.agents.list(who, projectId, query, page);
   }
 
@@ -45,7 +54,8 @@ export class AgentsController {
   @Patch('agents/:agentId')
   @ApiOperation({
     summary: 'Rename an agent (or change its description)',
-    description: 'A rename re-publishes the live revision with the new name as a new revision that becomes live; the live version stays the same.',
+    description:
+      'A rename re-publishes the live revision with the new name as a new revision that becomes live; the live version stays the same.',
   })
   @ApiOkResponse({ type: AgentResponseDto })
   @ApiErrors(404, 413, 415, 422)

@@ -54,7 +54,10 @@ export class AgentsService {
     const project = await this.projects.getVisible(who.organizationId, projectId);
     const qb = this.agents
       .createQueryBuilder('a')
-      .where('a.project_id = :projectId AND a.organization_id = :organizationId AND a.deleted_at IS NULL', { projectId: project.id, organizationId: who.organizationId });
+      .where('a.project_id = :projectId AND a.organization_id = :organizationId AND a.deleted_at IS NULL', {
+        projectId: project.id,
+        organizationId: who.organizationId,
+      });
     const name = query['filters[name]'];
     if (name) qb.andWhere(`a.name ILIKE :name ESCAPE '\\'`, { name: `%${name.replace(/[\\%_]/g, (c) => `\\${c}`)}%` });
     return paginate(

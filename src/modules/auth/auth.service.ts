@@ -51,7 +51,9 @@ export class AuthService {
     config: AppConfig,
     metrics: MetricsService,
   ) {
-    this.cache = new CredentialCache(100_000, config.auth.credentialCacheTtlMs, config.auth.credentialCacheFallbackTtlMs, (hit) => metrics.cacheLookup('credentials', hit));
+    this.cache = new CredentialCache(100_000, config.auth.credentialCacheTtlMs, config.auth.credentialCacheFallbackTtlMs, (hit) =>
+      metrics.cacheLookup('credentials', hit),
+    );
     changes.onChange((organizationId) => {
       this.cache.invalidate(organizationId);
       metrics.cacheInvalidated('credentials');
@@ -141,14 +143,24 @@ export class AuthService {
   private async principalOf(claims: TokenClaims): Promise<Principal> {
     if (claims.typ === 'client') {
       const key = await this.cache.get(`pkid:${claims.kid}`, () => this.repository.findPublishableKeyById(claims.kid));
-      if (!key || key.revoked || key.organization_id !== claims.org) throw new UnauthorizedError('The publishable key behind this token was revoked');
-      return { kind: 'clientToken', organizationId: claims.org, agentId: claims.agt, publishableKeyId: claims.kid, allowedOrigins: key.allowed_origins };
+      if (!key || key.revoked || key.organization_id !== claims.org) {
+        throw new UnauthorizedError('The publishable key behind this token was revoked');
+      }
+      return {
+        kind: 'clientToken',
+        organizationId: claims.org,
+        agentId: claims.agt,
+        publishableKeyId: claims.kid,
+        allowedOrigins: key.allowed_origins,
+      };
     }
     const user = await this.cache.get(`user:${claims.uid}`, () => this.repository.findUser(claims.uid));
     if (!user || user.organization_id !== claims.org) throw new UnauthorizedError('The user of this session no longer exists');
     if (claims.agt) {
       const agent = await this.cache.get(`agent:${claims.agt}`, () => this.repository.findLiveAgent(claims.agt!));
-      if (!agent || agent.organization_id !== claims.org) throw new UnauthorizedError('The agent this session was scoped to no longer exists');
+      if (!agent || agent.organization_id !== claims.org) {
+        throw new UnauthorizedError('The agent this session was scoped to no longer exists');
+      }
     }
     return { kind: 'session', organizationId: claims.org, userId: claims.uid, agentId: claims.agt };
   }
@@ -171,7 +183,13 @@ export class AuthService {
   }
 
   private issued(accessToken: string, organizationId: string, agentId: string | null): IssuedToken {
-    return { access_token: accessToken, token_type: 'Bearer', expires_in: this.tokens.ttlSeconds, agent_id: agentId, organization_id: organizationId };
+    return {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: this.tokens.ttlSeconds,
+      agent_id: agentId,
+      organization_id: organizationId,
+    };
   }
 }
 
@@ -184,4 +202,3 @@ function ipInRanges(ip: string, ranges: string[]): boolean {
     return network.kind() === address.kind() && address.match([network, prefix]);
   });
 }
-

@@ -19,7 +19,13 @@ describe('CredentialCache', () => {
     const cache = new CredentialCache(100, 60_000, 500);
     cache.setBroadcastHeard(true);
     let release!: () => void;
-    const slow = cache.get('k', () => new Promise<ReturnType<typeof row>>((resolve) => { release = () => resolve(row('org', 1)); }));
+    const slow = cache.get(
+      'k',
+      () =>
+        new Promise<ReturnType<typeof row>>((resolve) => {
+          release = () => resolve(row('org', 1));
+        }),
+    );
     cache.invalidate('org');
     release();
     expect(await slow).toEqual(row('org', 1));

@@ -36,7 +36,9 @@ export class LoginAttempts {
     const account = this.accountKey(email, window.index);
     const ip = this.ipKey(clientIp, window.index);
     const ttl = failureWindowSeconds + 1;
-    const replies = await this.attempt(() => this.redis.client.pipeline().incr(account).expire(account, ttl).incr(ip).expire(ip, ttl).exec());
+    const replies = await this.attempt(() =>
+      this.redis.client.pipeline().incr(account).expire(account, ttl).incr(ip).expire(ip, ttl).exec(),
+    );
     if (!replies || replies.some(([error]) => error)) return;
     const [accountCount, ipCount] = [Number(replies[0]![1]), Number(replies[2]![1])];
     if (accountCount > maxFailuresPerAccount || ipCount > maxFailuresPerIp) throw new LoginLockedError(window.retryAfterSeconds);
@@ -45,7 +47,9 @@ export class LoginAttempts {
   /** The password was right: the account starts over, and the IP gets this attempt back. */
   async recordSuccess(email: string, clientIp: string): Promise<void> {
     const window = this.window();
-    await this.attempt(() => this.redis.client.pipeline().del(this.accountKey(email, window.index)).decr(this.ipKey(clientIp, window.index)).exec());
+    await this.attempt(() =>
+      this.redis.client.pipeline().del(this.accountKey(email, window.index)).decr(this.ipKey(clientIp, window.index)).exec(),
+    );
   }
 
   private window(): { index: number; retryAfterSeconds: number } {

@@ -20,7 +20,10 @@ export class OAuthErrorFilter implements ExceptionFilter {
  */
 export function sendOAuthError(exception: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const [status, error, description, headers] = describe(exception, request);
-  void reply.status(status).headers({ 'x-request-id': request.id, 'cache-control': 'no-store', ...headers }).send({ error, error_description: description });
+  void reply
+    .status(status)
+    .headers({ 'x-request-id': request.id, 'cache-control': 'no-store', ...headers })
+    .send({ error, error_description: description });
 }
 
 function describe(exception: unknown, request: FastifyRequest): [number, string, string, Record<string, string>?] {

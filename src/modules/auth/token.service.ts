@@ -5,8 +5,7 @@ import { AppConfig } from '../../config/app-config.js';
 
 /** What a token says: a client token (publishable-key exchange) or a login session. */
 export type UnsignedClaims =
-  | { typ: 'client'; org: string; agt: string; kid: string }
-  | { typ: 'session'; org: string; uid: string; agt: string | null };
+  { typ: 'client'; org: string; agt: string; kid: string } | { typ: 'session'; org: string; uid: string; agt: string | null };
 
 export type TokenClaims = UnsignedClaims & { exp: number; iat: number };
 
@@ -68,6 +67,8 @@ function isTokenClaims(payload: Record<string, unknown>): payload is TokenClaims
   const { typ, org, agt } = payload;
   if (typeof org !== 'string' || !ID.test(org)) return false;
   if (typ === 'client') return typeof agt === 'string' && ID.test(agt) && typeof payload.kid === 'string' && ID.test(payload.kid);
-  if (typ === 'session') return typeof payload.uid === 'string' && ID.test(payload.uid) && (agt === null || (typeof agt === 'string' && ID.test(agt)));
+  if (typ === 'session') {
+    return typeof payload.uid === 'string' && ID.test(payload.uid) && (agt === null || (typeof agt === 'string' && ID.test(agt)));
+  }
   return false;
 }

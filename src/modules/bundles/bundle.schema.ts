@@ -7,7 +7,11 @@
  * Catalog records are open: their fields are the caller's own.
  */
 
-const CODE = { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_.-]{0,63}$', description: 'Identifier: a letter, then letters, digits, _ . - (max 64)' };
+const CODE = {
+  type: 'string',
+  pattern: '^[A-Za-z][A-Za-z0-9_.-]{0,63}$',
+  description: 'Identifier: a letter, then letters, digits, _ . - (max 64)',
+};
 const SHORT_TEXT = (max: number) => ({ type: 'string', minLength: 1, maxLength: max });
 const STRING_LIST = (maxItems: number, maxLength: number) => ({ type: 'array', maxItems, items: SHORT_TEXT(maxLength) });
 const SCALAR = { type: ['string', 'number', 'boolean', 'null'] };
@@ -18,7 +22,8 @@ export const BUNDLE_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: BUNDLE_SCHEMA_ID,
   title: 'Agent configuration bundle',
-  description: 'Configuration of one agent revision. Fields under "Runtime v1" drive the decisioning engine, "knowledge" the grounded (v2) engine.',
+  description:
+    'Configuration of one agent revision. Fields under "Runtime v1" drive the decisioning engine, "knowledge" the grounded (v2) engine.',
   type: 'object',
   additionalProperties: false,
   patternProperties: { '^x_': { description: 'Extension field, ignored by the engines' } },
@@ -61,7 +66,12 @@ export const BUNDLE_SCHEMA = {
         required: ['code', 'patterns', 'message'],
         properties: {
           code: CODE,
-          patterns: { type: 'array', minItems: 1, maxItems: 100, items: { ...SHORT_TEXT(500), description: 'Case-insensitive regular expression, RE2 syntax (no backreferences or lookaround)' } },
+          patterns: {
+            type: 'array',
+            minItems: 1,
+            maxItems: 100,
+            items: { ...SHORT_TEXT(500), description: 'Case-insensitive regular expression, RE2 syntax (no backreferences or lookaround)' },
+          },
           message: SHORT_TEXT(2000),
         },
       },

@@ -41,7 +41,11 @@ describe('BundleValidator', () => {
         { code: 'ok', when: { param: 'budget', op: '<', value: 5 }, action: 'block', message: 'm' },
         { code: 'bad', when: { param: 'budget', op: '~' }, action: 'block', message: 'm' },
       ],
-      knowledge: [{ id: 'a', title: 'A', text: 'x' }, { id: 'b', title: 'B', text: 'x' }, { id: 'c', title: 'C', text: 42 }],
+      knowledge: [
+        { id: 'a', title: 'A', text: 'x' },
+        { id: 'b', title: 'B', text: 'x' },
+        { id: 'c', title: 'C', text: 42 },
+      ],
       bogus: true,
     });
     const fields = details.map((d) => d.field);
@@ -54,25 +58,45 @@ describe('BundleValidator', () => {
       guardrails: [{ code: 'g', patterns: ['x'] }],
       rules: [{ code: 'r', when: { param: 'budget', op: '>', value: 'ten' }, action: 'ask', message: 'm' }],
     });
-    expect(details).toEqual(expect.arrayContaining([
-      { field: 'bundle.guardrails[0].message', message: 'is required' },
-      expect.objectContaining({ field: 'bundle.rules[0].when.value' }),
-    ]));
+    expect(details).toEqual(
+      expect.arrayContaining([
+        { field: 'bundle.guardrails[0].message', message: 'is required' },
+        expect.objectContaining({ field: 'bundle.rules[0].when.value' }),
+      ]),
+    );
     expect(details.some((d) => d.message.includes('"then"'))).toBe(false);
   });
 
   it('rejects regular expressions that do not compile, duplicate codes and dangling references', () => {
     const details = validator.check({
       guardrails: [{ code: 'g', patterns: ['ok', '(unclosed'], message: 'no' }],
-      parameters: [{ code: 'p', title: 'P', pattern: '[a-', type: 'string' }, { code: 'p', title: 'P2', pattern: 'x', type: 'string' }],
+      parameters: [
+        { code: 'p', title: 'P', pattern: '[a-', type: 'string' },
+        { code: 'p', title: 'P2', pattern: 'x', type: 'string' },
+      ],
       intents: [{ name: 'buy', examples: ['buy'] }],
-      tools: [{ code: 't', type: 'catalog_search', collection: 'missing', title_field: 'name', fields: ['name'], max_results: 3, intents: ['buy', 'sell'] }],
+      tools: [
+        {
+          code: 't',
+          type: 'catalog_search',
+          collection: 'missing',
+          title_field: 'name',
+          fields: ['name'],
+          max_results: 3,
+          intents: ['buy', 'sell'],
+        },
+      ],
       collections: { products: [{ id: '1' }] },
     });
-    expect(details.map((d) => d.field)).toEqual(expect.arrayContaining([
-      'bundle.guardrails[0].patterns[1]', 'bundle.parameters[0].pattern', 'bundle.parameters[1].code',
-      'bundle.tools[0].collection', 'bundle.tools[0].intents[1]',
-    ]));
+    expect(details.map((d) => d.field)).toEqual(
+      expect.arrayContaining([
+        'bundle.guardrails[0].patterns[1]',
+        'bundle.parameters[0].pattern',
+        'bundle.parameters[1].code',
+        'bundle.tools[0].collection',
+        'bundle.tools[0].intents[1]',
+      ]),
+    );
   });
 
   it('accepts only patterns the linear-time engine (RE2 syntax) can run', () => {
@@ -99,8 +123,17 @@ describe('BundleValidator', () => {
   });
 
   it('caps the patterns of a bundle in all, naming the first one over the cap', () => {
-    const guardrails = Array.from({ length: 3 }, (_, i) => ({ code: `g${i}`, patterns: Array.from({ length: 80 }, (_, j) => `w${i}x${j}`), message: 'no' }));
-    const parameters = Array.from({ length: 16 }, (_, i) => ({ code: `p${i}`, title: 'P', pattern: `(\\d+)p${i}`, type: 'number' as const }));
+    const guardrails = Array.from({ length: 3 }, (_, i) => ({
+      code: `g${i}`,
+      patterns: Array.from({ length: 80 }, (_, j) => `w${i}x${j}`),
+      message: 'no',
+    }));
+    const parameters = Array.from({ length: 16 }, (_, i) => ({
+      code: `p${i}`,
+      title: 'P',
+      pattern: `(\\d+)p${i}`,
+      type: 'number' as const,
+    }));
     expect(validator.check({ guardrails, parameters })).toEqual([]); // 240 + 16 = 256
     const over = validator.check({ guardrails, parameters: [...parameters, { code: 'extra', title: 'E', pattern: 'e', type: 'string' }] });
     expect(over).toEqual([{ field: 'bundle.parameters[16].pattern', message: expect.stringContaining(`at most ${MAX_BUNDLE_PATTERNS}`) }]);

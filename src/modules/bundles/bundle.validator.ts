@@ -19,7 +19,11 @@ export function pointerToField(pointer: string, root = 'bundle'): string {
   let field = root;
   for (const raw of pointer.split('/').slice(1)) {
     const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    field += /^\d+$/.test(segment) ? `[${segment}]` : /^[A-Za-z_][A-Za-z0-9_]*$/.test(segment) ? `.${segment}` : `[${JSON.stringify(segment)}]`;
+    field += /^\d+$/.test(segment)
+      ? `[${segment}]`
+      : /^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)
+        ? `.${segment}`
+        : `[${JSON.stringify(segment)}]`;
   }
   return field;
 }
@@ -79,7 +83,9 @@ export class BundleValidator {
   /** Throws 422 unless the bundle is valid; returns it typed. */
   assertValid(bundle: unknown, root = 'bundle'): Bundle {
     const details = this.check(bundle, root);
-    if (details.length > 0) throw new ValidationError(details, 'The bundle does not match the bundle schema (GET /management/v1/bundle-schema)');
+    if (details.length > 0) {
+      throw new ValidationError(details, 'The bundle does not match the bundle schema (GET /management/v1/bundle-schema)');
+    }
     return bundle as Bundle;
   }
 }
@@ -90,7 +96,10 @@ function semanticProblems(bundle: Bundle, root: string): ErrorDetail[] {
   const regex = (pattern: string, field: string) => {
     patterns += 1;
     if (patterns === MAX_BUNDLE_PATTERNS + 1) {
-      problems.push({ field, message: `is one pattern too many: a bundle holds at most ${MAX_BUNDLE_PATTERNS} guardrail and parameter patterns in all` });
+      problems.push({
+        field,
+        message: `is one pattern too many: a bundle holds at most ${MAX_BUNDLE_PATTERNS} guardrail and parameter patterns in all`,
+      });
     }
     const problem = tenantPatternProblem(pattern);
     if (problem) problems.push({ field, message: problem });
@@ -120,10 +129,18 @@ function semanticProblems(bundle: Bundle, root: string): ErrorDetail[] {
   const intents = new Set((bundle.intents ?? []).map((x) => x.name));
   bundle.tools?.forEach((tool, i) => {
     if (!Object.hasOwn(collections, tool.collection)) {
-      problems.push({ field: `${root}.tools[${i}].collection`, message: `names no collection of this bundle (${JSON.stringify(tool.collection)})` });
+      problems.push({
+        field: `${root}.tools[${i}].collection`,
+        message: `names no collection of this bundle (${JSON.stringify(tool.collection)})`,
+      });
     }
     tool.intents?.forEach((intent, j) => {
-      if (!intents.has(intent)) problems.push({ field: `${root}.tools[${i}].intents[${j}]`, message: `names no intent of this bundle (${JSON.stringify(intent)})` });
+      if (!intents.has(intent)) {
+        problems.push({
+          field: `${root}.tools[${i}].intents[${j}]`,
+          message: `names no intent of this bundle (${JSON.stringify(intent)})`,
+        });
+      }
     });
   });
   return problems;

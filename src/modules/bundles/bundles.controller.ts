@@ -10,8 +10,14 @@ export class BundlesController {
   constructor(private readonly bundles: BundlesService) {}
 
   @Get('bundle-schema')
-  @ApiOperation({ summary: 'The JSON Schema (draft-07) every pushed bundle must match', description: 'See docs/bundle.md for the fields and examples.' })
-  @ApiOkResponse({ description: 'A JSON Schema document', schema: { type: 'object', additionalProperties: true, required: ['$schema', 'type', 'properties'] } })
+  @ApiOperation({
+    summary: 'The JSON Schema (draft-07) every pushed bundle must match',
+    description: 'See docs/bundle.md for the fields and examples.',
+  })
+  @ApiOkResponse({
+    description: 'A JSON Schema document',
+    schema: { type: 'object', additionalProperties: true, required: ['$schema', 'type', 'properties'] },
+  })
   schema(): Record<string, unknown> {
     return this.bundles.schema();
   }
@@ -24,7 +30,7 @@ export class BundlesController {
   }
 
   @Get('templates/:templateId')
-  @ApiOperation({ summary: "A template with its bundle" })
+  @ApiOperation({ summary: 'A template with its bundle' })
   @ApiOkResponse({ type: TemplateDetailResponseDto })
   @ApiErrors(404, 422)
   getTemplate(@Param() { templateId }: TemplateIdParams): TemplateDetailResponseDto {

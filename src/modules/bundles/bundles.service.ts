@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/app-error.js';
 import { BUNDLE_SCHEMA } from './bundle.schema.js';
 import type { Bundle } from './bundle.types.js';
-import { toTemplateDetailResponse, toTemplateResponse, type TemplateDetailResponseDto, type TemplateListResponseDto } from './dto/template.dto.js';
+import {
+  toTemplateDetailResponse,
+  toTemplateResponse,
+  type TemplateDetailResponseDto,
+  type TemplateListResponseDto,
+} from './dto/template.dto.js';
 import type { BundleTemplate } from './templates/template.js';
 import { TEMPLATES } from './templates/templates.registry.js';
 

@@ -103,9 +103,21 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
     if (!conversation) return this.metrics.channelMessage('inbound', 'unrouted');
     const refusal = bodyRefusal(message.body);
     const { row, created } = await this.messages.recordInbound({
-      id: newId(), organizationId: conversation.organizationId, agentId: conversation.agentId, threadId: conversation.threadId,
-      channel, direction: 'inbound', kind: 'inbound', providerMessageId: message.providerMessageId, fromNumber: message.from,
-      toNumber: message.to, body, status: refusal ? 'undelivered' : 'received', error: refusal ?? null, inReplyTo: null, interactionId: null,
+      id: newId(),
+      organizationId: conversation.organizationId,
+      agentId: conversation.agentId,
+      threadId: conversation.threadId,
+      channel,
+      direction: 'inbound',
+      kind: 'inbound',
+      providerMessageId: message.providerMessageId,
+      fromNumber: message.from,
+      toNumber: message.to,
+      body,
+      status: refusal ? 'undelivered' : 'received',
+      error: refusal ?? null,
+      inReplyTo: null,
+      interactionId: null,
     });
     if (refusal) return this.metrics.channelMessage('inbound', 'refused');
     if (!created) {
@@ -132,13 +144,24 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
     }
     if (conversations.length === 1) return conversations[0];
     const organizationIds = conversations.map((c) => c.organizationId).sort();
-    const detail = `The phone has open conversations with ${organizationIds.length} organizations on the shared sender ${message.to}; `
-      + 'routed to none of them (a dedicated sender per organization avoids this)';
+    const detail =
+      `The phone has open conversations with ${organizationIds.length} organizations on the shared sender ${message.to}; ` +
+      'routed to none of them (a dedicated sender per organization avoids this)';
     await this.messages.recordUnrouted({
-      id: newId(), channel, providerMessageId: message.providerMessageId, fromNumber: message.from, toNumber: message.to, body,
-      reason: 'ambiguous_shared_sender', detail, organizationIds,
+      id: newId(),
+      channel,
+      providerMessageId: message.providerMessageId,
+      fromNumber: message.from,
+      toNumber: message.to,
+      body,
+      reason: 'ambiguous_shared_sender',
+      detail,
+      organizationIds,
     });
-    this.logger.warn({ ...where, reason: 'ambiguous_shared_sender', organizationIds }, 'inbound channel message routed to no organization; recorded in channel_unrouted_messages');
+    this.logger.warn(
+      { ...where, reason: 'ambiguous_shared_sender', organizationIds },
+      'inbound channel message routed to no organization; recorded in channel_unrouted_messages',
+    );
     return undefined;
   }
 
@@ -169,12 +192,17 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
         await this.messages.markInboundUnhandled(row.id, `${error.code}: ${error.message}`);
         return;
       }
-      this.logger.warn({ err: error, inboundId: row.id }, 'inbound channel message not handed to the events pipeline yet; the sweeper will retry');
+      this.logger.warn(
+        { err: error, inboundId: row.id },
+        'inbound channel message not handed to the events pipeline yet; the sweeper will retry',
+      );
       return;
     }
     await this.messages.setEventId(row.id, eventId);
     this.metrics.channelMessage('inbound', 'accepted');
-    await this.scheduleReply(row.id).catch((error: unknown) => this.logger.warn({ err: error, inboundId: row.id }, 'could not schedule the channel reply; the sweeper will'));
+    await this.scheduleReply(row.id).catch((error: unknown) =>
+      this.logger.warn({ err: error, inboundId: row.id }, 'could not schedule the channel reply; the sweeper will'),
+    );
   }
 
   /**
@@ -200,9 +228,21 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
     const { status, error } = this.outbound.initialStatus();
     if (body) {
       recorded = await this.messages.recordReply({
-        id: replyId, organizationId: inbound.organization_id, agentId: inbound.agent_id, threadId: inbound.thread_id,
-        channel: inbound.channel, direction: 'outbound', kind: 'reply', providerMessageId: null,
-        fromNumber: inbound.to_number, toNumber: inbound.from_number, body, status, error, inReplyTo: inbound.id, interactionId: turn.id,
+        id: replyId,
+        organizationId: inbound.organization_id,
+        agentId: inbound.agent_id,
+        threadId: inbound.thread_id,
+        channel: inbound.channel,
+        direction: 'outbound',
+        kind: 'reply',
+        providerMessageId: null,
+        fromNumber: inbound.to_number,
+        toNumber: inbound.from_number,
+        body,
+        status,
+        error,
+        inReplyTo: inbound.id,
+        interactionId: turn.id,
       });
     }
     await this.messages.markInboundAnswered(inbound.id, turn.id);
@@ -210,13 +250,17 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
   }
 
   private scheduleReply(inboundId: string): Promise<unknown> {
-    return this.queue.add(REPLY_JOB, { inboundId }, {
-      jobId: `reply:${inboundId}`,
-      attempts: REPLY_POLL_ATTEMPTS,
-      backoff: { type: REPLY_BACKOFF },
-      removeOnComplete: true,
-      removeOnFail: true,
-    });
+    return this.queue.add(
+      REPLY_JOB,
+      { inboundId },
+      {
+        jobId: `reply:${inboundId}`,
+        attempts: REPLY_POLL_ATTEMPTS,
+        backoff: { type: REPLY_BACKOFF },
+        removeOnComplete: true,
+        removeOnFail: true,
+      },
+    );
   }
 
   /** Hands over inbound messages a crash or an unavailable pipeline left behind, and reschedules lost reply jobs. */

@@ -89,8 +89,21 @@ type Db = Pick<PoolClient, 'query'>;
 const MESSAGE_COLUMNS = `id, organization_id, agent_id, thread_id, channel, direction, kind, provider_message_id, from_number,
   to_number, body, status, error, in_reply_to, interaction_id`;
 const messageValues = (m: NewChannelMessage) => [
-  m.id, m.organizationId, m.agentId, m.threadId, m.channel, m.direction, m.kind, m.providerMessageId, m.fromNumber,
-  m.toNumber, m.body, m.status, m.error, m.inReplyTo, m.interactionId,
+  m.id,
+  m.organizationId,
+  m.agentId,
+  m.threadId,
+  m.channel,
+  m.direction,
+  m.kind,
+  m.providerMessageId,
+  m.fromNumber,
+  m.toNumber,
+  m.body,
+  m.status,
+  m.error,
+  m.inReplyTo,
+  m.interactionId,
 ];
 const MESSAGE_PLACEHOLDERS = '$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15';
 
@@ -106,8 +119,22 @@ export class ChannelMessagesRepository {
         `INSERT INTO threads (id, organization_id, project_id, agent_id, user_id, external_id, title, runtime, version_tag,
                               channel, phone_number, sender_id, sender_number, agent_display_name)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-        [thread.id, thread.organizationId, thread.projectId, thread.agentId, thread.userId, thread.externalId, thread.title,
-          thread.runtime, thread.versionTag, thread.channel, thread.phoneNumber, thread.senderId, thread.senderNumber, thread.agentDisplayName],
+        [
+          thread.id,
+          thread.organizationId,
+          thread.projectId,
+          thread.agentId,
+          thread.userId,
+          thread.externalId,
+          thread.title,
+          thread.runtime,
+          thread.versionTag,
+          thread.channel,
+          thread.phoneNumber,
+          thread.senderId,
+          thread.senderNumber,
+          thread.agentDisplayName,
+        ],
       );
       await this.insertMessage(db, opening);
     });
@@ -124,8 +151,19 @@ export class ChannelMessagesRepository {
    * default, belongs to that organization: only its threads count, whatever other organizations once did with
    * the number. Otherwise the number is shared and every organization's thread counts; the caller decides.
    */
-  async findConversations(channel: Channel, senderNumber: string, phoneNumber: string, platformDefault: boolean): Promise<ChannelConversation[]> {
-    const rows = await this.sql.rows<{ id: string; organization_id: string; agent_id: string; user_id: string; external_id: string | null }>(
+  async findConversations(
+    channel: Channel,
+    senderNumber: string,
+    phoneNumber: string,
+    platformDefault: boolean,
+  ): Promise<ChannelConversation[]> {
+    const rows = await this.sql.rows<{
+      id: string;
+      organization_id: string;
+      agent_id: string;
+      user_id: string;
+      external_id: string | null;
+    }>(
       `WITH owners AS (SELECT organization_id FROM senders WHERE channel = $1 AND phone_number = $2)
        SELECT DISTINCT ON (t.organization_id) t.id, t.organization_id, t.agent_id, t.user_id, t.external_id
          FROM threads t
@@ -138,8 +176,14 @@ export class ChannelMessagesRepository {
       'channel_find_conversations',
     );
     return rows.map((row) => ({
-      threadId: row.id, organizationId: row.organization_id, agentId: row.agent_id, userId: row.user_id,
-      externalId: row.external_id, channel, phoneNumber, senderNumber,
+      threadId: row.id,
+      organizationId: row.organization_id,
+      agentId: row.agent_id,
+      userId: row.user_id,
+      externalId: row.external_id,
+      channel,
+      phoneNumber,
+      senderNumber,
     }));
   }
 
@@ -149,8 +193,17 @@ export class ChannelMessagesRepository {
       `INSERT INTO channel_unrouted_messages (id, channel, provider_message_id, from_number, to_number, body, reason, detail, organization_ids)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (channel, provider_message_id) DO NOTHING`,
-      [message.id, message.channel, message.providerMessageId, message.fromNumber, message.toNumber, message.body, message.reason,
-        message.detail, message.organizationIds],
+      [
+        message.id,
+        message.channel,
+        message.providerMessageId,
+        message.fromNumber,
+        message.toNumber,
+        message.body,
+        message.reason,
+        message.detail,
+        message.organizationIds,
+      ],
     );
   }
 
@@ -227,7 +280,10 @@ export class ChannelMessagesRepository {
 
   /** Keeps the message queued (another attempt follows) but records why this one failed. */
   async recordAttemptError(messageId: string, error: string): Promise<void> {
-    await this.sql.rows(`UPDATE channel_messages SET error = $2, updated_at = now() WHERE id = $1 AND status = 'queued'`, [messageId, error]);
+    await this.sql.rows(`UPDATE channel_messages SET error = $2, updated_at = now() WHERE id = $1 AND status = 'queued'`, [
+      messageId,
+      error,
+    ]);
   }
 
   async markUndelivered(messageId: string, error: string): Promise<void> {
@@ -238,7 +294,12 @@ export class ChannelMessagesRepository {
   }
 
   /** Provider status callbacks: moves a sent message on (sent → delivered / undelivered). */
-  async applyProviderStatus(channel: Channel, providerMessageId: string, status: 'sent' | 'delivered' | 'undelivered', error: string | null): Promise<void> {
+  async applyProviderStatus(
+    channel: Channel,
+    providerMessageId: string,
+    status: 'sent' | 'delivered' | 'undelivered',
+    error: string | null,
+  ): Promise<void> {
     await this.sql.rows(
       `UPDATE channel_messages SET status = $3, error = COALESCE($4, error), updated_at = now()
         WHERE channel = $1 AND provider_message_id = $2 AND direction = 'outbound' AND status IN ('queued', 'sent')`,
@@ -292,7 +353,9 @@ export class ChannelMessagesRepository {
     );
   }
 
-  async inboundText(inboundId: string): Promise<{ body: string; user_id: string; external_id: string | null; phone_number: string; channel: Channel } | undefined> {
+  async inboundText(
+    inboundId: string,
+  ): Promise<{ body: string; user_id: string; external_id: string | null; phone_number: string; channel: Channel } | undefined> {
     return this.sql.one(
       `SELECT m.body, t.user_id, t.external_id, t.phone_number, m.channel
          FROM channel_messages m JOIN threads t ON t.id = m.thread_id
@@ -302,7 +365,10 @@ export class ChannelMessagesRepository {
   }
 
   /** The turn an event wrote (its reply text and cards), read back for delivery. */
-  async turnForEvent(organizationId: string, eventId: string): Promise<{ id: string; reply_text: string; reply: { cards?: unknown[] } } | undefined> {
+  async turnForEvent(
+    organizationId: string,
+    eventId: string,
+  ): Promise<{ id: string; reply_text: string; reply: { cards?: unknown[] } } | undefined> {
     return this.sql.one(
       `SELECT id, reply_text, reply FROM interactions WHERE event_id = $1 AND organization_id = $2`,
       [eventId, organizationId],
@@ -330,7 +396,10 @@ export class ChannelMessagesRepository {
 
   /** The inbound message was answered by this turn (whether or not the reply had anything to send). */
   async markInboundAnswered(inboundId: string, interactionId: string): Promise<void> {
-    await this.sql.rows(`UPDATE channel_messages SET interaction_id = $2, updated_at = now() WHERE id = $1 AND direction = 'inbound'`, [inboundId, interactionId]);
+    await this.sql.rows(`UPDATE channel_messages SET interaction_id = $2, updated_at = now() WHERE id = $1 AND direction = 'inbound'`, [
+      inboundId,
+      interactionId,
+    ]);
   }
 
   /** Inbound messages handed to the pipeline but not answered for a while: their reply job may have been lost. */
@@ -346,7 +415,12 @@ export class ChannelMessagesRepository {
   }
 
   /** A channel thread of the agent with its opening message's status. */
-  async findChannelThread(organizationId: string, agentId: string, channel: Channel, threadId: string): Promise<ChannelThreadRow | undefined> {
+  async findChannelThread(
+    organizationId: string,
+    agentId: string,
+    channel: Channel,
+    threadId: string,
+  ): Promise<ChannelThreadRow | undefined> {
     return this.sql.one<ChannelThreadRow>(
       `SELECT t.id, t.channel, t.phone_number, t.user_id, t.sender_id, t.sender_number,
               (SELECT m.status FROM channel_messages m WHERE m.thread_id = t.id AND m.kind = 'opening' LIMIT 1) AS status

@@ -59,13 +59,17 @@ export class ChannelOutboundService implements OnModuleInit, OnApplicationShutdo
 
   /** Queues delivery of a recorded (queued) message. Safe to repeat: one job per message id. */
   async enqueue(messageId: string): Promise<void> {
-    await this.queue.add(DELIVER_JOB, { messageId }, {
-      jobId: messageId,
-      attempts: this.config.channels.outboundAttempts,
-      backoff: { type: 'exponential', delay: this.config.channels.outboundBackoffMs },
-      removeOnComplete: true,
-      removeOnFail: true,
-    });
+    await this.queue.add(
+      DELIVER_JOB,
+      { messageId },
+      {
+        jobId: messageId,
+        attempts: this.config.channels.outboundAttempts,
+        backoff: { type: 'exponential', delay: this.config.channels.outboundBackoffMs },
+        removeOnComplete: true,
+        removeOnFail: true,
+      },
+    );
   }
 
   /** Enqueues after the row is committed; a failure here leaves the row queued for the sweeper. */

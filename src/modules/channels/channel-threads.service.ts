@@ -38,15 +38,37 @@ export class ChannelThreadsService {
     const { status, error } = this.outbound.initialStatus();
     await this.messages.createThreadWithOpening(
       {
-        id: threadId, organizationId: agent.organizationId, projectId: agent.projectId, agentId: agent.agentId, userId: dto.user_id,
-        externalId: channelExternalId(channel, threadId), title: `${CHANNEL_LABEL[channel]} conversation with ${dto.phone_number}`,
-        runtime: agent.runtime, versionTag: agent.versionTag, channel, phoneNumber: dto.phone_number,
-        senderId: sender.id, senderNumber: sender.number, agentDisplayName: displayName,
+        id: threadId,
+        organizationId: agent.organizationId,
+        projectId: agent.projectId,
+        agentId: agent.agentId,
+        userId: dto.user_id,
+        externalId: channelExternalId(channel, threadId),
+        title: `${CHANNEL_LABEL[channel]} conversation with ${dto.phone_number}`,
+        runtime: agent.runtime,
+        versionTag: agent.versionTag,
+        channel,
+        phoneNumber: dto.phone_number,
+        senderId: sender.id,
+        senderNumber: sender.number,
+        agentDisplayName: displayName,
       },
       {
-        id: openingId, organizationId: agent.organizationId, agentId: agent.agentId, threadId, channel, direction: 'outbound',
-        kind: 'opening', providerMessageId: null, fromNumber: sender.number, toNumber: dto.phone_number,
-        body: displayName ? `${displayName}: ${welcome}` : welcome, status, error, inReplyTo: null, interactionId: null,
+        id: openingId,
+        organizationId: agent.organizationId,
+        agentId: agent.agentId,
+        threadId,
+        channel,
+        direction: 'outbound',
+        kind: 'opening',
+        providerMessageId: null,
+        fromNumber: sender.number,
+        toNumber: dto.phone_number,
+        body: displayName ? `${displayName}: ${welcome}` : welcome,
+        status,
+        error,
+        inReplyTo: null,
+        interactionId: null,
       },
     );
     if (status === 'queued') await this.outbound.enqueueQuietly(openingId);
@@ -75,17 +97,27 @@ export class ChannelThreadsService {
   }
 
   /** The given sender of the organization (404 otherwise), or the platform default sender of the channel. */
-  private async resolveSender(organizationId: string, channel: Channel, senderId: string | undefined): Promise<{ id: string | null; number: string }> {
+  private async resolveSender(
+    organizationId: string,
+    channel: Channel,
+    senderId: string | undefined,
+  ): Promise<{ id: string | null; number: string }> {
     if (senderId) {
       const sender = await this.senders.getVisible(organizationId, senderId);
       if (sender.channel !== channel) {
-        throw ValidationError.field('sender_id', `sender_id names a ${CHANNEL_LABEL[sender.channel]} sender; this conversation is on ${CHANNEL_LABEL[channel]}`);
+        throw ValidationError.field(
+          'sender_id',
+          `sender_id names a ${CHANNEL_LABEL[sender.channel]} sender; this conversation is on ${CHANNEL_LABEL[channel]}`,
+        );
       }
       return { id: sender.id, number: sender.phoneNumber };
     }
     const fallback = this.config.channels.defaultSenders[channel];
     if (!fallback) {
-      throw ValidationError.field('sender_id', `No platform default ${CHANNEL_LABEL[channel]} sender is configured; send sender_id (a connected sender)`);
+      throw ValidationError.field(
+        'sender_id',
+        `No platform default ${CHANNEL_LABEL[channel]} sender is configured; send sender_id (a connected sender)`,
+      );
     }
     return { id: null, number: fallback };
   }

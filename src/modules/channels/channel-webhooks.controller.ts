@@ -11,7 +11,10 @@ import { InboundChannelMessageDto, ProviderStatusCallbackDto } from './dto/chann
 
 /** What the provider is answered: an empty TwiML document (no message sent from the webhook itself). */
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
-const TWIML_RESPONSE = { description: 'Empty TwiML: the reply is sent later through the Messages API', content: { 'text/xml': { schema: { type: 'string', example: EMPTY_TWIML } } } };
+const TWIML_RESPONSE = {
+  description: 'Empty TwiML: the reply is sent later through the Messages API',
+  content: { 'text/xml': { schema: { type: 'string', example: EMPTY_TWIML } } },
+};
 
 /**
  * Webhooks the channel provider calls (no API credential: each call is authenticated by the provider's
@@ -31,12 +34,17 @@ export class ChannelWebhooksController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Provider webhook: a message from the phone (Twilio-compatible, form-encoded, signed)',
-    description: 'Recorded once per MessageSid, then answered by the agent through the events pipeline; the reply is delivered to the phone through the Messages API.',
+    description:
+      'Recorded once per MessageSid, then answered by the agent through the events pipeline; the reply is delivered to the phone through the Messages API.',
   })
   @ApiParam({ name: 'channel', enum: CHANNELS })
   @ApiConsumes('application/x-www-form-urlencoded')
   @ApiBody({ type: InboundChannelMessageDto })
-  @ApiHeader({ name: 'X-Twilio-Signature', required: true, description: 'base64 HMAC-SHA1 of the public URL + sorted parameters, keyed by the auth token' })
+  @ApiHeader({
+    name: 'X-Twilio-Signature',
+    required: true,
+    description: 'base64 HMAC-SHA1 of the public URL + sorted parameters, keyed by the auth token',
+  })
   @ApiOkResponse(TWIML_RESPONSE)
   @ApiErrors(401, 403, 404, 413, 422)
   async receive(

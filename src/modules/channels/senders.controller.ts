@@ -26,7 +26,11 @@ export class SendersController {
   @ApiOperation({ summary: "List the organization's sender numbers" })
   @ApiPageResponse(SenderResponseDto)
   @ApiErrors(422)
-  list(@CurrentPrincipal() who: Principal, @Query() query: ListSendersQueryDto, @CurrentPageRequest() page: PageRequest): Promise<Page<SenderResponseDto>> {
+  list(
+    @CurrentPrincipal() who: Principal,
+    @Query() query: ListSendersQueryDto,
+    @CurrentPageRequest() page: PageRequest,
+  ): Promise<Page<SenderResponseDto>> {
     return this.senders.list(who, query, page);
   }
 

@@ -25,13 +25,20 @@ export class SendersService {
   async create(who: Principal, dto: CreateSenderDto): Promise<SenderResponseDto> {
     try {
       const sender = await this.senders.save({
-        id: newId(), organizationId: who.organizationId, channel: dto.channel, phoneNumber: dto.phone_number, displayName: dto.display_name ?? null,
+        id: newId(),
+        organizationId: who.organizationId,
+        channel: dto.channel,
+        phoneNumber: dto.phone_number,
+        displayName: dto.display_name ?? null,
       });
       return toSenderResponse(sender);
     } catch (error) {
       const cause = error instanceof QueryFailedError ? (error.driverError as unknown) : error;
       if (cause instanceof DatabaseError && cause.code === '23505') {
-        throw new ConflictError(ChannelsErrorCode.SenderExists, `${dto.phone_number} is already a ${dto.channel} sender of this organization`);
+        throw new ConflictError(
+          ChannelsErrorCode.SenderExists,
+          `${dto.phone_number} is already a ${dto.channel} sender of this organization`,
+        );
       }
       throw error;
     }

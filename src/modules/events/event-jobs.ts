@@ -57,7 +57,9 @@ export class EventJobs implements OnModuleDestroy {
     const current = (async () => {
       await previous;
       let timer: NodeJS.Timeout | undefined;
-      const added = this.queue.addBulk(batch.map((job) => ({ name: JobName.ProcessEvent, data: { eventId: job.eventId, trace: job.trace }, opts: jobOptions(job) })));
+      const added = this.queue.addBulk(
+        batch.map((job) => ({ name: JobName.ProcessEvent, data: { eventId: job.eventId, trace: job.trace }, opts: jobOptions(job) })),
+      );
       const timedOut = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`Redis did not take the jobs within ${ENQUEUE_TIMEOUT_MS} ms`)), ENQUEUE_TIMEOUT_MS);
       });

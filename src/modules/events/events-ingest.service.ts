@@ -172,8 +172,9 @@ export function parseEventBody(body: unknown): EventInput {
     if (typeof threadId !== 'string') details.push({ field: 'thread_id', message: 'thread_id must be a string' });
     else {
       const trimmed = threadId.trim();
-      if (charCount(trimmed) > THREAD_ID_MAX) details.push({ field: 'thread_id', message: `thread_id must be at most ${THREAD_ID_MAX} characters after trimming` });
-      else if (trimmed.length > 0) externalThreadId = trimmed;
+      if (charCount(trimmed) > THREAD_ID_MAX) {
+        details.push({ field: 'thread_id', message: `thread_id must be at most ${THREAD_ID_MAX} characters after trimming` });
+      } else if (trimmed.length > 0) externalThreadId = trimmed;
     }
   }
   if (details.length === 0 && text === undefined && variables === undefined) {

@@ -29,9 +29,18 @@ export class EventsController {
   @ApiBody({ type: CreateEventDto })
   @ApiAcceptedResponse({ type: EventAcceptedDto })
   @ApiErrors(422, 502)
-  @ApiResponse({ status: 404, type: ErrorEnvelopeDto, description: 'The agent was deleted (`not_found`), has no published version (`webhooks.no_active_version`), or its active version must be republished (`webhooks.no_runtime_version`)' })
+  @ApiResponse({
+    status: 404,
+    type: ErrorEnvelopeDto,
+    description:
+      'The agent was deleted (`not_found`), has no published version (`webhooks.no_active_version`), or its active version must be republished (`webhooks.no_runtime_version`)',
+  })
   @ApiResponse({ status: 413, type: ErrorEnvelopeDto, description: 'The body exceeds 1 MiB (`webhooks.payload_too_large`)' })
-  @ApiResponse({ status: 503, type: ErrorEnvelopeDto, description: 'Ingestion is shedding load or shutting down (`internal_error`, see Retry-After); the event was not queued' })
+  @ApiResponse({
+    status: 503,
+    type: ErrorEnvelopeDto,
+    description: 'Ingestion is shedding load or shutting down (`internal_error`, see Retry-After); the event was not queued',
+  })
   async create(@CurrentPrincipal() who: Principal, @Body() body: Record<string, unknown>): Promise<EventAcceptedDto> {
     return { event_id: await withSpan('event.accept', () => this.ingest.accept(who.organizationId, actingAgentId(who), body)) };
   }

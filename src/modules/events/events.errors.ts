@@ -19,7 +19,11 @@ export class EventNotFoundError extends NotFoundError {
 
 export class NoRuntimeVersionError extends AppError {
   constructor(schemaVersion: number) {
-    super(404, EventsErrorCode.NoRuntimeVersion, `The agent's active version uses bundle schema_version ${schemaVersion}, which this service's engines no longer run; republish it first`);
+    super(
+      404,
+      EventsErrorCode.NoRuntimeVersion,
+      `The agent's active version uses bundle schema_version ${schemaVersion}, which this service's engines no longer run; republish it first`,
+    );
   }
 }
 
@@ -33,8 +37,14 @@ export class EventStoreUnavailableError extends AppError {
 /** 503: ingestion is shedding load (backlog over its bound) or the instance is shutting down. */
 export class EventsUnavailableError extends AppError {
   constructor(reason: string) {
-    super(503, ErrorCode.InternalError, `Event ingestion is temporarily unavailable (${reason}); retry after the Retry-After delay`, undefined, {
-      'retry-after': String(EVENTS_RETRY_AFTER_SECONDS),
-    });
+    super(
+      503,
+      ErrorCode.InternalError,
+      `Event ingestion is temporarily unavailable (${reason}); retry after the Retry-After delay`,
+      undefined,
+      {
+        'retry-after': String(EVENTS_RETRY_AFTER_SECONDS),
+      },
+    );
   }
 }

@@ -81,8 +81,12 @@ export class EventsRepository {
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
            AS e(id, organization_id, agent_id, external_thread_id, text, agent_variables)`,
       [
-        events.map((e) => e.id), events.map((e) => e.organizationId), events.map((e) => e.agentId),
-        events.map((e) => e.externalThreadId), events.map((e) => e.text), events.map((e) => e.agentVariablesJson),
+        events.map((e) => e.id),
+        events.map((e) => e.organizationId),
+        events.map((e) => e.agentId),
+        events.map((e) => e.externalThreadId),
+        events.map((e) => e.text),
+        events.map((e) => e.agentVariablesJson),
       ],
       'events_insert_many',
     );
@@ -99,7 +103,11 @@ export class EventsRepository {
 
   /** Pending events (queued or processing): the backlog ingestion sheds load on. */
   async pendingCount(): Promise<number> {
-    const row = await this.sql.one<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE status IN ('queued', 'processing')`, [], 'events_pending_count');
+    const row = await this.sql.one<{ n: number }>(
+      `SELECT count(*)::int AS n FROM events WHERE status IN ('queued', 'processing')`,
+      [],
+      'events_pending_count',
+    );
     return row?.n ?? 0;
   }
 

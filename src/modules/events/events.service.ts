@@ -131,9 +131,11 @@ export function eventUserId(event: Pick<ClaimedEvent, 'id' | 'agent_variables' |
 /** The reason recorded on the event, led by a wire code as the API's errors are. */
 function describe(error: unknown): string {
   const text =
-    error instanceof AppError ? `${error.code}: ${error.message}`
-    : isRefusedData(error) ? `${ErrorCode.ValidationError}: the event store refused a value of this event (${(error as Error).message})`
-    : `${ErrorCode.InternalError}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+    error instanceof AppError
+      ? `${error.code}: ${error.message}`
+      : isRefusedData(error)
+        ? `${ErrorCode.ValidationError}: the event store refused a value of this event (${(error as Error).message})`
+        : `${ErrorCode.InternalError}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
   return text.length > ERROR_MAX ? `${text.slice(0, ERROR_MAX - 1)}…` : text;
 }
 

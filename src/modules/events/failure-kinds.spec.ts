@@ -33,7 +33,14 @@ describe('failure kinds', () => {
   it('retries provider unavailability and timeouts only; 4xx, engine errors, bugs and refused data fail at once', () => {
     expect(isTransient(new UpstreamUnavailableError('provider answered 503'))).toBe(true);
     expect(isTransient(new UpstreamTimeoutError('provider did not answer in time'))).toBe(true);
-    for (const permanent of [new ValidationError([{ field: 'text', message: 'too long' }]), new NotFoundError('Agent'), new RangeError('Invalid string length'), new TypeError('x is undefined'), pgError('42703'), pgError('23505')]) {
+    for (const permanent of [
+      new ValidationError([{ field: 'text', message: 'too long' }]),
+      new NotFoundError('Agent'),
+      new RangeError('Invalid string length'),
+      new TypeError('x is undefined'),
+      pgError('42703'),
+      pgError('23505'),
+    ]) {
       expect(isTransient(permanent)).toBe(false);
     }
   });

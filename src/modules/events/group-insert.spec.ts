@@ -36,7 +36,9 @@ function fakeStore() {
 
 /** Each insert's outcome, observed from the start (a rejection is never unhandled). */
 function outcomes(promises: Array<Promise<void>>): Promise<string[]> {
-  return Promise.allSettled(promises).then((all) => all.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as Error).constructor.name)));
+  return Promise.allSettled(promises).then((all) =>
+    all.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as Error).constructor.name)),
+  );
 }
 
 describe('GroupInsert', () => {

@@ -39,14 +39,18 @@ export class HealthController {
   @ApiOkResponse({ type: ReadinessDto })
   @ApiErrors(503)
   async ready(): Promise<ReadinessDto> {
-    const [database, redis] = await Promise.all([
-      check(() => this.sql.rows('SELECT 1')),
-      check(() => this.redis.client.ping()),
-    ]);
-    const failed = Object.entries({ database, redis }).filter(([, ok]) => !ok).map(([name]) => name);
+    const [database, redis] = await Promise.all([check(() => this.sql.rows('SELECT 1')), check(() => this.redis.client.ping())]);
+    const failed = Object.entries({ database, redis })
+      .filter(([, ok]) => !ok)
+      .map(([name]) => name);
     if (failed.length > 0) {
-      throw new AppError(503, ErrorCode.NotReady, `Not ready: ${failed.join(', ')} unreachable`,
-        failed.map((name) => ({ field: name, message: `${name} is unreachable` })), { 'retry-after': '5' });
+      throw new AppError(
+        503,
+        ErrorCode.NotReady,
+        `Not ready: ${failed.join(', ')} unreachable`,
+        failed.map((name) => ({ field: name, message: `${name} is unreachable` })),
+        { 'retry-after': '5' },
+      );
     }
     return { status: 'ok', checks: { database: 'ok', redis: 'ok' } };
   }
@@ -54,7 +58,9 @@ export class HealthController {
 
 async function check(probe: () => Promise<unknown>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => { timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS); });
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS);
+  });
   try {
     return await Promise.race([probe().then(() => true), timeout]);
   } catch {

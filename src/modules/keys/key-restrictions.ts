@@ -11,9 +11,17 @@ export function normalizeOrigins(origins: string[] | undefined, field = 'allowed
     } catch {
       url = undefined;
     }
-    const valid = url && (url.protocol === 'https:' || url.protocol === 'http:') && url.origin !== 'null' && url.username === '' && url.password === ''
-      && url.pathname === '/' && !/[?#]/.test(origin);
-    if (!valid) details.push({ field: `${field}[${i}]`, message: `${field}[${i}] must be a web origin such as https://shop.example.com (no path)` });
+    const valid =
+      url &&
+      (url.protocol === 'https:' || url.protocol === 'http:') &&
+      url.origin !== 'null' &&
+      url.username === '' &&
+      url.password === '' &&
+      url.pathname === '/' &&
+      !/[?#]/.test(origin);
+    if (!valid) {
+      details.push({ field: `${field}[${i}]`, message: `${field}[${i}] must be a web origin such as https://shop.example.com (no path)` });
+    }
     return url?.origin ?? origin;
   });
   if (details.length > 0) throw new ValidationError(details);

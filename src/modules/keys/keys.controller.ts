@@ -28,7 +28,11 @@ export class KeysController {
   @ApiOperation({ summary: 'Create a publishable key (for client code); the key is shown only in this response' })
   @ApiCreatedResponse({ type: CreatedPublishableKeyResponseDto })
   @ApiErrors(404, 413, 415, 422)
-  createPublishableKey(@CurrentPrincipal() who: Principal, @Param() { agentId }: AgentIdParams, @Body() dto: CreatePublishableKeyDto): Promise<CreatedPublishableKeyResponseDto> {
+  createPublishableKey(
+    @CurrentPrincipal() who: Principal,
+    @Param() { agentId }: AgentIdParams,
+    @Body() dto: CreatePublishableKeyDto,
+  ): Promise<CreatedPublishableKeyResponseDto> {
     return this.keys.createPublishableKey(who, agentId, dto ?? {});
   }
 
@@ -36,7 +40,12 @@ export class KeysController {
   @ApiOperation({ summary: "List the agent's active publishable keys (never the key itself)" })
   @ApiPageResponse(PublishableKeyResponseDto)
   @ApiErrors(404, 422)
-  listPublishableKeys(@CurrentPrincipal() who: Principal, @Param() { agentId }: AgentIdParams, @Query() query: ListKeysQueryDto, @CurrentPageRequest() page: PageRequest): Promise<Page<PublishableKeyResponseDto>> {
+  listPublishableKeys(
+    @CurrentPrincipal() who: Principal,
+    @Param() { agentId }: AgentIdParams,
+    @Query() query: ListKeysQueryDto,
+    @CurrentPageRequest() page: PageRequest,
+  ): Promise<Page<PublishableKeyResponseDto>> {
     return this.keys.listPublishableKeys(who, agentId, query, page);
   }
 
@@ -61,7 +70,12 @@ export class KeysController {
   @ApiOperation({ summary: "List the agent's active API keys (never the key itself)" })
   @ApiPageResponse(AgentApiKeyResponseDto)
   @ApiErrors(404, 422)
-  listApiKeys(@CurrentPrincipal() who: Principal, @Param() { agentId }: AgentIdParams, @Query() query: ListKeysQueryDto, @CurrentPageRequest() page: PageRequest): Promise<Page<AgentApiKeyResponseDto>> {
+  listApiKeys(
+    @CurrentPrincipal() who: Principal,
+    @Param() { agentId }: AgentIdParams,
+    @Query() query: ListKeysQueryDto,
+    @CurrentPageRequest() page: PageRequest,
+  ): Promise<Page<AgentApiKeyResponseDto>> {
     return this.keys.listApiKeys(who, agentId, query, page);
   }
 

@@ -60,7 +60,12 @@ export class KeysService {
     return { ...toPublishableKeyResponse(key), publishable_key: secret };
   }
 
-  async listPublishableKeys(who: Principal, agentId: string, query: ListKeysQueryDto, request: PageRequest): Promise<Page<PublishableKeyResponseDto>> {
+  async listPublishableKeys(
+    who: Principal,
+    agentId: string,
+    query: ListKeysQueryDto,
+    request: PageRequest,
+  ): Promise<Page<PublishableKeyResponseDto>> {
     const agent = await this.agents.getVisible(who.organizationId, agentId);
     return this.page(this.publishableKeys, agent.id, query, request, toPublishableKeyResponse);
   }
@@ -68,7 +73,9 @@ export class KeysService {
   async revokePublishableKey(who: Principal, agentId: string, keyId: string): Promise<void> {
     const agent = await this.agents.getVisible(who.organizationId, agentId);
     await this.changes.commit(agent.organizationId, async (em) => {
-      const result = await em.getRepository(PublishableKeyEntity).update({ id: keyId.toLowerCase(), agentId: agent.id, revokedAt: IsNull() }, { revokedAt: new Date() });
+      const result = await em
+        .getRepository(PublishableKeyEntity)
+        .update({ id: keyId.toLowerCase(), agentId: agent.id, revokedAt: IsNull() }, { revokedAt: new Date() });
       if (!result.affected) throw new NotFoundError('Publishable key');
     });
   }
@@ -98,7 +105,9 @@ export class KeysService {
   async revokeApiKey(who: Principal, agentId: string, keyId: string): Promise<void> {
     const agent = await this.agents.getVisible(who.organizationId, agentId);
     await this.changes.commit(agent.organizationId, async (em) => {
-      const result = await em.getRepository(AgentApiKeyEntity).update({ id: keyId.toLowerCase(), agentId: agent.id, revokedAt: IsNull() }, { revokedAt: new Date() });
+      const result = await em
+        .getRepository(AgentApiKeyEntity)
+        .update({ id: keyId.toLowerCase(), agentId: agent.id, revokedAt: IsNull() }, { revokedAt: new Date() });
       if (!result.affected) throw new NotFoundError('Agent API key');
     });
   }

@@ -59,7 +59,9 @@ export class LiveAgentsService {
       ttl: LIVE_AGENT_TTL_MS,
       fetchMethod: (key) => this.load(key),
     });
-    notifier.onChange((change) => this.cache.delete(cacheKey(change.organizationId, change.agentId)) && this.metrics.cacheInvalidated('live_agents'));
+    notifier.onChange(
+      (change) => this.cache.delete(cacheKey(change.organizationId, change.agentId)) && this.metrics.cacheInvalidated('live_agents'),
+    );
   }
 
   /** The agent's live state; 404 `not_found` for an unknown/deleted agent, 404 `no_active_version` before a publish. */

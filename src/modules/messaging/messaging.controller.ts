@@ -21,9 +21,14 @@ export class MessagingController {
   @ApiErrors(400, 403, 404, 413, 422, 502, 504)
   send(@CurrentPrincipal() who: Principal, @Body() body: SendMessageDto): Promise<SendMessageResponseDto> {
     return this.messaging.send(caller(who), {
-      text: body.text, userId: body.user_id, threadId: body.thread_id, imageUrl: body.image_url,
+      text: body.text,
+      userId: body.user_id,
+      threadId: body.thread_id,
+      imageUrl: body.image_url,
       agentVariables: body.agent_variables as Record<string, unknown> | undefined,
-      runtimeVersion: body.runtime_version, includeTrace: body.include_trace, surface: 'json',
+      runtimeVersion: body.runtime_version,
+      includeTrace: body.include_trace,
+      surface: 'json',
     });
   }
 
@@ -32,7 +37,11 @@ export class MessagingController {
   @ApiOperation({ summary: "Answer the thread's last end-user message again with the current live version" })
   @ApiOkResponse({ type: SendMessageResponseDto })
   @ApiErrors(400, 403, 404, 422, 502, 504)
-  rerun(@CurrentPrincipal() who: Principal, @Param() { threadId }: ThreadIdParams, @Body() body: RerunDto = {}): Promise<SendMessageResponseDto> {
+  rerun(
+    @CurrentPrincipal() who: Principal,
+    @Param() { threadId }: ThreadIdParams,
+    @Body() body: RerunDto = {},
+  ): Promise<SendMessageResponseDto> {
     return this.messaging.rerun(caller(who), threadId, body?.include_trace ?? false);
   }
 
@@ -58,7 +67,10 @@ export class MessagingController {
   @ApiOperation({ summary: 'Suggested next prompts from a thread and/or a text given by the caller' })
   @ApiOkResponse({ type: FollowupSuggestionsResponseDto })
   @ApiErrors(400, 403, 404, 422)
-  followupSuggestions(@CurrentPrincipal() who: Principal, @Body() body: FollowupSuggestionsRequestDto): Promise<FollowupSuggestionsResponseDto> {
+  followupSuggestions(
+    @CurrentPrincipal() who: Principal,
+    @Body() body: FollowupSuggestionsRequestDto,
+  ): Promise<FollowupSuggestionsResponseDto> {
     return this.messaging.followupSuggestions(caller(who), body);
   }
 }

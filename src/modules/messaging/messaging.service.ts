@@ -4,7 +4,12 @@ import { newId } from '../../common/ids/new-id.js';
 import type { CardDto, TurnEvent, TurnInput, TurnResult, TurnSurface } from '../runtime/runtime.types.js';
 import { RuntimeService } from '../runtime/runtime.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import type { FollowupSuggestionsResponseDto, MessageDto, SendMessageResponseDto, WelcomeMessageResponseDto } from './dto/message-response.dto.js';
+import type {
+  FollowupSuggestionsResponseDto,
+  MessageDto,
+  SendMessageResponseDto,
+  WelcomeMessageResponseDto,
+} from './dto/message-response.dto.js';
 import { LiveAgentsService, type LiveAgent } from './live-agents.service.js';
 import { KeyedQueue } from './thread-queue.js';
 import { TurnsRepository, type ThreadState, type TurnRecord } from './turns.repository.js';
@@ -80,7 +85,13 @@ export class MessagingService {
       if (!thread?.last) throw new NotFoundError('Thread');
       const { text, imageUrl, agentVariables } = thread.last;
       return this.turn(agent, thread, {
-        text: text ?? undefined, imageUrl: imageUrl ?? undefined, agentVariables, userId: thread.userId, includeTrace, source: 'rerun', surface: 'json',
+        text: text ?? undefined,
+        imageUrl: imageUrl ?? undefined,
+        agentVariables,
+        userId: thread.userId,
+        includeTrace,
+        source: 'rerun',
+        surface: 'json',
       });
     });
   }
@@ -90,7 +101,10 @@ export class MessagingService {
     return this.runtime.welcome(agent.prepared);
   }
 
-  async followupSuggestions(caller: TurnCaller, body: { thread_id?: string; text?: string; limit?: number }): Promise<FollowupSuggestionsResponseDto> {
+  async followupSuggestions(
+    caller: TurnCaller,
+    body: { thread_id?: string; text?: string; limit?: number },
+  ): Promise<FollowupSuggestionsResponseDto> {
     const agent = await this.live.get(caller.organizationId, caller.agentId);
     let history: ThreadState['history'] = [];
     if (body.thread_id) {
@@ -101,7 +115,12 @@ export class MessagingService {
     return { followup_suggestions: this.runtime.suggest(agent.prepared, { text: body.text, history }, body.limit ?? 3) };
   }
 
-  private async turn(agent: LiveAgent, thread: ThreadState | null, request: TurnRequest, onEvent?: (event: TurnStreamEvent) => void): Promise<SendMessageResponseDto> {
+  private async turn(
+    agent: LiveAgent,
+    thread: ThreadState | null,
+    request: TurnRequest,
+    onEvent?: (event: TurnStreamEvent) => void,
+  ): Promise<SendMessageResponseDto> {
     const threadId = thread?.id ?? newId();
     const interactionId = newId();
     const input: TurnInput = {
@@ -124,17 +143,35 @@ export class MessagingService {
     const replyMessageId = newId();
     const welcome = this.runtime.welcome(agent.prepared).welcome_message;
     const url = replyUrl(result);
-    await this.turns.saveTurn({
-      interactionId, threadId, source: request.source ?? 'api',
-      newThread: thread ? null : { title: threadTitle(request), externalId: request.externalThreadId ?? null },
-      organizationId: agent.organizationId, projectId: agent.projectId, agentId: agent.agentId, userId: request.userId,
-      userMessageId: newId(), userText: request.text ?? null, imageUrl: request.imageUrl ?? null, agentVariables: request.agentVariables ?? {},
-      replyMessageId, replyText: result.text,
-      reply: { cards: result.cards, followup_suggestions: result.followupSuggestions, url, welcome_message: welcome },
-      trace: result.trace, runtime: result.runtime, runtimeBuild: result.runtimeBuild,
-      versionId: agent.versionId, revisionId: agent.revisionId, versionTag: agent.versionTag,
-      usage: result.usage, facets: result.facets, createdAt, eventId: request.eventId ?? null,
-    }).catch(timer.failed);
+    await this.turns
+      .saveTurn({
+        interactionId,
+        threadId,
+        source: request.source ?? 'api',
+        newThread: thread ? null : { title: threadTitle(request), externalId: request.externalThreadId ?? null },
+        organizationId: agent.organizationId,
+        projectId: agent.projectId,
+        agentId: agent.agentId,
+        userId: request.userId,
+        userMessageId: newId(),
+        userText: request.text ?? null,
+        imageUrl: request.imageUrl ?? null,
+        agentVariables: request.agentVariables ?? {},
+        replyMessageId,
+        replyText: result.text,
+        reply: { cards: result.cards, followup_suggestions: result.followupSuggestions, url, welcome_message: welcome },
+        trace: result.trace,
+        runtime: result.runtime,
+        runtimeBuild: result.runtimeBuild,
+        versionId: agent.versionId,
+        revisionId: agent.revisionId,
+        versionTag: agent.versionTag,
+        usage: result.usage,
+        facets: result.facets,
+        createdAt,
+        eventId: request.eventId ?? null,
+      })
+      .catch(timer.failed);
     timer.completed(result.usage);
     const message: MessageDto = {
       id: replyMessageId,

@@ -109,13 +109,39 @@ export class TurnsRepository {
   }
 
   private write(turn: TurnRecord): Promise<unknown> {
-    const rules = turn.facets.rules.flatMap((r) => (r.outcome === 'passed' ? [r.code, `${r.code}:passed`] : r.outcome === 'blocked' ? [r.code, `${r.code}:fired`, `${r.code}:blocked`] : [r.code, `${r.code}:fired`]));
+    const rules = turn.facets.rules.flatMap((r) =>
+      r.outcome === 'passed'
+        ? [r.code, `${r.code}:passed`]
+        : r.outcome === 'blocked'
+          ? [r.code, `${r.code}:fired`, `${r.code}:blocked`]
+          : [r.code, `${r.code}:fired`],
+    );
     const interaction = [
-      turn.interactionId, turn.organizationId, turn.projectId, turn.agentId, turn.threadId, turn.source, turn.userId,
-      turn.userMessageId, turn.userText, turn.imageUrl, JSON.stringify(turn.agentVariables), turn.replyMessageId,
-      turn.replyText, JSON.stringify(turn.reply), JSON.stringify(turn.trace), turn.runtime, turn.runtimeBuild,
-      turn.versionId, turn.revisionId, turn.versionTag, turn.usage.input_tokens, turn.usage.output_tokens,
-      turn.usage.cache_read_tokens, turn.usage.reasoning_tokens, turn.createdAt,
+      turn.interactionId,
+      turn.organizationId,
+      turn.projectId,
+      turn.agentId,
+      turn.threadId,
+      turn.source,
+      turn.userId,
+      turn.userMessageId,
+      turn.userText,
+      turn.imageUrl,
+      JSON.stringify(turn.agentVariables),
+      turn.replyMessageId,
+      turn.replyText,
+      JSON.stringify(turn.reply),
+      JSON.stringify(turn.trace),
+      turn.runtime,
+      turn.runtimeBuild,
+      turn.versionId,
+      turn.revisionId,
+      turn.versionTag,
+      turn.usage.input_tokens,
+      turn.usage.output_tokens,
+      turn.usage.cache_read_tokens,
+      turn.usage.reasoning_tokens,
+      turn.createdAt,
     ];
     const facets = [turn.facets.tools, rules, JSON.stringify(turn.facets.params)];
     if (turn.newThread) {

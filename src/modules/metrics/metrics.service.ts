@@ -25,7 +25,12 @@ const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_request
 const QUEUES = [QueueName.Events, CHANNELS_OUTBOUND_QUEUE];
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 const FAIL_OPEN_AREAS: FailOpenArea[] = ['rate_limit', 'login_attempts'];
-const TOKEN_KINDS = [['input', 'input_tokens'], ['output', 'output_tokens'], ['cache_read', 'cache_read_tokens'], ['reasoning', 'reasoning_tokens']] as const;
+const TOKEN_KINDS = [
+  ['input', 'input_tokens'],
+  ['output', 'output_tokens'],
+  ['cache_read', 'cache_read_tokens'],
+  ['reasoning', 'reasoning_tokens'],
+] as const;
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const TURN_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const LAG_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600];
@@ -43,24 +48,110 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
   private server: Server | undefined;
   private queues: Array<{ name: string; queue: Queue }> = [];
 
-  private readonly httpRequests = new Counter({ name: 'agent_http_requests_total', help: 'HTTP requests answered, by route template', labelNames: ['method', 'route', 'status_class'], registers: [this.registry] });
-  private readonly httpDuration = new Histogram({ name: 'agent_http_request_duration_seconds', help: 'HTTP request latency, by route template', labelNames: ['method', 'route', 'status_class'], buckets: HTTP_BUCKETS, registers: [this.registry] });
-  private readonly turns = new Counter({ name: 'agent_turns_total', help: 'Finished turns, by surface, runtime, provider and outcome', labelNames: ['surface', 'runtime', 'provider', 'outcome'], registers: [this.registry] });
-  private readonly turnDuration = new Histogram({ name: 'agent_turn_duration_seconds', help: 'Turn latency (engine and provider, up to the saved reply)', labelNames: ['surface', 'runtime', 'provider'], buckets: TURN_BUCKETS, registers: [this.registry] });
-  private readonly providerErrors = new Counter({ name: 'agent_provider_errors_total', help: 'Turns failed by the model provider, by kind', labelNames: ['provider', 'kind'], registers: [this.registry] });
-  private readonly tokens = new Counter({ name: 'agent_tokens_total', help: 'Tokens of finished turns, by kind', labelNames: ['provider', 'kind'], registers: [this.registry] });
-  private readonly eventsAccepted = new Counter({ name: 'agent_events_accepted_total', help: 'Events accepted (202) and queued', registers: [this.registry] });
-  private readonly eventsProcessed = new Counter({ name: 'agent_events_processed_total', help: 'Events done, by final outcome', labelNames: ['outcome'], registers: [this.registry] });
-  private readonly eventsRetried = new Counter({ name: 'agent_events_retried_total', help: 'Event attempts failed transiently and scheduled again', registers: [this.registry] });
-  private readonly eventLag = new Histogram({ name: 'agent_event_processing_lag_seconds', help: 'From event accept to completed or failed', buckets: LAG_BUCKETS, registers: [this.registry] });
-  private readonly channelMessages = new Counter({ name: 'agent_channel_messages_total', help: 'Channel messages, by direction and outcome', labelNames: ['direction', 'outcome'], registers: [this.registry] });
-  private readonly sseStreams = new Gauge({ name: 'agent_sse_streams_open', help: 'SSE streams open on this process', registers: [this.registry] });
-  private readonly wsSessions = new Gauge({ name: 'agent_ws_sessions_open', help: 'WebSocket sessions open on this process', registers: [this.registry] });
-  private readonly streamResumes = new Counter({ name: 'agent_stream_resumes_total', help: 'SSE resumes (Last-Event-ID), by whether the replay buffer had the stream', labelNames: ['result'], registers: [this.registry] });
-  private readonly cacheLookups = new Counter({ name: 'agent_cache_lookups_total', help: 'In-memory cache lookups, by cache and result', labelNames: ['cache', 'result'], registers: [this.registry] });
-  private readonly cacheInvalidations = new Counter({ name: 'agent_cache_invalidations_total', help: 'In-memory cache invalidations, by cache', labelNames: ['cache'], registers: [this.registry] });
-  private readonly redisErrors = new Counter({ name: 'agent_redis_errors_total', help: 'Errors reported by the shared Redis connection', registers: [this.registry] });
-  private readonly rateLimitRejections = new Counter({ name: 'agent_rate_limit_rejections_total', help: 'HTTP requests refused with 429 by the rate limit', registers: [this.registry] });
+  private readonly httpRequests = new Counter({
+    name: 'agent_http_requests_total',
+    help: 'HTTP requests answered, by route template',
+    labelNames: ['method', 'route', 'status_class'],
+    registers: [this.registry],
+  });
+  private readonly httpDuration = new Histogram({
+    name: 'agent_http_request_duration_seconds',
+    help: 'HTTP request latency, by route template',
+    labelNames: ['method', 'route', 'status_class'],
+    buckets: HTTP_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly turns = new Counter({
+    name: 'agent_turns_total',
+    help: 'Finished turns, by surface, runtime, provider and outcome',
+    labelNames: ['surface', 'runtime', 'provider', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly turnDuration = new Histogram({
+    name: 'agent_turn_duration_seconds',
+    help: 'Turn latency (engine and provider, up to the saved reply)',
+    labelNames: ['surface', 'runtime', 'provider'],
+    buckets: TURN_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly providerErrors = new Counter({
+    name: 'agent_provider_errors_total',
+    help: 'Turns failed by the model provider, by kind',
+    labelNames: ['provider', 'kind'],
+    registers: [this.registry],
+  });
+  private readonly tokens = new Counter({
+    name: 'agent_tokens_total',
+    help: 'Tokens of finished turns, by kind',
+    labelNames: ['provider', 'kind'],
+    registers: [this.registry],
+  });
+  private readonly eventsAccepted = new Counter({
+    name: 'agent_events_accepted_total',
+    help: 'Events accepted (202) and queued',
+    registers: [this.registry],
+  });
+  private readonly eventsProcessed = new Counter({
+    name: 'agent_events_processed_total',
+    help: 'Events done, by final outcome',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  private readonly eventsRetried = new Counter({
+    name: 'agent_events_retried_total',
+    help: 'Event attempts failed transiently and scheduled again',
+    registers: [this.registry],
+  });
+  private readonly eventLag = new Histogram({
+    name: 'agent_event_processing_lag_seconds',
+    help: 'From event accept to completed or failed',
+    buckets: LAG_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly channelMessages = new Counter({
+    name: 'agent_channel_messages_total',
+    help: 'Channel messages, by direction and outcome',
+    labelNames: ['direction', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly sseStreams = new Gauge({
+    name: 'agent_sse_streams_open',
+    help: 'SSE streams open on this process',
+    registers: [this.registry],
+  });
+  private readonly wsSessions = new Gauge({
+    name: 'agent_ws_sessions_open',
+    help: 'WebSocket sessions open on this process',
+    registers: [this.registry],
+  });
+  private readonly streamResumes = new Counter({
+    name: 'agent_stream_resumes_total',
+    help: 'SSE resumes (Last-Event-ID), by whether the replay buffer had the stream',
+    labelNames: ['result'],
+    registers: [this.registry],
+  });
+  private readonly cacheLookups = new Counter({
+    name: 'agent_cache_lookups_total',
+    help: 'In-memory cache lookups, by cache and result',
+    labelNames: ['cache', 'result'],
+    registers: [this.registry],
+  });
+  private readonly cacheInvalidations = new Counter({
+    name: 'agent_cache_invalidations_total',
+    help: 'In-memory cache invalidations, by cache',
+    labelNames: ['cache'],
+    registers: [this.registry],
+  });
+  private readonly redisErrors = new Counter({
+    name: 'agent_redis_errors_total',
+    help: 'Errors reported by the shared Redis connection',
+    registers: [this.registry],
+  });
+  private readonly rateLimitRejections = new Counter({
+    name: 'agent_rate_limit_rejections_total',
+    help: 'HTTP requests refused with 429 by the rate limit',
+    registers: [this.registry],
+  });
 
   constructor(
     private readonly config: AppConfig,
@@ -74,7 +165,10 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
     this.redis.client.on('error', () => this.redisErrors.inc());
     const failOpen = this.redis.failOpenCounts;
     new Counter({
-      name: 'agent_rate_limit_fail_open_total', help: 'Checks let through because Redis could not answer, by area', labelNames: ['area'], registers: [this.registry],
+      name: 'agent_rate_limit_fail_open_total',
+      help: 'Checks let through because Redis could not answer, by area',
+      labelNames: ['area'],
+      registers: [this.registry],
       collect() {
         // RedisService keeps the counts; the counter shows them.
         this.reset();
@@ -83,14 +177,22 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
     });
     const queues = () => this.queues;
     new Gauge({
-      name: 'agent_queue_jobs', help: 'Jobs per queue and state', labelNames: ['queue', 'state'], registers: [this.registry],
+      name: 'agent_queue_jobs',
+      help: 'Jobs per queue and state',
+      labelNames: ['queue', 'state'],
+      registers: [this.registry],
       async collect() {
         const counts = await Promise.all(queues().map(({ queue }) => queue.getJobCounts()));
-        queues().forEach(({ name }, i) => { for (const state of QUEUE_STATES) this.set({ queue: name, state }, counts[i]![state]); });
+        queues().forEach(({ name }, i) => {
+          for (const state of QUEUE_STATES) this.set({ queue: name, state }, counts[i]![state]);
+        });
       },
     });
     new Gauge({
-      name: 'agent_queue_oldest_waiting_age_seconds', help: 'Age of the oldest job waiting in each queue (0 when none waits)', labelNames: ['queue'], registers: [this.registry],
+      name: 'agent_queue_oldest_waiting_age_seconds',
+      help: 'Age of the oldest job waiting in each queue (0 when none waits)',
+      labelNames: ['queue'],
+      registers: [this.registry],
       async collect() {
         const oldest = await Promise.all(queues().map(({ queue }) => queue.getWaiting(0, 0)));
         const now = Date.now();
@@ -100,9 +202,13 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
         });
       },
     });
-    const pool = () => (this.dataSource.driver as unknown as { master?: { totalCount: number; idleCount: number; waitingCount: number } }).master;
+    const pool = () =>
+      (this.dataSource.driver as unknown as { master?: { totalCount: number; idleCount: number; waitingCount: number } }).master;
     new Gauge({
-      name: 'agent_db_pool_connections', help: 'PostgreSQL pool connections, by state', labelNames: ['state'], registers: [this.registry],
+      name: 'agent_db_pool_connections',
+      help: 'PostgreSQL pool connections, by state',
+      labelNames: ['state'],
+      registers: [this.registry],
       collect() {
         const master = pool();
         if (!master) return;
@@ -157,7 +263,9 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
     } catch (error) {
       // A second process on the host (say `npm run worker` beside `npm start`) must not die for want of a metrics port.
       if ((error as { code?: string }).code !== 'EADDRINUSE') throw error;
-      this.logger.error(`metrics port ${host}:${port} is in use: this process serves no metrics; set METRICS_PORT (e.g. 9465 for a worker)`);
+      this.logger.error(
+        `metrics port ${host}:${port} is in use: this process serves no metrics; set METRICS_PORT (e.g. 9465 for a worker)`,
+      );
       return undefined;
     }
     this.server = server;

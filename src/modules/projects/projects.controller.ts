@@ -27,7 +27,11 @@ export class ProjectsController {
   @ApiOperation({ summary: "List the organization's projects" })
   @ApiPageResponse(ProjectResponseDto)
   @ApiErrors(422)
-  list(@CurrentPrincipal() who: Principal, @Query() query: ListProjectsQueryDto, @CurrentPageRequest() page: PageRequest): Promise<Page<ProjectResponseDto>> {
+  list(
+    @CurrentPrincipal() who: Principal,
+    @Query() query: ListProjectsQueryDto,
+    @CurrentPageRequest() page: PageRequest,
+  ): Promise<Page<ProjectResponseDto>> {
     return this.projects.list(who, query, page);
   }
 

@@ -65,10 +65,9 @@ export class ProjectsService {
    */
   async delete(who: Principal, projectId: string): Promise<void> {
     const changes = await this.credentials.commit(who.organizationId, async (em) => {
-      const result = await em.getRepository(ProjectEntity).update(
-        { id: projectId.toLowerCase(), organizationId: who.organizationId, deletedAt: IsNull() },
-        { deletedAt: new Date() },
-      );
+      const result = await em
+        .getRepository(ProjectEntity)
+        .update({ id: projectId.toLowerCase(), organizationId: who.organizationId, deletedAt: IsNull() }, { deletedAt: new Date() });
       if (!result.affected) throw new NotFoundError('Project');
       return deleteAgents(em, this.versions, who.organizationId, { projectId: projectId.toLowerCase() });
     });

@@ -67,7 +67,10 @@ describe('RuntimeService', () => {
 
     it('rejects an unknown build pin before any event', async () => {
       const agent = agentFor(runtime, 'v2', KB_BUNDLE);
-      await expect(collect(runtime.stream(agent, turn('hi', { runtimeVersion: '4' })))).rejects.toMatchObject({ status: 422, code: 'validation_error' });
+      await expect(collect(runtime.stream(agent, turn('hi', { runtimeVersion: '4' })))).rejects.toMatchObject({
+        status: 422,
+        code: 'validation_error',
+      });
     });
 
     it('splits text into pieces that concatenate exactly', () => {
@@ -102,7 +105,10 @@ describe('RuntimeService', () => {
         followup_suggestions: ['Show me running shoes', 'Trail shoes under $120'],
       });
       const bare: Bundle = { name: 'Bot', followups: { default: ['Ask me anything'] } };
-      expect(runtime.welcome(agentFor(runtime, 'v2', bare))).toEqual({ welcome_message: "Hi! I'm Bot. How can I help you today?", followup_suggestions: ['Ask me anything'] });
+      expect(runtime.welcome(agentFor(runtime, 'v2', bare))).toEqual({
+        welcome_message: "Hi! I'm Bot. How can I help you today?",
+        followup_suggestions: ['Ask me anything'],
+      });
     });
 
     it('suggests the intent follow-ups, then content prompts, then defaults, up to the limit', () => {
@@ -114,7 +120,16 @@ describe('RuntimeService', () => {
       expect(runtime.suggest(shop, { text: 'do you have trail shoes' }, 1)).toEqual(['Do you have it in another colour?']);
 
       const kb = agentFor(runtime, 'v2', KB_BUNDLE);
-      const fromHistory = runtime.suggest(kb, { history: [{ role: 'user', text: 'how do refunds work' }, { role: 'agent', text: '...' }] }, 5);
+      const fromHistory = runtime.suggest(
+        kb,
+        {
+          history: [
+            { role: 'user', text: 'how do refunds work' },
+            { role: 'agent', text: '...' },
+          ],
+        },
+        5,
+      );
       expect(fromHistory).toContain('How do I print a return label?');
       expect(fromHistory).toContain('Tell me more about Returns and refunds');
       expect(runtime.suggest(kb, {}, 3)).toEqual(['How long does shipping take?']);

@@ -115,7 +115,11 @@ export class RuntimeService {
     let request: CompletionRequest | undefined;
     if (provider) {
       request = this.request(agent, plan, input);
-      for await (const chunk of withStreamSpan('provider.call', provider.stream.bind(provider, request), providerAttributes(provider, request))) {
+      for await (const chunk of withStreamSpan(
+        'provider.call',
+        provider.stream.bind(provider, request),
+        providerAttributes(provider, request),
+      )) {
         if (chunk.type === 'delta') {
           text += chunk.text;
           yield { type: 'delta', text: chunk.text };
@@ -129,7 +133,10 @@ export class RuntimeService {
       for (const piece of tokenPieces(text)) yield { type: 'delta', text: piece };
     }
     for (const card of plan.cards) yield { type: 'card', card };
-    yield { type: 'result', result: this.result(agent, plan, input, { text, writer: wrote && provider ? provider.name : 'builtin', usage, request }) };
+    yield {
+      type: 'result',
+      result: this.result(agent, plan, input, { text, writer: wrote && provider ? provider.name : 'builtin', usage, request }),
+    };
   }
 
   welcome(agent: PreparedAgent): { welcome_message: string; followup_suggestions: string[] } {
@@ -163,7 +170,9 @@ export class RuntimeService {
     const classifier = agent.v1?.intents ?? agent.v2?.intents;
     const intent = text && classifier ? (classifier.classify(text)[0]?.name ?? null) : null;
     if (intent) for (const s of b.followups?.intents?.[intent] ?? []) add(s);
-    const query = contentTerms(text).map((t) => t.word).join(' ');
+    const query = contentTerms(text)
+      .map((t) => t.word)
+      .join(' ');
     if (query) {
       if (agent.v2) {
         const hits = agent.v2.index.search(query).slice(0, 6);
@@ -192,7 +201,10 @@ export class RuntimeService {
     if (agent.runtime === 'v2') {
       const build = resolveV2Build(input.runtimeVersion);
       if (!build) {
-        throw ValidationError.field('runtime_version', `Unknown runtime_version "${input.runtimeVersion}"; supported builds: 2, ${V2_BUILDS.map((b) => `${b.slice(0, 3)}, ${b}`).join(', ')}`);
+        throw ValidationError.field(
+          'runtime_version',
+          `Unknown runtime_version "${input.runtimeVersion}"; supported builds: 2, ${V2_BUILDS.map((b) => `${b.slice(0, 3)}, ${b}`).join(', ')}`,
+        );
       }
       return engineStep(() => planV2(agent.bundle, agent.v2 ?? prepareV2(agent.bundle), input, build));
     }
@@ -209,7 +221,14 @@ export class RuntimeService {
       .slice(-HISTORY_TURNS)
       .filter((h) => h.text)
       .map((h) => ({ role: h.role === 'agent' ? 'assistant' : 'user', content: h.text }));
-    messages.push({ role: 'user', content: input.text?.trim() ? input.text : input.imageUrl ? '' : '(no message text: answer from the facts, which include the agent variables)' });
+    messages.push({
+      role: 'user',
+      content: input.text?.trim()
+        ? input.text
+        : input.imageUrl
+          ? ''
+          : '(no message text: answer from the facts, which include the agent variables)',
+    });
     const model = agent.bundle.model;
     return {
       model: model?.name,
@@ -282,7 +301,9 @@ function materialTokens(agent: PreparedAgent, plan: TurnPlan): number {
     }
     return n;
   };
-  let total = cached(`instructions:${plan.runtime}:${plan.instructions.length}`, plan.instructions) + cached('headings', '## Facts\n## Sources\n## Draft reply\n');
+  let total =
+    cached(`instructions:${plan.runtime}:${plan.instructions.length}`, plan.instructions) +
+    cached('headings', '## Facts\n## Sources\n## Draft reply\n');
   for (const s of plan.sources) total += cached(`source:${s.key}`, `[${s.marker}] ${s.label} — ${s.text}`);
   if (plan.facts.length) total += countTextTokens(plan.facts.join('\n'));
   return total + countTextTokens(plan.draft);

@@ -59,10 +59,7 @@ export interface TurnResult {
   runtimeBuild: string;
 }
 
-export type TurnEvent =
-  | { type: 'delta'; text: string }
-  | { type: 'card'; card: CardDto }
-  | { type: 'result'; result: TurnResult };
+export type TurnEvent = { type: 'delta'; text: string } | { type: 'card'; card: CardDto } | { type: 'result'; result: TurnResult };
 
 export interface Revision {
   digest: string;

@@ -37,7 +37,14 @@ export class ReplayBufferRepository {
 
   /** Starts the buffer of a new turn; the owner is written before the first event. */
   open(interactionId: string, owner: BufferOwner): ReplayWriter {
-    return new ReplayWriter(this.redis.client, this.streamKey(interactionId), this.ownerKey(interactionId), owner, this.config.streaming.replayTtlSeconds, this.logger);
+    return new ReplayWriter(
+      this.redis.client,
+      this.streamKey(interactionId),
+      this.ownerKey(interactionId),
+      owner,
+      this.config.streaming.replayTtlSeconds,
+      this.logger,
+    );
   }
 
   /** The buffer's owner, or undefined when the interaction was never streamed or its buffer expired. */
@@ -130,7 +137,9 @@ export class ReplayWriter {
     const pipeline = this.client.pipeline();
     for (const item of batch) item.add(pipeline);
     const finish = (error?: unknown) => {
-      if (error && !this.failed) this.logger.error({ err: error, key: this.streamKey }, 'replay buffer write failed; this stream cannot be resumed');
+      if (error && !this.failed) {
+        this.logger.error({ err: error, key: this.streamKey }, 'replay buffer write failed; this stream cannot be resumed');
+      }
       if (error) this.failed = true;
       for (const item of batch) item.done();
     };

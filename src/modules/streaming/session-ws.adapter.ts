@@ -32,7 +32,9 @@ export class SessionWsAdapter extends WsAdapter {
 
   override create(port: number, options: Record<string, unknown> & { path?: string } = {}): ReturnType<WsAdapter['create']> {
     const server = super.create(port, { ...options, path: `${this.basePath}${options.path ?? ''}`, maxPayload: this.maxFrameBytes });
-    server.on('wsClientError', (error: Error, socket: Duplex, request: IncomingMessage) => this.answerHandshakeError(error, socket, request));
+    server.on('wsClientError', (error: Error, socket: Duplex, request: IncomingMessage) =>
+      this.answerHandshakeError(error, socket, request),
+    );
     this.rewriteLegacyBasePath();
     return server;
   }
@@ -57,7 +59,9 @@ export class SessionWsAdapter extends WsAdapter {
     const legacy = `${this.basePath}-v2`;
     httpServer.prependListener('upgrade', (request: IncomingMessage) => {
       const url = request.url ?? '/';
-      if (url === legacy || url.startsWith(`${legacy}/`) || url.startsWith(`${legacy}?`)) request.url = this.basePath + url.slice(legacy.length);
+      if (url === legacy || url.startsWith(`${legacy}/`) || url.startsWith(`${legacy}?`)) {
+        request.url = this.basePath + url.slice(legacy.length);
+      }
     });
   }
 }

@@ -28,10 +28,26 @@ describe('WebSocket session credentials', () => {
 
 describe('WebSocket session: revocation reaches open sessions', () => {
   const OPEN = 1;
-  type FakeSocket = EventEmitter & { readyState: number; OPEN: number; bufferedAmount: number; sent: any[]; close: jest.Mock<(code: number, reason?: string) => void>; send: (data: string) => void; ping: () => void; terminate: () => void };
+  type FakeSocket = EventEmitter & {
+    readyState: number;
+    OPEN: number;
+    bufferedAmount: number;
+    sent: any[];
+    close: jest.Mock<(code: number, reason?: string) => void>;
+    send: (data: string) => void;
+    ping: () => void;
+    terminate: () => void;
+  };
 
   function fakeSocket(): FakeSocket {
-    const socket = Object.assign(new EventEmitter(), { readyState: OPEN, OPEN, bufferedAmount: 0, sent: [] as any[], ping: () => undefined, terminate: () => undefined }) as FakeSocket;
+    const socket = Object.assign(new EventEmitter(), {
+      readyState: OPEN,
+      OPEN,
+      bufferedAmount: 0,
+      sent: [] as any[],
+      ping: () => undefined,
+      terminate: () => undefined,
+    }) as FakeSocket;
     socket.send = (data: string) => socket.sent.push(JSON.parse(data));
     socket.close = jest.fn((code: number, _reason?: string) => {
       socket.readyState = 2;
@@ -55,9 +71,20 @@ describe('WebSocket session: revocation reaches open sessions', () => {
       assertOriginAllowed: () => undefined,
     };
     const tokens = { verify: async () => ({ exp: Math.floor(Date.now() / 1000) + 3600 }) };
-    const config = { session: { framesPerSecond: 10, frameBurst: 30, maxInFlight: 8, maxPerCredential: 1000 }, streaming: { maxBufferedBytes: 1 << 20 } };
+    const config = {
+      session: { framesPerSecond: 10, frameBurst: 30, maxInFlight: 8, maxPerCredential: 1000 },
+      streaming: { maxBufferedBytes: 1 << 20 },
+    };
     const metrics = { wsSessionOpened: () => undefined, wsSessionClosed: () => undefined };
-    const service = new SessionService(auth as never, tokens as never, {} as never, {} as never, config as never, {} as never, metrics as never);
+    const service = new SessionService(
+      auth as never,
+      tokens as never,
+      {} as never,
+      {} as never,
+      config as never,
+      {} as never,
+      metrics as never,
+    );
     service.onModuleInit();
     const connect = async (token: string) => {
       const socket = fakeSocket();

@@ -118,7 +118,9 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
     this.metrics.wsSessionOpened();
     // Listen at once: frames sent right after the handshake wait for authentication instead of being lost.
     socket.on('message', (data, isBinary) => void this.onFrame(session, data, isBinary));
-    socket.on('pong', () => { session.alive = true; });
+    socket.on('pong', () => {
+      session.alive = true;
+    });
     socket.once('close', () => this.close(socket));
     session.ready = this.authenticate(session, request);
     this.startKeepalive();
@@ -143,7 +145,12 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
     this.keepalive = undefined;
     if (this.running.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled([...this.running]), new Promise((resolve) => { timer = setTimeout(resolve, SHUTDOWN_GRACE_MS); })]);
+    await Promise.race([
+      Promise.allSettled([...this.running]),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
+      }),
+    ]);
     clearTimeout(timer);
   }
 
@@ -182,7 +189,10 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
     session.rateLimitSubject = subject;
     session.caller = { organizationId: principal.organizationId, agentId: principal.agentId };
     // A token that expires during the session ends it, as it would end HTTP access.
-    session.expiry = setTimeout(() => socket.close(CLOSE_POLICY_VIOLATION, 'the access token expired'), Math.max(0, expiresAt - Date.now()));
+    session.expiry = setTimeout(
+      () => socket.close(CLOSE_POLICY_VIOLATION, 'the access token expired'),
+      Math.max(0, expiresAt - Date.now()),
+    );
     session.expiry.unref();
     this.send(session, { type: 'ready', session_id: session.id });
     return true;
@@ -257,7 +267,11 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
     }
     const { maxInFlight } = this.config.session;
     if (session.inFlight.size >= maxInFlight) {
-      const busy = new AppError(429, ErrorCode.RateLimited, `At most ${maxInFlight} requests run at once on one session; send this one when another is done`);
+      const busy = new AppError(
+        429,
+        ErrorCode.RateLimited,
+        `At most ${maxInFlight} requests run at once on one session; send this one when another is done`,
+      );
       this.sendError(session, dto.id, busy, requestId);
       return;
     }
@@ -291,7 +305,9 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
       });
       for (const event of closingEvents(outcome)) emit(event);
     } catch (error) {
-      if (errorParts(error).status >= 500) this.logger.error({ err: error, reqId: requestId, sessionId: session.id }, 'session turn failed');
+      if (errorParts(error).status >= 500) {
+        this.logger.error({ err: error, reqId: requestId, sessionId: session.id }, 'session turn failed');
+      }
       this.sendError(session, id, error, requestId);
     }
   }
@@ -357,7 +373,11 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
     const window = Math.floor(nowSeconds / windowSeconds);
     const key = this.redis.key('rl', session.rateLimitSubject, String(window));
     try {
-      const results = await this.redis.client.pipeline().incr(key).expire(key, windowSeconds + 1).exec();
+      const results = await this.redis.client
+        .pipeline()
+        .incr(key)
+        .expire(key, windowSeconds + 1)
+        .exec();
       const count = Number(results?.[0]?.[1] ?? 0);
       return count > max ? new RateLimitedError((window + 1) * windowSeconds - nowSeconds) : undefined;
     } catch (error) {
@@ -407,7 +427,10 @@ export function bearerToken(request: IncomingMessage): string | undefined {
   }
   const query = new URL(request.url ?? '/', 'http://localhost').searchParams.get('access_token');
   if (query) return query;
-  const offered = (request.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  const offered = (request.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const at = offered.indexOf(BEARER_SUBPROTOCOL);
   return at >= 0 ? offered[at + 1] : undefined;
 }

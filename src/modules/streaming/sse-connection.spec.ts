@@ -42,7 +42,12 @@ describe('SseConnection', () => {
   it('writes the SSE headers over the ones set earlier (hijacked replies drop them)', () => {
     const raw = new StalledResponse();
     open(raw, 4096);
-    expect(raw.head).toMatchObject({ 'x-request-id': 'r1', 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' });
+    expect(raw.head).toMatchObject({
+      'x-request-id': 'r1',
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+    });
   });
 
   it('formats frames with and without an id', () => {
@@ -70,7 +75,9 @@ describe('SseConnection', () => {
     const raw = new StalledResponse();
     const connection = open(raw, 4096);
     let closed = false;
-    connection.onClose(() => { closed = true; });
+    connection.onClose(() => {
+      closed = true;
+    });
     let accepted = 0;
     for (let i = 1; i <= 200; i++) if (connection.send(`x:${i}`, 'delta', JSON.stringify({ text: 'y'.repeat(100) }))) accepted += 1;
     await tick();
@@ -87,7 +94,9 @@ describe('SseConnection', () => {
     const connection = open(raw, 4096);
     const big = JSON.stringify({ text: 'z'.repeat(2000) });
     let done = false;
-    const sending = connection.sendPaced('x:1', 'delta', big).then((ok) => { done = ok; });
+    const sending = connection.sendPaced('x:1', 'delta', big).then((ok) => {
+      done = ok;
+    });
     await tick();
     expect(done).toBe(false);
     raw.release();

@@ -60,9 +60,11 @@ export class SseStreamService implements BeforeApplicationShutdown {
     let chain: Promise<void> = Promise.resolve();
     const emit = (event: StreamEvent) => {
       const { seq, json, stored } = buffer!.append(event);
-      chain = chain.then(() => stored).then(() => {
-        connection.send(`${interactionId}:${seq}`, event.event, json);
-      });
+      chain = chain
+        .then(() => stored)
+        .then(() => {
+          connection.send(`${interactionId}:${seq}`, event.event, json);
+        });
     };
     const onEvent = (event: TurnStreamEvent) => {
       if (event.type === 'thread') {
@@ -121,7 +123,11 @@ export class SseStreamService implements BeforeApplicationShutdown {
     }
     const following = this.liveResumes.get(interactionId) ?? 0;
     if (following >= MAX_LIVE_RESUMES_PER_STREAM) {
-      throw new AppError(429, ErrorCode.RateLimited, `This stream is already being resumed ${MAX_LIVE_RESUMES_PER_STREAM} times; close one of those first`);
+      throw new AppError(
+        429,
+        ErrorCode.RateLimited,
+        `This stream is already being resumed ${MAX_LIVE_RESUMES_PER_STREAM} times; close one of those first`,
+      );
     }
     this.liveResumes.set(interactionId, following + 1);
     try {
@@ -190,7 +196,9 @@ export class SseStreamService implements BeforeApplicationShutdown {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled([...this.running]),
-      new Promise((resolve) => { timer = setTimeout(resolve, SHUTDOWN_GRACE_MS); }),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
+      }),
     ]);
     clearTimeout(timer);
   }
@@ -207,7 +215,10 @@ export class SseStreamService implements BeforeApplicationShutdown {
   }
 
   private hold(work: Promise<unknown>): void {
-    const settled = work.then(() => undefined, () => undefined);
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
     this.running.add(settled);
     void settled.then(() => this.running.delete(settled));
   }

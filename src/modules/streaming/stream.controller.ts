@@ -8,7 +8,15 @@ import { AppConfig } from '../../config/app-config.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import { actingAgentId, type Principal } from '../auth/principal.js';
 import { SendMessageDto } from '../messaging/dto/send-message.dto.js';
-import { STREAM_EVENT_MODELS, StreamCardEventDto, StreamDeltaEventDto, StreamErrorEventDto, StreamMessageEventDto, StreamSuggestionsEventDto, StreamThreadEventDto } from './dto/stream-event.dto.js';
+import {
+  STREAM_EVENT_MODELS,
+  StreamCardEventDto,
+  StreamDeltaEventDto,
+  StreamErrorEventDto,
+  StreamMessageEventDto,
+  StreamSuggestionsEventDto,
+  StreamThreadEventDto,
+} from './dto/stream-event.dto.js';
 import { SseConnection } from './sse-connection.js';
 import { SseStreamService } from './sse-stream.service.js';
 import { toTurnRequest } from './stream-events.js';
@@ -38,7 +46,7 @@ export class StreamController {
     summary: 'Send an end-user message and stream the reply as Server-Sent Events (resumable with Last-Event-ID)',
     description:
       'Same body as POST /messaging/v1/messages. With `Last-Event-ID: <interaction_id>:<seq>` the request resumes that ' +
-      "stream instead (the body is ignored): every event after that id, then the live tail while the turn runs; it never " +
+      'stream instead (the body is ignored): every event after that id, then the live tail while the turn runs; it never ' +
       'starts a new turn. Replay buffers are kept at least 10 minutes. Errors before the first event are JSON error responses.',
   })
   @ApiBody({ type: SendMessageDto })

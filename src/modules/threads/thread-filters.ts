@@ -33,10 +33,18 @@ export function rareFacetDriven(query: ListThreadsQueryDto, frequency: FacetFreq
   });
 }
 
-export function threadFilterConditions(organizationId: string, query: ListThreadsQueryDto, p: SqlParams, frequency: FacetFrequency = () => 0): string[] {
+export function threadFilterConditions(
+  organizationId: string,
+  query: ListThreadsQueryDto,
+  p: SqlParams,
+  frequency: FacetFrequency = () => 0,
+): string[] {
   const runtime = selectedRuntime(query.runtime_version);
   if (runtime === 'v2' && !query.agent_id?.length && query.user_id === undefined) {
-    throw ValidationError.field('runtime_version', 'runtime_version other than 1 lists runtime-v2 threads and requires an agent_id or user_id filter');
+    throw ValidationError.field(
+      'runtime_version',
+      'runtime_version other than 1 lists runtime-v2 threads and requires an agent_id or user_id filter',
+    );
   }
   const where = [`t.organization_id = ${p.add(organizationId)}`, `t.runtime = ${p.add(runtime)}`];
 
@@ -65,10 +73,12 @@ export function threadFilterConditions(organizationId: string, query: ListThread
   // Facets: `@>` (one value) / `&&` (OR of values) are GIN-indexable. When the query also has a rare facet value
   // (whose posting list drives the plan), a common one is written so it can only filter: otherwise the planner may
   // AND the rare list with a posting list of hundreds of thousands of rows, which costs more than it saves.
-  const facets = (['tools', 'rules'] as const).map((column) => {
-    const values = [...new Set((column === 'tools' ? query.tool : query.rule) ?? [])];
-    return { column, values, share: values.reduce((sum, value) => sum + frequency(column, value), 0) };
-  }).filter((f) => f.values.length > 0);
+  const facets = (['tools', 'rules'] as const)
+    .map((column) => {
+      const values = [...new Set((column === 'tools' ? query.tool : query.rule) ?? [])];
+      return { column, values, share: values.reduce((sum, value) => sum + frequency(column, value), 0) };
+    })
+    .filter((f) => f.values.length > 0);
   const hasRare = facets.some((f) => f.share < COMMON_FACET);
   for (const { column, values, share } of facets) {
     const filterOnly = hasRare && share >= COMMON_FACET;

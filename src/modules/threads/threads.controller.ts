@@ -8,7 +8,13 @@ import type { PageRequest } from '../../common/pagination/paginate.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import type { Principal } from '../auth/principal.js';
-import { ListMessagesQueryDto, ListThreadsQueryDto, RenameThreadDto, RuntimeVersionQueryDto, ThreadIdParams } from './dto/thread-query.dto.js';
+import {
+  ListMessagesQueryDto,
+  ListThreadsQueryDto,
+  RenameThreadDto,
+  RuntimeVersionQueryDto,
+  ThreadIdParams,
+} from './dto/thread-query.dto.js';
 import { ThreadDto, ThreadItemDto, ThreadMessageDto } from './dto/thread-response.dto.js';
 import { ThreadsService } from './threads.service.js';
 
@@ -19,11 +25,16 @@ export class ThreadsController {
   @Get('threads')
   @ApiOperation({
     summary: "List the organization's threads, newest first",
-    description: 'Repeatable filters combine with OR within a field and AND across fields. `runtime_version` other than `1` lists runtime-v2 threads and requires `agent_id` or `user_id`.',
+    description:
+      'Repeatable filters combine with OR within a field and AND across fields. `runtime_version` other than `1` lists runtime-v2 threads and requires `agent_id` or `user_id`.',
   })
   @ApiPageResponse(ThreadItemDto)
   @ApiErrors(422)
-  list(@CurrentPrincipal() who: Principal, @Query() query: ListThreadsQueryDto, @CurrentPageRequest() page: PageRequest): Promise<Page<ThreadItemDto>> {
+  list(
+    @CurrentPrincipal() who: Principal,
+    @Query() query: ListThreadsQueryDto,
+    @CurrentPageRequest() page: PageRequest,
+  ): Promise<Page<ThreadItemDto>> {
     return this.threads.list(who, query, page);
   }
 
@@ -31,7 +42,11 @@ export class ThreadsController {
   @ApiOperation({ summary: 'Get a thread', description: 'A thread of the other runtime generation than `runtime_version` selects is 404.' })
   @ApiOkResponse({ type: ThreadDto })
   @ApiErrors(404, 422)
-  get(@CurrentPrincipal() who: Principal, @Param() { threadId }: ThreadIdParams, @Query() { runtime_version }: RuntimeVersionQueryDto): Promise<ThreadDto> {
+  get(
+    @CurrentPrincipal() who: Principal,
+    @Param() { threadId }: ThreadIdParams,
+    @Query() { runtime_version }: RuntimeVersionQueryDto,
+  ): Promise<ThreadDto> {
     return this.threads.get(who, threadId, runtime_version);
   }
 

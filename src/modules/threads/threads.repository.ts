@@ -63,7 +63,9 @@ export class ThreadsRepository {
    */
   async facetFrequency(): Promise<FacetFrequency> {
     if (!this.facetStats || Date.now() - this.facetStats.at > FACET_STATS_TTL_MS) {
-      this.refreshing ??= this.loadFacetStats().finally(() => { this.refreshing = null; });
+      this.refreshing ??= this.loadFacetStats().finally(() => {
+        this.refreshing = null;
+      });
       if (!this.facetStats) await this.refreshing;
     }
     const shares = this.facetStats?.shares;
@@ -91,7 +93,14 @@ export class ThreadsRepository {
    * `unordered`, the sort key is written as an expression no index provides, so the plan cannot walk a
    * created_at index and sorts the (small) set a rare facet's posting list yields instead; same order, same cursors.
    */
-  list<T>(where: string[], params: SqlParams, query: PageQuery, request: PageRequest, toItem: (row: ThreadItemRow) => T, unordered = false): Promise<Page<T>> {
+  list<T>(
+    where: string[],
+    params: SqlParams,
+    query: PageQuery,
+    request: PageRequest,
+    toItem: (row: ThreadItemRow) => T,
+    unordered = false,
+  ): Promise<Page<T>> {
     return paginateSql<ThreadItemRow & Record<string, unknown>, T>(
       this.sql,
       { select: 'SELECT t.id, t.title, t.created_at, t.version_tag, t.agent_id, t.user_id, t.external_id FROM threads t', where, params },

@@ -4,7 +4,14 @@ import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import type { Principal } from '../auth/principal.js';
 import { selectedRuntime, type ListMessagesQueryDto, type ListThreadsQueryDto } from './dto/thread-query.dto.js';
-import { toThread, toThreadItem, toThreadMessage, type ThreadDto, type ThreadItemDto, type ThreadMessageDto } from './dto/thread-response.dto.js';
+import {
+  toThread,
+  toThreadItem,
+  toThreadMessage,
+  type ThreadDto,
+  type ThreadItemDto,
+  type ThreadMessageDto,
+} from './dto/thread-response.dto.js';
 import { SqlParams } from '../../database/sql-params.js';
 import { rareFacetDriven, threadFilterConditions } from './thread-filters.js';
 import { ThreadsRepository, type ThreadRow } from './threads.repository.js';

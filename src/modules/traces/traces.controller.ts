@@ -18,7 +18,10 @@ export class TracesController {
   constructor(private readonly traces: TracesService) {}
 
   @Get('threads/:threadId/trace')
-  @ApiOperation({ summary: "The reasoning trace of every interaction in a thread, oldest first", description: 'Each trace carries `runtime` (`v1` or `v2`), which selects its shape.' })
+  @ApiOperation({
+    summary: 'The reasoning trace of every interaction in a thread, oldest first',
+    description: 'Each trace carries `runtime` (`v1` or `v2`), which selects its shape.',
+  })
   @ApiPageResponse(TraceRecordDto)
   @ApiErrors(404, 422)
   ofThread(
@@ -31,7 +34,10 @@ export class TracesController {
   }
 
   @Get('interactions/:interactionId/trace')
-  @ApiOperation({ summary: 'The reasoning trace of one interaction', description: '`thread_id` is required for runtime-v2 interactions and omitted for runtime v1.' })
+  @ApiOperation({
+    summary: 'The reasoning trace of one interaction',
+    description: '`thread_id` is required for runtime-v2 interactions and omitted for runtime v1.',
+  })
   @ApiOkResponse({ type: TraceRecordDto })
   @ApiErrors(404, 422)
   ofInteraction(

@@ -4,7 +4,8 @@ import { parseUsageRange, planUsage } from './usage-range.js';
 describe('usage ranges', () => {
   it('rounds sub-millisecond bounds inward to whole milliseconds', () => {
     expect(parseUsageRange('2026-03-05T00:00:00.0001Z', '2026-03-05T23:59:59.9999Z')).toEqual({
-      from: Date.parse('2026-03-05T00:00:00.001Z'), to: Date.parse('2026-03-05T23:59:59.999Z'),
+      from: Date.parse('2026-03-05T00:00:00.001Z'),
+      to: Date.parse('2026-03-05T23:59:59.999Z'),
     });
   });
 
@@ -31,16 +32,27 @@ describe('usage ranges', () => {
     expect(plan.direct).toEqual({ from: new Date('2026-03-04T20:00:00Z'), to: new Date('2026-03-05T04:00:00Z') });
   });
 
-  it.each(['2024-02-30T00:00:00Z', '0000-01-01T00:00:00Z', '2024-01-01T00:00:00+99:00', '2024-01-01T00:00:00+16:00'])('refuses the impossible date-time %s', (value) => {
-    expect(() => parseUsageRange(value, undefined)).toThrow(ValidationError);
-    expect(() => parseUsageRange(undefined, value)).toThrow(ValidationError);
-  });
+  it.each(['2024-02-30T00:00:00Z', '0000-01-01T00:00:00Z', '2024-01-01T00:00:00+99:00', '2024-01-01T00:00:00+16:00'])(
+    'refuses the impossible date-time %s',
+    (value) => {
+      expect(() => parseUsageRange(value, undefined)).toThrow(ValidationError);
+      expect(() => parseUsageRange(undefined, value)).toThrow(ValidationError);
+    },
+  );
 
   it('writes the day after 9999-12-31 as PostgreSQL reads it', () => {
-    expect(planUsage(parseUsageRange('9999-12-30T00:00:00Z', '9999-12-31T23:59:59.999Z')).days).toEqual({ start: '9999-12-30', end: '10000-01-01' });
+    expect(planUsage(parseUsageRange('9999-12-30T00:00:00Z', '9999-12-31T23:59:59.999Z')).days).toEqual({
+      start: '9999-12-30',
+      end: '10000-01-01',
+    });
   });
 
   it('leaves open ends open', () => {
-    expect(planUsage(parseUsageRange(undefined, undefined))).toEqual({ days: { start: null, end: null }, head: null, tail: null, direct: null });
+    expect(planUsage(parseUsageRange(undefined, undefined))).toEqual({
+      days: { start: null, end: null },
+      head: null,
+      tail: null,
+      direct: null,
+    });
   });
 });

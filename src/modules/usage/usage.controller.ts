@@ -12,7 +12,10 @@ export class UsageController {
   constructor(private readonly usage: UsageService) {}
 
   @Get('agents/:agentId/usage')
-  @ApiOperation({ summary: "An agent's token usage", description: 'Interactions created in [created_from, created_to], both optional and inclusive.' })
+  @ApiOperation({
+    summary: "An agent's token usage",
+    description: 'Interactions created in [created_from, created_to], both optional and inclusive.',
+  })
   @ApiOkResponse({ type: UsageDto })
   @ApiErrors(404, 422)
   ofAgent(@CurrentPrincipal() who: Principal, @Param() { agentId }: AgentIdParams, @Query() query: UsageQueryDto): Promise<UsageDto> {
@@ -26,7 +29,11 @@ export class UsageController {
   })
   @ApiOkResponse({ type: UsageDto })
   @ApiErrors(404, 422)
-  ofProject(@CurrentPrincipal() who: Principal, @Param() { projectId }: ProjectUsageParams, @Query() query: UsageQueryDto): Promise<UsageDto> {
+  ofProject(
+    @CurrentPrincipal() who: Principal,
+    @Param() { projectId }: ProjectUsageParams,
+    @Query() query: UsageQueryDto,
+  ): Promise<UsageDto> {
     return this.usage.ofProject(who, projectId, query);
   }
 }

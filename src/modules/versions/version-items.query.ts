@@ -73,7 +73,12 @@ export async function readVersionItem(
 }
 
 /** Keyset pagination over the union of versions and revisions: the shared pager, so the same cursors and checks as every list. */
-export function listVersionItems(sql: SqlService, agentId: string, query: ListVersionsQueryDto, request: PageRequest): Promise<Page<VersionResponseDto>> {
+export function listVersionItems(
+  sql: SqlService,
+  agentId: string,
+  query: ListVersionsQueryDto,
+  request: PageRequest,
+): Promise<Page<VersionResponseDto>> {
   const params = new SqlParams();
   params.add(agentId); // $1 of ITEMS
   const where: string[] = [];
@@ -91,7 +96,8 @@ export function listVersionItems(sql: SqlService, agentId: string, query: ListVe
       sortColumns: { created_at: 'i.created_at', updated_at: 'i.updated_at', number: 'i.number' },
       sortKinds: { number: 'number' },
       idColumn: 'i.id',
-      sortValue: (row, sortBy) => (sortBy === 'number' ? row.number : (sortBy === 'updated_at' ? row.updated_at : row.created_at).toISOString()),
+      sortValue: (row, sortBy) =>
+        sortBy === 'number' ? row.number : (sortBy === 'updated_at' ? row.updated_at : row.created_at).toISOString(),
       rowId: (row) => row.id,
       defaultSort: 'created_at',
       defaultOrder: 'desc',

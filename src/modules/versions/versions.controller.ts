@@ -22,10 +22,17 @@ export class VersionsController {
   constructor(private readonly versions: VersionsService) {}
 
   @Post('agents/:agentId/versions')
-  @ApiOperation({ summary: 'Create a draft version: empty, from a template, or a clone of another version', description: 'Its starting content is revision vN.0.' })
+  @ApiOperation({
+    summary: 'Create a draft version: empty, from a template, or a clone of another version',
+    description: 'Its starting content is revision vN.0.',
+  })
   @ApiCreatedResponse({ type: VersionResponseDto })
   @ApiErrors(404, 413, 415, 422)
-  create(@CurrentPrincipal() who: Principal, @Param() { agentId }: AgentIdParams, @Body() dto: CreateVersionDto): Promise<VersionResponseDto> {
+  create(
+    @CurrentPrincipal() who: Principal,
+    @Param() { agentId }: AgentIdParams,
+    @Body() dto: CreateVersionDto,
+  ): Promise<VersionResponseDto> {
     return this.versions.create(who, agentId, dto);
   }
 
@@ -33,7 +40,12 @@ export class VersionsController {
   @ApiOperation({ summary: "List the agent's versions newest first; revisions are items unless filters[exclude_revisions]=true" })
   @ApiPageResponse(VersionResponseDto)
   @ApiErrors(404, 422)
-  list(@CurrentPrincipal() who: Principal, @Param() { agentId }: AgentIdParams, @Query() query: ListVersionsQueryDto, @CurrentPageRequest() page: PageRequest): Promise<Page<VersionResponseDto>> {
+  list(
+    @CurrentPrincipal() who: Principal,
+    @Param() { agentId }: AgentIdParams,
+    @Query() query: ListVersionsQueryDto,
+    @CurrentPageRequest() page: PageRequest,
+  ): Promise<Page<VersionResponseDto>> {
     return this.versions.list(who, agentId, query, page);
   }
 
@@ -49,13 +61,20 @@ export class VersionsController {
   @ApiOperation({ summary: "Update a version's label, tags and notes (null clears)" })
   @ApiOkResponse({ type: VersionResponseDto })
   @ApiErrors(404, 413, 415, 422)
-  update(@CurrentPrincipal() who: Principal, @Param() { agentId, versionId }: AgentVersionParams, @Body() dto: UpdateVersionDto): Promise<VersionResponseDto> {
+  update(
+    @CurrentPrincipal() who: Principal,
+    @Param() { agentId, versionId }: AgentVersionParams,
+    @Body() dto: UpdateVersionDto,
+  ): Promise<VersionResponseDto> {
     return this.versions.update(who, agentId, versionId, dto);
   }
 
   @Post('agents/:agentId/versions/:versionId/publish')
   @HttpCode(200)
-  @ApiOperation({ summary: "Make the version live with its current revision (ship, switch or roll back)", description: '409 `version_archived` for an archived version.' })
+  @ApiOperation({
+    summary: 'Make the version live with its current revision (ship, switch or roll back)',
+    description: '409 `version_archived` for an archived version.',
+  })
   @ApiOkResponse({ type: VersionResponseDto })
   @ApiErrors(404, 409, 422)
   publish(@CurrentPrincipal() who: Principal, @Param() { agentId, versionId }: AgentVersionParams): Promise<VersionResponseDto> {
@@ -64,7 +83,10 @@ export class VersionsController {
 
   @Post('agents/:agentId/versions/:versionId/archive')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Archive a version that is not live', description: '409 `version_is_live` for the live version: publish another one first.' })
+  @ApiOperation({
+    summary: 'Archive a version that is not live',
+    description: '409 `version_is_live` for the live version: publish another one first.',
+  })
   @ApiOkResponse({ type: VersionResponseDto })
   @ApiErrors(404, 409, 422)
   archive(@CurrentPrincipal() who: Principal, @Param() { agentId, versionId }: AgentVersionParams): Promise<VersionResponseDto> {
@@ -75,11 +97,16 @@ export class VersionsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Upload a bundle and commit a new revision vN.R',
-    description: 'An identical bundle commits nothing and returns the current revision. An invalid bundle is 422 with details[].field into the bundle; an archived version is 409 `version_archived`.',
+    description:
+      'An identical bundle commits nothing and returns the current revision. An invalid bundle is 422 with details[].field into the bundle; an archived version is 409 `version_archived`.',
   })
   @ApiOkResponse({ type: PushResponseDto })
   @ApiErrors(404, 409, 413, 415, 422)
-  push(@CurrentPrincipal() who: Principal, @Param() { agentId, versionId }: AgentVersionParams, @Body() dto: PushBundleDto): Promise<PushResponseDto> {
+  push(
+    @CurrentPrincipal() who: Principal,
+    @Param() { agentId, versionId }: AgentVersionParams,
+    @Body() dto: PushBundleDto,
+  ): Promise<PushResponseDto> {
     return this.versions.push(who, agentId, versionId, dto);
   }
 
@@ -87,7 +114,11 @@ export class VersionsController {
   @ApiOperation({ summary: "Download the version's bundle: the current revision, or the one tagged version_tag" })
   @ApiOkResponse({ type: BundleResponseDto })
   @ApiErrors(404, 422)
-  pull(@CurrentPrincipal() who: Principal, @Param() { agentId, versionId }: AgentVersionParams, @Query() { version_tag }: PullQueryDto): Promise<BundleResponseDto> {
+  pull(
+    @CurrentPrincipal() who: Principal,
+    @Param() { agentId, versionId }: AgentVersionParams,
+    @Query() { version_tag }: PullQueryDto,
+  ): Promise<BundleResponseDto> {
     return this.versions.pull(who, agentId, versionId, version_tag);
   }
 }

@@ -45,7 +45,9 @@ export class VersionsService {
     const versionId = await this.dataSource.transaction(async (em) => {
       const agent = await this.lockAgent(em, who, agentId);
       const bundle = await this.startingBundle(em, agent, dto);
-      const [{ next }] = (await em.query(`SELECT COALESCE(MAX(number), 0) + 1 AS next FROM agent_versions WHERE agent_id = $1`, [agent.id])) as [{ next: number }];
+      const [{ next }] = (await em.query(`SELECT COALESCE(MAX(number), 0) + 1 AS next FROM agent_versions WHERE agent_id = $1`, [
+        agent.id,
+      ])) as [{ next: number }];
       const version = await em.getRepository(AgentVersionEntity).save({
         id: newId(),
         organizationId: agent.organizationId,
@@ -91,7 +93,10 @@ export class VersionsService {
       const agent = await this.lockAgent(em, who, agentId);
       const version = await this.findVersion(em, agent.id, versionId, true);
       if (version.status === 'archived') {
-        throw new ConflictError(VersionErrorCode.VersionArchived, `Version ${version.number} is archived; create or pick another version to publish`);
+        throw new ConflictError(
+          VersionErrorCode.VersionArchived,
+          `Version ${version.number} is archived; create or pick another version to publish`,
+        );
       }
       const revision = await em.getRepository(AgentRevisionEntity).findOneByOrFail({ id: version.currentRevisionId! });
       if (version.status !== 'published') await em.getRepository(AgentVersionEntity).update({ id: version.id }, { status: 'published' });
@@ -107,7 +112,10 @@ export class VersionsService {
       const agent = await this.lockAgent(em, who, agentId);
       const version = await this.findVersion(em, agent.id, versionId, true);
       if (agent.liveVersionId === version.id) {
-        throw new ConflictError(VersionErrorCode.VersionIsLive, `Version ${version.number} is live; publish another version before archiving it`);
+        throw new ConflictError(
+          VersionErrorCode.VersionIsLive,
+          `Version ${version.number} is live; publish another version before archiving it`,
+        );
       }
       if (version.status !== 'archived') await em.getRepository(AgentVersionEntity).update({ id: version.id }, { status: 'archived' });
     });
@@ -191,14 +199,27 @@ export class VersionsService {
     await em.query(`DELETE FROM agent_versions WHERE agent_id = $1`, [agentId]);
   }
 
-  private async commitRevision(em: EntityManager, version: AgentVersionEntity, bundle: Bundle, message: string | null): Promise<AgentRevisionEntity> {
-    const [{ next }] = (await em.query(`SELECT COALESCE(MAX(revision_number), -1) + 1 AS next FROM agent_revisions WHERE version_id = $1`, [version.id])) as [{ next: number }];
+  private async commitRevision(
+    em: EntityManager,
+    version: AgentVersionEntity,
+    bundle: Bundle,
+    message: string | null,
+  ): Promise<AgentRevisionEntity> {
+    const [{ next }] = (await em.query(`SELECT COALESCE(MAX(revision_number), -1) + 1 AS next FROM agent_revisions WHERE version_id = $1`, [
+      version.id,
+    ])) as [{ next: number }];
     const revision = await this.insertRevision(em, version, Number(next), bundle, message);
     await em.getRepository(AgentVersionEntity).update({ id: version.id }, { currentRevisionId: revision.id });
     return revision;
   }
 
-  private async insertRevision(em: EntityManager, version: AgentVersionEntity, revisionNumber: number, bundle: Bundle, message: string | null): Promise<AgentRevisionEntity> {
+  private async insertRevision(
+    em: EntityManager,
+    version: AgentVersionEntity,
+    revisionNumber: number,
+    bundle: Bundle,
+    message: string | null,
+  ): Promise<AgentRevisionEntity> {
     return em.getRepository(AgentRevisionEntity).save({
       id: newId(),
       organizationId: version.organizationId,
@@ -213,7 +234,13 @@ export class VersionsService {
     });
   }
 
-  private async moveLivePointer(em: EntityManager, agent: AgentEntity, versionId: string, revision: AgentRevisionEntity, reason: LiveRevisionChange['reason']): Promise<LiveRevisionChange> {
+  private async moveLivePointer(
+    em: EntityManager,
+    agent: AgentEntity,
+    versionId: string,
+    revision: AgentRevisionEntity,
+    reason: LiveRevisionChange['reason'],
+  ): Promise<LiveRevisionChange> {
     await em.query(
       `UPDATE agents SET live_version_id = $2, live_revision_id = $3, live_version_tag = $4, updated_at = now() WHERE id = $1`,
       [agent.id, versionId, revision.id, revision.versionTag],
@@ -221,7 +248,14 @@ export class VersionsService {
     agent.liveVersionId = versionId;
     agent.liveRevisionId = revision.id;
     agent.liveVersionTag = revision.versionTag;
-    return { organizationId: agent.organizationId, agentId: agent.id, versionId, revisionId: revision.id, versionTag: revision.versionTag, reason };
+    return {
+      organizationId: agent.organizationId,
+      agentId: agent.id,
+      versionId,
+      revisionId: revision.id,
+      versionTag: revision.versionTag,
+      reason,
+    };
   }
 
   private async startingBundle(em: EntityManager, agent: AgentEntity, dto: CreateVersionDto): Promise<Bundle> {
@@ -269,7 +303,11 @@ export class VersionsService {
   }
 
   private async item(agentId: string, versionId: string): Promise<VersionResponseDto> {
-    const row = await readVersionItem((text, values) => this.sql.rows<VersionItemRow>(text, values), agentId.toLowerCase(), versionId.toLowerCase());
+    const row = await readVersionItem(
+      (text, values) => this.sql.rows<VersionItemRow>(text, values),
+      agentId.toLowerCase(),
+      versionId.toLowerCase(),
+    );
     if (!row) throw new NotFoundError('Version');
     return toVersionResponse(row);
   }

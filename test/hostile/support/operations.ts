@@ -57,15 +57,25 @@ export function operationsOf(document: any): Operation[] {
     for (const [method, op] of Object.entries<any>(methods)) {
       const schemes = new Set<string>((op.security ?? []).flatMap((s: Record<string, unknown>) => Object.keys(s)));
       const bodyTypes = Object.keys(op.requestBody?.content ?? {});
-      const surface: Surface = schemes.has('organization-api-key') ? 'management'
-        : schemes.has('bearer') ? 'messaging'
-          : schemes.has('agent-api-key') ? 'agentKey'
-            : path.endsWith('/auth/token') ? 'token'
-              : /\/channels\/\{channel\}\/(inbound|status)$/.test(path) ? 'providerWebhook' : 'public';
+      const surface: Surface = schemes.has('organization-api-key')
+        ? 'management'
+        : schemes.has('bearer')
+          ? 'messaging'
+          : schemes.has('agent-api-key')
+            ? 'agentKey'
+            : path.endsWith('/auth/token')
+              ? 'token'
+              : /\/channels\/\{channel\}\/(inbound|status)$/.test(path)
+                ? 'providerWebhook'
+                : 'public';
       operations.push({
-        key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, surface,
+        key: `${method.toUpperCase()} ${path}`,
+        method: method.toUpperCase(),
+        path,
+        surface,
         parameters: (op.parameters ?? []).map((p: any) => ({ ...p, schema: resolve(p.schema) })),
-        bodyTypes, bodySchema: bodyTypes.length > 0 ? resolve(op.requestBody.content[bodyTypes[0]!].schema) : undefined,
+        bodyTypes,
+        bodySchema: bodyTypes.length > 0 ? resolve(op.requestBody.content[bodyTypes[0]!].schema) : undefined,
       });
     }
   }
@@ -87,12 +97,16 @@ export interface RequestParts {
 
 export function credentialsOf(surface: Surface, tenant: Tenant): Record<string, string> {
   switch (surface) {
-    case 'management': return { ...tenant.org.headers };
-    case 'messaging': return { ...tenant.bearer };
-    case 'agentKey': return { ...tenant.agentKeyHeaders };
+    case 'management':
+      return { ...tenant.org.headers };
+    case 'messaging':
+      return { ...tenant.bearer };
+    case 'agentKey':
+      return { ...tenant.agentKeyHeaders };
     case 'token':
     case 'providerWebhook':
-    case 'public': return {};
+    case 'public':
+      return {};
   }
 }
 
@@ -104,18 +118,44 @@ function validBody(op: Operation, tenant: Tenant): { json?: Record<string, unkno
     'POST /management/v1/projects': () => ({ json: { name: 'Hostile walk project' } }),
     'POST /management/v1/agents/{agentId}/versions': () => ({ json: { source: 'empty', label: 'walk', tags: ['walk'], notes: 'walk' } }),
     'PATCH /management/v1/agents/{agentId}/versions/{versionId}': () => ({ json: { label: 'walked', tags: ['a'], notes: 'n' } }),
-    'POST /management/v1/agents/{agentId}/versions/{versionId}/push': () => ({ json: { bundle: { schema_version: 1, name: 'Walked bundle', welcome_message: 'hello' }, message: 'walk' } }),
+    'POST /management/v1/agents/{agentId}/versions/{versionId}/push': () => ({
+      json: { bundle: { schema_version: 1, name: 'Walked bundle', welcome_message: 'hello' }, message: 'walk' },
+    }),
     'POST /management/v1/projects/{projectId}/agents': () => ({ json: { name: 'Walk agent', description: 'd', runtime: 'v1' } }),
     'PATCH /management/v1/agents/{agentId}': () => ({ json: { description: 'walked' } }),
-    'POST /management/v1/agents/{agentId}/publishable-keys': () => ({ json: { allowed_origins: ['https://shop.example'], allowed_ip_ranges: ['203.0.113.0/24'] } }),
-    'POST /messaging/v1/messages': () => ({ json: { text: 'show me jackets', user_id: 'walker', thread_id: tenant.threadId, agent_variables: { static: { store: 's1' }, dynamic: { page: 'p' } }, include_trace: true } }),
-    'POST /messaging/v1/messages/stream': () => ({ json: { text: 'show me jackets', user_id: 'walker', thread_id: tenant.threadId, include_trace: false } }),
+    'POST /management/v1/agents/{agentId}/publishable-keys': () => ({
+      json: { allowed_origins: ['https://shop.example'], allowed_ip_ranges: ['203.0.113.0/24'] },
+    }),
+    'POST /messaging/v1/messages': () => ({
+      json: {
+        text: 'show me jackets',
+        user_id: 'walker',
+        thread_id: tenant.threadId,
+        agent_variables: { static: { store: 's1' }, dynamic: { page: 'p' } },
+        include_trace: true,
+      },
+    }),
+    'POST /messaging/v1/messages/stream': () => ({
+      json: { text: 'show me jackets', user_id: 'walker', thread_id: tenant.threadId, include_trace: false },
+    }),
     'POST /messaging/v1/threads/{threadId}/rerun': () => ({ json: { include_trace: true } }),
     'POST /messaging/v1/followup-suggestions': () => ({ json: { thread_id: tenant.threadId, text: 'jackets', limit: 2 } }),
-    'POST /messaging/v1/events': () => ({ json: { text: 'order shipped', thread_id: 'walk-conversation', agent_variables: { order: 1042 } } }),
-    'POST /management/v1/senders': () => ({ json: { channel: 'sms', phone_number: `+1555${String(1_000_000 + (randomBytes(4).readUInt32BE() % 9_000_000))}`, display_name: 'Walk line' } }),
-    'POST /messaging/v1/channels/{channel}/threads': () => ({ json: { user_id: 'walk-user', phone_number: END_USER_PHONE, agent_display_name: 'Walker' } }),
-    'POST /messaging/v1/channels/{channel}/inbound': () => ({ form: { MessageSid: sid(), From: END_USER_PHONE, To: DEFAULT_SMS, Body: 'hello there' } }),
+    'POST /messaging/v1/events': () => ({
+      json: { text: 'order shipped', thread_id: 'walk-conversation', agent_variables: { order: 1042 } },
+    }),
+    'POST /management/v1/senders': () => ({
+      json: {
+        channel: 'sms',
+        phone_number: `+1555${String(1_000_000 + (randomBytes(4).readUInt32BE() % 9_000_000))}`,
+        display_name: 'Walk line',
+      },
+    }),
+    'POST /messaging/v1/channels/{channel}/threads': () => ({
+      json: { user_id: 'walk-user', phone_number: END_USER_PHONE, agent_display_name: 'Walker' },
+    }),
+    'POST /messaging/v1/channels/{channel}/inbound': () => ({
+      form: { MessageSid: sid(), From: END_USER_PHONE, To: DEFAULT_SMS, Body: 'hello there' },
+    }),
     'POST /messaging/v1/channels/{channel}/status': () => ({ form: { MessageSid: sid(), MessageStatus: 'delivered', ErrorCode: '30003' } }),
     'PATCH /management/v1/threads/{threadId}': () => ({ json: { title: 'Walked title' } }),
   };
@@ -129,7 +169,10 @@ export function validRequest(op: Operation, tenant: Tenant, ids: Record<string, 
 }
 
 /** Serializes parts; provider webhooks are signed the way the provider signs them (over the public URL). */
-export function toRaw(parts: RequestParts, override: { path?: string; body?: string | Uint8Array; contentType?: string | null } = {}): RawRequest {
+export function toRaw(
+  parts: RequestParts,
+  override: { path?: string; body?: string | Uint8Array; contentType?: string | null } = {},
+): RawRequest {
   const path = override.path ?? fillPath(parts.op.path, parts.ids);
   const url = parts.query.length > 0 ? `${path}?${parts.query.join('&')}` : path;
   const headers = { ...parts.headers };
@@ -168,20 +211,33 @@ const hex24 = () => randomBytes(12).toString('hex');
 
 /** Path ids that name nothing, or cannot be ids at all: each must be refused (404/422), in the envelope. */
 const PATH_VALUES: Array<[string, string]> = [
-  ['short', 'abc'], ['non-hex', 'z'.repeat(24)], ['unicode', encodeURIComponent('é'.repeat(24))], ['nul', `${'0'.repeat(23)}%00`],
-  ['200 chars', 'f'.repeat(200)], ['5000 chars', 'a'.repeat(5000)], ['bad escape %zz', '%zz'], ['bad utf-8 escape', '%C0%AF%ED%A0%80'],
-  ['dot segments', '..%2f..%2fhealth'], ['unknown id', ''],
+  ['short', 'abc'],
+  ['non-hex', 'z'.repeat(24)],
+  ['unicode', encodeURIComponent('é'.repeat(24))],
+  ['nul', `${'0'.repeat(23)}%00`],
+  ['200 chars', 'f'.repeat(200)],
+  ['5000 chars', 'a'.repeat(5000)],
+  ['bad escape %zz', '%zz'],
+  ['bad utf-8 escape', '%C0%AF%ED%A0%80'],
+  ['dot segments', '..%2f..%2fhealth'],
+  ['unknown id', ''],
 ];
 
 /** Forged `page[after]`/`page[before]` cursors (the codec is base64url of [sort_by, order, value, id]). */
 function forgedCursors(): Array<[string, string]> {
   const id = hex24();
   return [
-    ['not base64', '!!!%00!!!'], ['base64 of a number', b64(12345)], ['base64 of an object', b64({ a: 1 })],
-    ['bad date', b64(['created_at', 'desc', 'not-a-date', id])], ['impossible date', b64(['created_at', 'desc', '2024-02-30T00:00:00Z', id])],
-    ['year 0000', b64(['created_at', 'desc', '0000-01-01T00:00:00Z', id])], ['offset +99:00', b64(['created_at', 'desc', '2024-01-01T00:00:00+99:00', id])],
-    ['number where a date belongs', b64(['created_at', 'desc', 5, id])], ['object value', b64(['created_at', 'desc', { $gt: 1 }, id])],
-    ['NUL id', b64(['created_at', 'desc', '2024-01-01T00:00:00Z', 'a\u0000b'])], ['lone surrogate value', b64(['created_at', 'desc', 'a\ud800b', id])],
+    ['not base64', '!!!%00!!!'],
+    ['base64 of a number', b64(12345)],
+    ['base64 of an object', b64({ a: 1 })],
+    ['bad date', b64(['created_at', 'desc', 'not-a-date', id])],
+    ['impossible date', b64(['created_at', 'desc', '2024-02-30T00:00:00Z', id])],
+    ['year 0000', b64(['created_at', 'desc', '0000-01-01T00:00:00Z', id])],
+    ['offset +99:00', b64(['created_at', 'desc', '2024-01-01T00:00:00+99:00', id])],
+    ['number where a date belongs', b64(['created_at', 'desc', 5, id])],
+    ['object value', b64(['created_at', 'desc', { $gt: 1 }, id])],
+    ['NUL id', b64(['created_at', 'desc', '2024-01-01T00:00:00Z', 'a\u0000b'])],
+    ['lone surrogate value', b64(['created_at', 'desc', 'a\ud800b', id])],
     ['5000 chars', 'A'.repeat(5000)],
   ];
 }
@@ -190,11 +246,14 @@ const enc = (name: string) => name.replace(/\[/g, '%5B').replace(/\]/g, '%5D');
 
 function queryMutations(param: Parameter): Array<Omit<Mutation, 'build'> & { values: string[] }> {
   const s = param.schema;
-  const itemSchema = s.type === 'array' ? s.items ?? {} : s;
+  const itemSchema = s.type === 'array' ? (s.items ?? {}) : s;
   const out: Array<Omit<Mutation, 'build'> & { values: string[] }> = [];
-  const add = (kind: string, name: string, values: string[], expect: Expectation) => out.push({ kind, name: `${param.name}=${name}`, values, expect });
+  const add = (kind: string, name: string, values: string[], expect: Expectation) =>
+    out.push({ kind, name: `${param.name}=${name}`, values, expect });
   const reject = { reject: true };
-  if (/^page\[(after|before)\]$/.test(param.name)) for (const [name, value] of forgedCursors()) add('forged cursor', name, [encodeURIComponent(value)], reject);
+  if (/^page\[(after|before)\]$/.test(param.name)) {
+    for (const [name, value] of forgedCursors()) add('forged cursor', name, [encodeURIComponent(value)], reject);
+  }
   if (itemSchema.type === 'integer' || itemSchema.type === 'number') {
     const values = ['abc', '1.5', '1e400', '99999999999999999999', '-1'];
     if (itemSchema.minimum !== undefined) values.push(String(itemSchema.minimum - 1));
@@ -204,12 +263,26 @@ function queryMutations(param: Parameter): Array<Omit<Mutation, 'build'> & { val
   if (itemSchema.type === 'boolean') for (const v of ['maybe', '2']) add('wrong type', v, [v], reject);
   if (itemSchema.enum) for (const v of ['bogus', 'created_at%3BDROP']) add('not in enum', v, [v], reject);
   if (itemSchema.format === 'date-time') {
-    for (const v of ['2024-02-30T00:00:00Z', '0000-01-01T00:00:00Z', '2024-01-01T00:00:00%2B99:00', '2024-13-01T00:00:00Z', 'yesterday', '2024-01-01T25:61:00Z']) add('impossible date-time', v, [v], reject);
+    for (const v of [
+      '2024-02-30T00:00:00Z',
+      '0000-01-01T00:00:00Z',
+      '2024-01-01T00:00:00%2B99:00',
+      '2024-13-01T00:00:00Z',
+      'yesterday',
+      '2024-01-01T25:61:00Z',
+    ]) {
+      add('impossible date-time', v, [v], reject);
+    }
   }
   if (itemSchema.pattern) add('pattern mismatch', 'zz', ['zz'], reject);
   if (s.type === 'array' && s.maxItems !== undefined) {
     const ok = itemSchema.format === 'date-time' ? '2024-01-01T00:00:00Z' : 'x';
-    add('too many items', `${s.maxItems + 1} values`, Array.from({ length: s.maxItems + 1 }, () => ok), reject);
+    add(
+      'too many items',
+      `${s.maxItems + 1} values`,
+      Array.from({ length: s.maxItems + 1 }, () => ok),
+      reject,
+    );
   }
   add('hostile string', 'NUL', ['a%00b'], reject);
   add('hostile string', 'encoded surrogate (invalid UTF-8)', ['a%ED%A0%80b'], {});
@@ -220,13 +293,24 @@ function queryMutations(param: Parameter): Array<Omit<Mutation, 'build'> & { val
 }
 
 /** Strings whose acceptance by a field is a contract violation: NUL and lone surrogates everywhere. */
-function fieldMutations(name: string, schema: Schema, messageText: boolean): Array<{ kind: string; name: string; value: unknown; expect: Expectation }> {
+function fieldMutations(
+  name: string,
+  schema: Schema,
+  messageText: boolean,
+): Array<{ kind: string; name: string; value: unknown; expect: Expectation }> {
   const out: Array<{ kind: string; name: string; value: unknown; expect: Expectation }> = [];
   const reject = { reject: true };
   const wrong: Record<string, unknown[]> = {
-    string: [123, true, {}, []], number: ['abc', {}, true], integer: ['abc', 1.5, {}], boolean: ['yes', 1], array: ['x', {}], object: ['x', 5, []],
+    string: [123, true, {}, []],
+    number: ['abc', {}, true],
+    integer: ['abc', 1.5, {}],
+    boolean: ['yes', 1],
+    array: ['x', {}],
+    object: ['x', 5, []],
   };
-  for (const value of wrong[schema.type ?? 'object'] ?? []) out.push({ kind: 'wrong type', name: `${name}=${JSON.stringify(value)}`, value, expect: reject });
+  for (const value of wrong[schema.type ?? 'object'] ?? []) {
+    out.push({ kind: 'wrong type', name: `${name}=${JSON.stringify(value)}`, value, expect: reject });
+  }
   if (schema.type === 'array' && schema.items?.type === 'string') {
     out.push({ kind: 'wrong type', name: `${name}=[123]`, value: [123], expect: reject });
     out.push({ kind: 'hostile string', name: `${name}=[NUL]`, value: [NUL], expect: reject });
@@ -281,7 +365,9 @@ export function mutationsOf(op: Operation): Mutation[] {
   for (const param of op.parameters.filter((p) => p.in === 'path')) {
     for (const [name, value] of PATH_VALUES) {
       mutations.push({
-        kind: 'path id', name: `${param.name}: ${name}`, expect: reject,
+        kind: 'path id',
+        name: `${param.name}: ${name}`,
+        expect: reject,
         build: (parts) => {
           const raw = value === '' ? hex24() : value;
           const path = op.path.replace(/\{(\w+)\}/g, (_, n: string) => (n === param.name ? raw : encodeURIComponent(parts.ids[n]!)));
@@ -293,19 +379,59 @@ export function mutationsOf(op: Operation): Mutation[] {
 
   for (const param of op.parameters.filter((p) => p.in === 'query')) {
     for (const m of queryMutations(param)) {
-      mutations.push({ kind: m.kind, name: m.name, expect: { ...m.expect, oauth }, build: (parts) => toRaw({ ...parts, query: [...parts.query, ...m.values.map((v) => `${enc(param.name)}=${v}`)] }) });
+      mutations.push({
+        kind: m.kind,
+        name: m.name,
+        expect: { ...m.expect, oauth },
+        build: (parts) => toRaw({ ...parts, query: [...parts.query, ...m.values.map((v) => `${enc(param.name)}=${v}`)] }),
+      });
     }
   }
-  mutations.push({ kind: 'query', name: 'unknown query parameter with NUL', expect: any, build: (parts) => toRaw({ ...parts, query: [...parts.query, 'zz%00=a%00b'] }) });
-  mutations.push({ kind: 'query', name: 'bad escape in query', expect: any, build: (parts) => toRaw({ ...parts, query: [...parts.query, 'q=%zz%'] }) });
+  mutations.push({
+    kind: 'query',
+    name: 'unknown query parameter with NUL',
+    expect: any,
+    build: (parts) => toRaw({ ...parts, query: [...parts.query, 'zz%00=a%00b'] }),
+  });
+  mutations.push({
+    kind: 'query',
+    name: 'bad escape in query',
+    expect: any,
+    build: (parts) => toRaw({ ...parts, query: [...parts.query, 'q=%zz%'] }),
+  });
 
   if (op.surface !== 'public' && op.surface !== 'token' && op.surface !== 'providerWebhook') {
-    mutations.push({ kind: 'credentials', name: 'no credentials', expect: { ...reject, statuses: [401] }, build: (parts) => toRaw({ ...parts, headers: {} }) });
-    const forged: Record<string, string> = op.surface === 'management' ? { 'x-organization-api-key': 'oak_forged' } : op.surface === 'agentKey' ? { 'x-agent-api-key': 'agk_forged' } : { authorization: 'Bearer e30.e30.e30' };
-    mutations.push({ kind: 'credentials', name: 'forged credential', expect: { ...reject, statuses: [401] }, build: (parts) => toRaw({ ...parts, headers: forged }) });
-    mutations.push({ kind: 'credentials', name: 'credential with NUL-like bytes', expect: { ...reject, statuses: [401] }, build: (parts) => toRaw({ ...parts, headers: Object.fromEntries(Object.keys(forged).map((k) => [k, `${forged[k]}\u00ff\u0080`])) }) });
+    mutations.push({
+      kind: 'credentials',
+      name: 'no credentials',
+      expect: { ...reject, statuses: [401] },
+      build: (parts) => toRaw({ ...parts, headers: {} }),
+    });
+    const forged: Record<string, string> =
+      op.surface === 'management'
+        ? { 'x-organization-api-key': 'oak_forged' }
+        : op.surface === 'agentKey'
+          ? { 'x-agent-api-key': 'agk_forged' }
+          : { authorization: 'Bearer e30.e30.e30' };
+    mutations.push({
+      kind: 'credentials',
+      name: 'forged credential',
+      expect: { ...reject, statuses: [401] },
+      build: (parts) => toRaw({ ...parts, headers: forged }),
+    });
+    mutations.push({
+      kind: 'credentials',
+      name: 'credential with NUL-like bytes',
+      expect: { ...reject, statuses: [401] },
+      build: (parts) => toRaw({ ...parts, headers: Object.fromEntries(Object.keys(forged).map((k) => [k, `${forged[k]}\u00ff\u0080`])) }),
+    });
   }
-  mutations.push({ kind: 'headers', name: 'oversized header (20 kB)', expect: any, build: (parts) => toRaw({ ...parts, headers: { ...parts.headers, 'x-pad': 'p'.repeat(20_000) } }) });
+  mutations.push({
+    kind: 'headers',
+    name: 'oversized header (20 kB)',
+    expect: any,
+    build: (parts) => toRaw({ ...parts, headers: { ...parts.headers, 'x-pad': 'p'.repeat(20_000) } }),
+  });
 
   if (op.bodyTypes.includes('application/json')) mutations.push(...jsonBodyMutations(op, reject, any));
   if (op.surface === 'providerWebhook') mutations.push(...formBodyMutations(op));
@@ -317,18 +443,34 @@ function jsonBodyMutations(op: Operation, reject: Expectation, any: Expectation)
   const oauth = op.surface === 'token';
   const hasRequired = (op.bodySchema?.required ?? []).length > 0;
   const raw = (kind: string, name: string, body: string | Uint8Array, expect: Expectation, contentType?: string | null): Mutation => ({
-    kind, name, expect, build: (parts) => toRaw(parts, { body, contentType }),
+    kind,
+    name,
+    expect,
+    build: (parts) => toRaw(parts, { body, contentType }),
   });
   out.push(raw('malformed JSON', 'truncated object', '{"a":', reject));
   out.push(raw('malformed JSON', 'trailing garbage', '{} {}', reject));
-  out.push(raw('malformed JSON', 'invalid UTF-8 bytes', new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]), reject, 'application/json'));
+  out.push(
+    raw(
+      'malformed JSON',
+      'invalid UTF-8 bytes',
+      new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]),
+      reject,
+      'application/json',
+    ),
+  );
   out.push(raw('deep nesting', '10,000-level array (20 kB)', DEEP_ARRAY, reject));
   out.push(raw('deep nesting', '10,000-level object', `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`, reject));
-  out.push({ kind: 'deep nesting', name: '10,000 levels inside a field', expect: reject, build: (parts) => {
-    const field = Object.keys(op.bodySchema?.properties ?? { x: 1 })[0]!;
-    const rest = JSON.stringify({ ...parts.json, [field]: undefined }).slice(1);
-    return toRaw(parts, { body: `{"${field}":${DEEP_ARRAY}${rest === '}' ? '}' : `,${rest}`}` });
-  } });
+  out.push({
+    kind: 'deep nesting',
+    name: '10,000 levels inside a field',
+    expect: reject,
+    build: (parts) => {
+      const field = Object.keys(op.bodySchema?.properties ?? { x: 1 })[0]!;
+      const rest = JSON.stringify({ ...parts.json, [field]: undefined }).slice(1);
+      return toRaw(parts, { body: `{"${field}":${DEEP_ARRAY}${rest === '}' ? '}' : `,${rest}`}` });
+    },
+  });
   out.push(raw('non-object body', 'array', '[]', reject));
   out.push(raw('non-object body', 'number', '5', reject));
   out.push(raw('non-object body', 'string', '"s"', reject));
@@ -336,23 +478,71 @@ function jsonBodyMutations(op: Operation, reject: Expectation, any: Expectation)
     out.push(raw('non-object body', 'null', 'null', reject));
     out.push(raw('missing fields', 'empty object', '{}', reject));
   }
-  out.push({ kind: 'size', name: 'body at the 1 MiB limit', expect: any, build: (parts) => toRaw(parts, { body: padTo(parts.json ?? {}, LIMIT) }) });
-  out.push({ kind: 'size', name: 'body 1 byte over the 1 MiB limit', expect: reject, build: (parts) => toRaw(parts, { body: padTo(parts.json ?? {}, LIMIT + 1) }) });
-  out.push({ kind: 'size', name: 'body of 3 MiB', expect: reject, build: (parts) => toRaw(parts, { body: padTo(parts.json ?? {}, 3 * LIMIT) }) });
-  out.push({ kind: 'content type', name: 'text/plain', expect: reject, build: (parts) => toRaw(parts, { contentType: 'text/plain' }) });
-  out.push({ kind: 'content type', name: 'none (bytes without content-type)', expect: reject, build: (parts) => toRaw(parts, { body: Buffer.from(JSON.stringify(parts.json ?? {})), contentType: null }) });
-  out.push({ kind: 'content type', name: 'application/xml', expect: reject, build: (parts) => toRaw(parts, { contentType: 'application/xml' }) });
   out.push({
-    kind: 'content type', name: 'form-urlencoded (JSON-only route)', expect: oauth ? any : reject,
-    build: (parts) => toRaw(parts, { body: new URLSearchParams(Object.entries(parts.json ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString(), contentType: 'application/x-www-form-urlencoded' }),
+    kind: 'size',
+    name: 'body at the 1 MiB limit',
+    expect: any,
+    build: (parts) => toRaw(parts, { body: padTo(parts.json ?? {}, LIMIT) }),
+  });
+  out.push({
+    kind: 'size',
+    name: 'body 1 byte over the 1 MiB limit',
+    expect: reject,
+    build: (parts) => toRaw(parts, { body: padTo(parts.json ?? {}, LIMIT + 1) }),
+  });
+  out.push({
+    kind: 'size',
+    name: 'body of 3 MiB',
+    expect: reject,
+    build: (parts) => toRaw(parts, { body: padTo(parts.json ?? {}, 3 * LIMIT) }),
+  });
+  out.push({ kind: 'content type', name: 'text/plain', expect: reject, build: (parts) => toRaw(parts, { contentType: 'text/plain' }) });
+  out.push({
+    kind: 'content type',
+    name: 'none (bytes without content-type)',
+    expect: reject,
+    build: (parts) => toRaw(parts, { body: Buffer.from(JSON.stringify(parts.json ?? {})), contentType: null }),
+  });
+  out.push({
+    kind: 'content type',
+    name: 'application/xml',
+    expect: reject,
+    build: (parts) => toRaw(parts, { contentType: 'application/xml' }),
+  });
+  out.push({
+    kind: 'content type',
+    name: 'form-urlencoded (JSON-only route)',
+    expect: oauth ? any : reject,
+    build: (parts) =>
+      toRaw(parts, {
+        body: new URLSearchParams(
+          Object.entries(parts.json ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+        ).toString(),
+        contentType: 'application/x-www-form-urlencoded',
+      }),
   });
   // The events webhook ignores unknown top-level fields (spec Events rule 2); OAuth servers ignore unknown parameters.
   const ignoresUnknown = op.surface === 'agentKey' || oauth;
-  out.push({ kind: 'unknown field', name: 'unknown top-level field', expect: ignoresUnknown ? any : reject, build: (parts) => toRaw({ ...parts, json: { ...parts.json, hostile_unknown: 1 } }) });
-  out.push({ kind: 'unknown field', name: '__proto__ field', expect: ignoresUnknown ? any : reject, build: (parts) => toRaw(parts, { body: JSON.stringify(parts.json ?? {}).replace(/^\{/, '{"__proto__":{"polluted":true},') }) });
+  out.push({
+    kind: 'unknown field',
+    name: 'unknown top-level field',
+    expect: ignoresUnknown ? any : reject,
+    build: (parts) => toRaw({ ...parts, json: { ...parts.json, hostile_unknown: 1 } }),
+  });
+  out.push({
+    kind: 'unknown field',
+    name: '__proto__ field',
+    expect: ignoresUnknown ? any : reject,
+    build: (parts) => toRaw(parts, { body: JSON.stringify(parts.json ?? {}).replace(/^\{/, '{"__proto__":{"polluted":true},') }),
+  });
   if (/\/messaging\/v1\/(messages(\/stream)?|threads\/\{threadId\}\/rerun)$/.test(op.path)) {
     for (const value of [null, '', 'x', hex24()]) {
-      out.push({ kind: 'agent_id in body', name: `agent_id=${JSON.stringify(value)}`, expect: reject, build: (parts) => toRaw({ ...parts, json: { ...parts.json, agent_id: value } }) });
+      out.push({
+        kind: 'agent_id in body',
+        name: `agent_id=${JSON.stringify(value)}`,
+        expect: reject,
+        build: (parts) => toRaw({ ...parts, json: { ...parts.json, agent_id: value } }),
+      });
     }
   }
   for (const [path, schema] of bodyFields(op.bodySchema)) {
@@ -360,7 +550,12 @@ function jsonBodyMutations(op: Operation, reject: Expectation, any: Expectation)
     // The publishable-key grant ignores the password grant's fields, as OAuth servers ignore parameters they do not use.
     const ignored = oauth && !['grant_type', 'publishable_key'].includes(path[0]!);
     for (const m of fieldMutations(path.join('.'), schema, messageText)) {
-      out.push({ kind: m.kind, name: m.name, expect: ignored ? { oauth } : { ...m.expect, oauth }, build: (parts) => toRaw({ ...parts, json: withField(parts.json, path, m.value) }) });
+      out.push({
+        kind: m.kind,
+        name: m.name,
+        expect: ignored ? { oauth } : { ...m.expect, oauth },
+        build: (parts) => toRaw({ ...parts, json: withField(parts.json, path, m.value) }),
+      });
     }
   }
   if (op.path.endsWith('/push')) {
@@ -380,7 +575,10 @@ function bundleMutations(): Array<[string, unknown]> {
     ['parameter pattern that does not compile', { ...base, parameters: [{ code: 'p', title: 'P', pattern: '([', type: 'number' }] }],
     ['NUL in a collection item', { ...base, collections: { products: [{ id: 'a', name: NUL }] } }],
     ['lone surrogate in persona', { ...base, persona: LONE_SURROGATE }],
-    ['10,000-level nesting in a collection', JSON.parse(`{"schema_version":1,"name":"n","collections":{"p":[${'['.repeat(3_000)}${']'.repeat(3_000)}]}}`)],
+    [
+      '10,000-level nesting in a collection',
+      JSON.parse(`{"schema_version":1,"name":"n","collections":{"p":[${'['.repeat(3_000)}${']'.repeat(3_000)}]}}`),
+    ],
   ];
 }
 
@@ -388,13 +586,42 @@ function formBodyMutations(op: Operation): Mutation[] {
   const out: Mutation[] = [];
   const fields = Object.keys(op.bodySchema?.properties ?? {});
   for (const field of fields) {
-    for (const [name, value] of [['NUL', NUL], ['control characters', CONTROL], ['100 kB', HUGE], ['empty', '']] as const) {
-      out.push({ kind: 'form field', name: `${field}=${name} (signed)`, expect: {}, build: (parts) => toRaw({ ...parts, form: { ...parts.form!, [field]: value } }) });
+    for (const [name, value] of [
+      ['NUL', NUL],
+      ['control characters', CONTROL],
+      ['100 kB', HUGE],
+      ['empty', ''],
+    ] as const) {
+      out.push({
+        kind: 'form field',
+        name: `${field}=${name} (signed)`,
+        expect: {},
+        build: (parts) => toRaw({ ...parts, form: { ...parts.form!, [field]: value } }),
+      });
     }
   }
-  out.push({ kind: 'form field', name: 'unsigned', expect: { reject: true }, build: (parts) => { const raw = toRaw(parts); delete raw.headers!['x-twilio-signature']; return raw; } });
-  out.push({ kind: 'content type', name: 'JSON body on a form webhook', expect: {}, build: (parts) => toRaw(parts, { body: JSON.stringify(parts.form), contentType: 'application/json' }) });
-  out.push({ kind: 'size', name: 'form body over 1 MiB', expect: { reject: true }, build: (parts) => toRaw({ ...parts, form: { ...parts.form!, Body: 'x'.repeat(LIMIT + 10) } }) });
+  out.push({
+    kind: 'form field',
+    name: 'unsigned',
+    expect: { reject: true },
+    build: (parts) => {
+      const raw = toRaw(parts);
+      delete raw.headers!['x-twilio-signature'];
+      return raw;
+    },
+  });
+  out.push({
+    kind: 'content type',
+    name: 'JSON body on a form webhook',
+    expect: {},
+    build: (parts) => toRaw(parts, { body: JSON.stringify(parts.form), contentType: 'application/json' }),
+  });
+  out.push({
+    kind: 'size',
+    name: 'form body over 1 MiB',
+    expect: { reject: true },
+    build: (parts) => toRaw({ ...parts, form: { ...parts.form!, Body: 'x'.repeat(LIMIT + 10) } }),
+  });
   return out;
 }
 

@@ -23,7 +23,12 @@ export interface RawResponse {
 export async function sendRaw(baseUrl: string, request: RawRequest): Promise<RawResponse> {
   try {
     const body = request.body === undefined ? undefined : typeof request.body === 'string' ? request.body : Buffer.from(request.body);
-    const response = await fetch(`${baseUrl}${request.url}`, { method: request.method, headers: request.headers, body, signal: AbortSignal.timeout(30_000) });
+    const response = await fetch(`${baseUrl}${request.url}`, {
+      method: request.method,
+      headers: request.headers,
+      body,
+      signal: AbortSignal.timeout(30_000),
+    });
     const text = await response.text();
     let json: unknown;
     try {
@@ -57,7 +62,8 @@ export interface Expectation {
 
 const STACK_TRACE = /at .+\(.+:\d+:\d+\)|\n\s+at [\w.<>]+ |node_modules\//;
 const SQL_TEXT = /\b(SELECT|INSERT|UPDATE|DELETE)\b.*\b(FROM|INTO|SET)\b/i;
-const DRIVER_TEXT = /QueryFailedError|duplicate key|violates|invalid byte sequence|unsupported Unicode escape|stack depth limit|syntax error at or near/i;
+const DRIVER_TEXT =
+  /QueryFailedError|duplicate key|violates|invalid byte sequence|unsupported Unicode escape|stack depth limit|syntax error at or near/i;
 
 /**
  * The oracles every response is held to, and the tally printed at the end. Violations are collected (never thrown)
@@ -92,21 +98,39 @@ export class Oracle {
   private checkErrorBody(res: RawResponse, expectation: Expectation, fail: (problem: string) => void): void {
     const requestId = res.headers.get('x-request-id');
     if (!requestId) fail('no x-request-id header on an error');
-    if (!(res.headers.get('content-type') ?? '').includes('application/json')) fail(`error content-type ${res.headers.get('content-type')}`);
+    if (!(res.headers.get('content-type') ?? '').includes('application/json')) {
+      fail(`error content-type ${res.headers.get('content-type')}`);
+    }
     const body = res.json;
     // A request whose headers are too large is refused by the HTTP parser before any route is known: the
     // envelope is as right as the OAuth body there.
     if (expectation.oauth && !(res.status === 431 && isObject(body) && isObject(body.error))) {
-      const ok = isObject(body) && typeof body.error === 'string' && (body.error_description === undefined || typeof body.error_description === 'string') && Object.keys(body).every((k) => k === 'error' || k === 'error_description');
+      const ok =
+        isObject(body) &&
+        typeof body.error === 'string' &&
+        (body.error_description === undefined || typeof body.error_description === 'string') &&
+        Object.keys(body).every((k) => k === 'error' || k === 'error_description');
       if (!ok) fail('token endpoint error outside the OAuth body');
       return;
     }
     const error = isObject(body) ? body.error : undefined;
-    const ok = isObject(body) && Object.keys(body).length === 1 && isObject(error) && typeof error.code === 'string' && error.code.length > 0 && typeof error.message === 'string'
-      && typeof error.request_id === 'string' && (error.details === undefined || (Array.isArray(error.details) && error.details.every((d: any) => isObject(d) && typeof d.message === 'string')));
+    const ok =
+      isObject(body) &&
+      Object.keys(body).length === 1 &&
+      isObject(error) &&
+      typeof error.code === 'string' &&
+      error.code.length > 0 &&
+      typeof error.message === 'string' &&
+      typeof error.request_id === 'string' &&
+      (error.details === undefined ||
+        (Array.isArray(error.details) && error.details.every((d: any) => isObject(d) && typeof d.message === 'string')));
     if (!ok) return fail('error outside the envelope {error:{code,message,request_id}}');
     if (requestId && error.request_id !== requestId) fail(`envelope request_id ${error.request_id} differs from x-request-id ${requestId}`);
-    if (res.status === 422 && error.code === 'validation_error' && !(Array.isArray(error.details) && error.details.length > 0 && error.details.every((d: any) => typeof d.field === 'string'))) {
+    if (
+      res.status === 422 &&
+      error.code === 'validation_error' &&
+      !(Array.isArray(error.details) && error.details.length > 0 && error.details.every((d: any) => typeof d.field === 'string'))
+    ) {
       fail('validation_error without details[].field');
     }
   }
@@ -152,7 +176,9 @@ export class RowCounter {
 
   async counts(): Promise<Record<string, number>> {
     if (!this.statement) {
-      const raw: Array<{ tablename: string }> = await this.dataSource.query(`SELECT tablename FROM pg_tables WHERE schemaname = current_schema()`);
+      const raw: Array<{ tablename: string }> = await this.dataSource.query(
+        `SELECT tablename FROM pg_tables WHERE schemaname = current_schema()`,
+      );
       const tables = [...new Set([...this.dataSource.entityMetadatas.map((m) => m.tableName), ...raw.map((r) => r.tablename)])].sort();
       this.statement = `SELECT json_build_object(${tables.map((t) => `'${t}', (SELECT count(*) FROM "${t}")`).join(', ')}) AS counts`;
     }
@@ -163,5 +189,7 @@ export class RowCounter {
 
 /** The tables whose count differs, as `table: before → after`. */
 export function countChanges(before: Record<string, number>, after: Record<string, number>): string[] {
-  return Object.keys({ ...before, ...after }).filter((t) => before[t] !== after[t]).map((t) => `${t}: ${before[t]} → ${after[t]}`);
+  return Object.keys({ ...before, ...after })
+    .filter((t) => before[t] !== after[t])
+    .map((t) => `${t}: ${before[t]} → ${after[t]}`);
 }

@@ -12,7 +12,10 @@ export class Judge {
   readonly oracle: Oracle;
   private readonly counter: RowCounter;
 
-  constructor(private readonly t: TestApp, suite: string) {
+  constructor(
+    private readonly t: TestApp,
+    suite: string,
+  ) {
     this.oracle = new Oracle(suite);
     this.counter = new RowCounter(t.dataSource);
   }
@@ -35,11 +38,27 @@ export class Judge {
       const after = await this.counter.counts();
       const changes = countChanges(before, after);
       this.lastCounts = after;
-      if (changes.length > 0) this.oracle.record({ operation: op.key, mutation, status: res.status, problem: 'rejected request changed row counts', excerpt: changes.join('; ') });
+      if (changes.length > 0) {
+        this.oracle.record({
+          operation: op.key,
+          mutation,
+          status: res.status,
+          problem: 'rejected request changed row counts',
+          excerpt: changes.join('; '),
+        });
+      }
       if (rowsBefore) {
         const rowsAfter = await this.rows(op, parts.ids);
         for (const [name, row] of Object.entries(rowsBefore)) {
-          if (rowsAfter[name] !== row) this.oracle.record({ operation: op.key, mutation, status: res.status, problem: 'rejected request changed a resource', excerpt: `${name}: ${row} → ${rowsAfter[name]}` });
+          if (rowsAfter[name] !== row) {
+            this.oracle.record({
+              operation: op.key,
+              mutation,
+              status: res.status,
+              problem: 'rejected request changed a resource',
+              excerpt: `${name}: ${row} → ${rowsAfter[name]}`,
+            });
+          }
         }
       }
     }

@@ -13,15 +13,29 @@ export const END_USER_PHONE = '+15557654321';
  * The app the hostile suites run against: workers off (nothing happens in the background, so row counts only move
  * with the request being judged), no effective rate limit, channels configured against a fake provider.
  */
-export async function startHostileApp(env: Record<string, string> = {}): Promise<{ t: TestApp; twilio: FakeTwilio; close(): Promise<void> }> {
+export async function startHostileApp(
+  env: Record<string, string> = {},
+): Promise<{ t: TestApp; twilio: FakeTwilio; close(): Promise<void> }> {
   const twilio = await startFakeTwilio();
   const t = await createTestApp({
-    WORKERS: 'off', RATE_LIMIT_MAX: '1000000', EVENTS_MAX_BACKLOG: '1000000',
-    CHANNEL_PROVIDER_BASE_URL: twilio.url, CHANNEL_PROVIDER_ACCOUNT_SID: twilio.accountSid, CHANNEL_PROVIDER_AUTH_TOKEN: twilio.authToken,
-    CHANNEL_PUBLIC_BASE_URL: PUBLIC_BASE, CHANNEL_DEFAULT_SENDER_SMS: DEFAULT_SMS,
+    WORKERS: 'off',
+    RATE_LIMIT_MAX: '1000000',
+    EVENTS_MAX_BACKLOG: '1000000',
+    CHANNEL_PROVIDER_BASE_URL: twilio.url,
+    CHANNEL_PROVIDER_ACCOUNT_SID: twilio.accountSid,
+    CHANNEL_PROVIDER_AUTH_TOKEN: twilio.authToken,
+    CHANNEL_PUBLIC_BASE_URL: PUBLIC_BASE,
+    CHANNEL_DEFAULT_SENDER_SMS: DEFAULT_SMS,
     ...env,
   });
-  return { t, twilio, close: async () => { await t.close(); await twilio.close(); } };
+  return {
+    t,
+    twilio,
+    close: async () => {
+      await t.close();
+      await twilio.close();
+    },
+  };
 }
 
 /** Every resource one organization owns, created through the API, with the credentials of each surface. */
@@ -53,32 +67,96 @@ const randomPhone = () => `+1555${String(1_000_000 + (randomBytes(4).readUInt32B
 export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
   const canary = `canary-${label}-${randomBytes(4).toString('hex')}`;
   const org = await t.factory.org(`${canary} organization`);
-  const ok = <T extends { status: number; text: string }>(res: T, status: number, step: string) => expectStatus(res, status, `${label}: ${step}`);
+  const ok = <T extends { status: number; text: string }>(res: T, status: number, step: string) =>
+    expectStatus(res, status, `${label}: ${step}`);
   const h = org.headers;
   const project = ok(await t.http.post('/management/v1/projects', { name: `${canary} project` }, h), 201, 'project').body;
-  const agent = ok(await t.http.post(`/management/v1/projects/${project.id}/agents`, { name: `${canary} agent`, description: `${canary} description`, runtime: 'v1' }, h), 201, 'agent').body;
-  const published = ok(await t.http.post(`/management/v1/agents/${agent.id}/versions`, { source: 'empty', label: `${canary} label` }, h), 201, 'version').body;
+  const agent = ok(
+    await t.http.post(
+      `/management/v1/projects/${project.id}/agents`,
+      { name: `${canary} agent`, description: `${canary} description`, runtime: 'v1' },
+      h,
+    ),
+    201,
+    'agent',
+  ).body;
+  const published = ok(
+    await t.http.post(`/management/v1/agents/${agent.id}/versions`, { source: 'empty', label: `${canary} label` }, h),
+    201,
+    'version',
+  ).body;
   const bundle: Bundle = { ...shopBundle, name: `${canary} shop`, welcome_message: `${canary} welcome` };
-  ok(await t.http.post(`/management/v1/agents/${agent.id}/versions/${published.id}/push`, { bundle, message: `${canary} push` }, h), 200, 'push');
+  ok(
+    await t.http.post(`/management/v1/agents/${agent.id}/versions/${published.id}/push`, { bundle, message: `${canary} push` }, h),
+    200,
+    'push',
+  );
   ok(await t.http.post(`/management/v1/agents/${agent.id}/versions/${published.id}/publish`, undefined, h), 200, 'publish');
-  const draft = ok(await t.http.post(`/management/v1/agents/${agent.id}/versions`, { source: 'clone', from_version_id: published.id, notes: `${canary} notes` }, h), 201, 'draft').body;
+  const draft = ok(
+    await t.http.post(
+      `/management/v1/agents/${agent.id}/versions`,
+      { source: 'clone', from_version_id: published.id, notes: `${canary} notes` },
+      h,
+    ),
+    201,
+    'draft',
+  ).body;
   const pk = ok(await t.http.post(`/management/v1/agents/${agent.id}/publishable-keys`, {}, h), 201, 'publishable key').body;
-  const token = ok(await t.http.post('/management/v1/auth/token', { grant_type: 'publishable_key', publishable_key: pk.publishable_key }), 200, 'token').body.access_token as string;
+  const token = ok(
+    await t.http.post('/management/v1/auth/token', { grant_type: 'publishable_key', publishable_key: pk.publishable_key }),
+    200,
+    'token',
+  ).body.access_token as string;
   const ak = ok(await t.http.post(`/management/v1/agents/${agent.id}/api-keys`, undefined, h), 201, 'agent api key').body;
   const bearer = { authorization: `Bearer ${token}` };
   const agentKeyHeaders = { 'x-agent-api-key': ak.api_key };
-  const sent = ok(await t.http.post('/messaging/v1/messages', { text: `${canary} I am looking for trail shoes`, user_id: `${canary}-user` }, bearer), 200, 'send').body;
+  const sent = ok(
+    await t.http.post('/messaging/v1/messages', { text: `${canary} I am looking for trail shoes`, user_id: `${canary}-user` }, bearer),
+    200,
+    'send',
+  ).body;
   ok(await t.http.patch(`/management/v1/threads/${sent.thread_id}`, { title: `${canary} thread` }, h), 200, 'rename thread');
-  const event = ok(await t.http.post('/messaging/v1/events', { text: `${canary} order shipped`, thread_id: `${canary}-conversation` }, agentKeyHeaders), 202, 'event').body;
-  const sender = ok(await t.http.post('/management/v1/senders', { channel: 'sms', phone_number: randomPhone(), display_name: `${canary} sender` }, h), 201, 'sender').body;
-  const channelThread = ok(await t.http.post('/messaging/v1/channels/sms/threads', { user_id: `${canary}-sms-user`, phone_number: END_USER_PHONE, sender_id: sender.id }, bearer), 201, 'channel thread').body;
+  const event = ok(
+    await t.http.post('/messaging/v1/events', { text: `${canary} order shipped`, thread_id: `${canary}-conversation` }, agentKeyHeaders),
+    202,
+    'event',
+  ).body;
+  const sender = ok(
+    await t.http.post('/management/v1/senders', { channel: 'sms', phone_number: randomPhone(), display_name: `${canary} sender` }, h),
+    201,
+    'sender',
+  ).body;
+  const channelThread = ok(
+    await t.http.post(
+      '/messaging/v1/channels/sms/threads',
+      { user_id: `${canary}-sms-user`, phone_number: END_USER_PHONE, sender_id: sender.id },
+      bearer,
+    ),
+    201,
+    'channel thread',
+  ).body;
   const templates = ok(await t.http.get('/management/v1/templates', h), 200, 'templates').body;
   const templateId = templates.results[0].id as string;
   return {
-    org, canary, projectId: project.id, agentId: agent.id, publishedVersionId: published.id, draftVersionId: draft.id,
-    publishableKeyId: pk.id, publishableKey: pk.publishable_key, agentApiKeyId: ak.id, agentApiKey: ak.api_key, token,
-    threadId: sent.thread_id, channelThreadId: channelThread.thread_id, interactionId: sent.interaction_id, eventId: event.event_id,
-    senderId: sender.id, templateId, bearer, agentKeyHeaders,
+    org,
+    canary,
+    projectId: project.id,
+    agentId: agent.id,
+    publishedVersionId: published.id,
+    draftVersionId: draft.id,
+    publishableKeyId: pk.id,
+    publishableKey: pk.publishable_key,
+    agentApiKeyId: ak.id,
+    agentApiKey: ak.api_key,
+    token,
+    threadId: sent.thread_id,
+    channelThreadId: channelThread.thread_id,
+    interactionId: sent.interaction_id,
+    eventId: event.event_id,
+    senderId: sender.id,
+    templateId,
+    bearer,
+    agentKeyHeaders,
   };
 }
 
@@ -94,25 +172,47 @@ export function consumes(method: string, path: string): boolean {
 export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: string): Promise<Record<string, string>> {
   const h = tenant.org.headers;
   const ids: Record<string, string> = {
-    projectId: tenant.projectId, agentId: tenant.agentId, templateId: tenant.templateId, versionId: tenant.publishedVersionId,
-    threadId: path.includes('/channels/') ? tenant.channelThreadId : tenant.threadId, interactionId: tenant.interactionId,
-    eventId: tenant.eventId, senderId: tenant.senderId, channel: 'sms',
+    projectId: tenant.projectId,
+    agentId: tenant.agentId,
+    templateId: tenant.templateId,
+    versionId: tenant.publishedVersionId,
+    threadId: path.includes('/channels/') ? tenant.channelThreadId : tenant.threadId,
+    interactionId: tenant.interactionId,
+    eventId: tenant.eventId,
+    senderId: tenant.senderId,
+    channel: 'sms',
     keyId: path.includes('publishable-keys') ? tenant.publishableKeyId : tenant.agentApiKeyId,
   };
   if (/\/versions\/\{versionId\}(\/push)?$/.test(path) && method !== 'GET') ids.versionId = tenant.draftVersionId;
   if (!consumes(method, path)) return ids;
   if (/\/(publish|archive)$/.test(path)) {
-    ids.versionId = expectStatus(await t.http.post(`/management/v1/agents/${tenant.agentId}/versions`, { source: 'empty' }, h), 201, 'fresh draft').body.id;
+    ids.versionId = expectStatus(
+      await t.http.post(`/management/v1/agents/${tenant.agentId}/versions`, { source: 'empty' }, h),
+      201,
+      'fresh draft',
+    ).body.id;
   } else if (path.endsWith('/projects/{projectId}')) {
     ids.projectId = (await t.factory.project(tenant.org)).id;
   } else if (path.endsWith('/agents/{agentId}')) {
     ids.agentId = (await t.factory.agent(tenant.org, { project: { id: tenant.projectId } as never })).id;
   } else if (path.endsWith('/publishable-keys/{keyId}')) {
-    ids.keyId = expectStatus(await t.http.post(`/management/v1/agents/${tenant.agentId}/publishable-keys`, {}, h), 201, 'fresh publishable key').body.id;
+    ids.keyId = expectStatus(
+      await t.http.post(`/management/v1/agents/${tenant.agentId}/publishable-keys`, {}, h),
+      201,
+      'fresh publishable key',
+    ).body.id;
   } else if (path.endsWith('/api-keys/{keyId}')) {
-    ids.keyId = expectStatus(await t.http.post(`/management/v1/agents/${tenant.agentId}/api-keys`, undefined, h), 201, 'fresh api key').body.id;
+    ids.keyId = expectStatus(
+      await t.http.post(`/management/v1/agents/${tenant.agentId}/api-keys`, undefined, h),
+      201,
+      'fresh api key',
+    ).body.id;
   } else if (path.endsWith('/senders/{senderId}')) {
-    ids.senderId = expectStatus(await t.http.post('/management/v1/senders', { channel: 'sms', phone_number: randomPhone() }, h), 201, 'fresh sender').body.id;
+    ids.senderId = expectStatus(
+      await t.http.post('/management/v1/senders', { channel: 'sms', phone_number: randomPhone() }, h),
+      201,
+      'fresh sender',
+    ).body.id;
   }
   return ids;
 }
@@ -120,8 +220,14 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
 /** The table holding the resource a path parameter names (for re-reading it after a rejected mutation). */
 export function tableOf(param: string, path: string): string | undefined {
   const tables: Record<string, string> = {
-    projectId: 'projects', agentId: 'agents', versionId: 'agent_versions', threadId: 'threads', interactionId: 'interactions',
-    eventId: 'events', senderId: 'senders', keyId: path.includes('publishable-keys') ? 'publishable_keys' : 'agent_api_keys',
+    projectId: 'projects',
+    agentId: 'agents',
+    versionId: 'agent_versions',
+    threadId: 'threads',
+    interactionId: 'interactions',
+    eventId: 'events',
+    senderId: 'senders',
+    keyId: path.includes('publishable-keys') ? 'publishable_keys' : 'agent_api_keys',
   };
   return tables[param];
 }

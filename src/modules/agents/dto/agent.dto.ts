@@ -16,15 +16,19 @@ export class AgentIdParams {
 
 export class CreateAgentDto {
   @ApiProperty({ minLength: 1, maxLength: 100, example: 'Store assistant' })
-  @IsString() @CharLength(1, 100)
+  @IsString()
+  @CharLength(1, 100)
   name: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000 })
-  @IsOptional() @IsString() @MaxChars(2000)
+  @IsOptional()
+  @IsString()
+  @MaxChars(2000)
   description?: string | null;
 
   @ApiPropertyOptional({ enum: AGENT_RUNTIMES, default: 'v1', description: 'v1: decisioning engine; v2: grounded engine' })
-  @IsOptional() @IsIn(AGENT_RUNTIMES as unknown as string[])
+  @IsOptional()
+  @IsIn(AGENT_RUNTIMES as unknown as string[])
   runtime?: AgentRuntime;
 }
 
@@ -32,11 +36,14 @@ export class CreateAgentDto {
 export class UpdateAgentDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
   @ValidateIf((o: UpdateAgentDto) => o.name !== undefined)
-  @IsString() @CharLength(1, 100)
+  @IsString()
+  @CharLength(1, 100)
   name?: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000, description: 'null clears it' })
-  @IsOptional() @IsString() @MaxChars(2000)
+  @IsOptional()
+  @IsString()
+  @MaxChars(2000)
   description?: string | null;
 }
 
@@ -44,7 +51,10 @@ export const AGENT_SORT_FIELDS = ['created_at', 'updated_at', 'name'] as const;
 
 export class ListAgentsQueryDto extends PageQueryDto(AGENT_SORT_FIELDS, 'created_at', 'desc') {
   @ApiPropertyOptional({ name: 'filters[name]', type: String, description: 'Case-insensitive substring of the name' })
-  @IsOptional() @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value)) @IsString() @MaxChars(100)
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value))
+  @IsString()
+  @MaxChars(100)
   'filters[name]'?: string;
 }
 
@@ -55,7 +65,8 @@ export class AgentResponseDto {
   @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty({ enum: AGENT_RUNTIMES }) runtime: AgentRuntime;
   @ApiProperty({ type: String, nullable: true, description: 'The live version; null until a publish' }) live_version_id: string | null;
-  @ApiProperty({ type: String, nullable: true, example: 'v3.2', description: 'The live revision tag; null until a publish' }) live_version_tag: string | null;
+  @ApiProperty({ type: String, nullable: true, example: 'v3.2', description: 'The live revision tag; null until a publish' })
+  live_version_tag: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
 }

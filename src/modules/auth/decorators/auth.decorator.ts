@@ -7,8 +7,6 @@ import { CredentialGuard } from '../guards/credential.guard.js';
 import { Credential, type Principal } from '../principal.js';
 import { AUTH_CREDENTIALS, IS_PUBLIC } from './auth.metadata.js';
 
-
-
 export const SECURITY_BEARER = 'bearer';
 export const SECURITY_ORG_API_KEY = 'organization-api-key';
 export const SECURITY_AGENT_API_KEY = 'agent-api-key';

@@ -8,28 +8,32 @@ export const GRANT_TYPES = ['publishable_key', 'password'] as const;
 /** Body of `POST /management/v1/auth/token`, as JSON or application/x-www-form-urlencoded. */
 export class TokenRequestDto {
   @ApiProperty({ enum: GRANT_TYPES, example: 'publishable_key' })
-  @IsString() @MaxChars(64)
+  @IsString()
+  @MaxChars(64)
   grant_type: string;
 
   @ApiPropertyOptional({ description: 'With grant_type=publishable_key', example: 'pk_Zm9vYmFy…' })
   @ValidateIf((o: TokenRequestDto) => o.grant_type === 'publishable_key')
-  @IsString() @MaxChars(200)
+  @IsString()
+  @MaxChars(200)
   publishable_key?: string;
 
   @ApiPropertyOptional({ description: 'With grant_type=password: the user email' })
   @ValidateIf((o: TokenRequestDto) => o.grant_type === 'password')
-  @IsString() @MaxChars(320)
+  @IsString()
+  @MaxChars(320)
   username?: string;
 
   @ApiPropertyOptional({ description: 'With grant_type=password' })
   @ValidateIf((o: TokenRequestDto) => o.grant_type === 'password')
-  @IsString() @MaxChars(1024)
+  @IsString()
+  @MaxChars(1024)
   password?: string;
 
   @ApiPropertyOptional({ description: 'With grant_type=password: scope the session to this agent so it serves messaging too' })
-  @IsOptional() @IsId()
+  @IsOptional()
+  @IsId()
   agent_id?: string;
 }
 
 export const isGrantType = (value: string): value is (typeof GRANT_TYPES)[number] => (GRANT_TYPES as readonly string[]).includes(value);
-

@@ -36,12 +36,18 @@ export class CredentialGuard implements CanActivate {
     const accepted = this.acceptedCredentials(context);
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
     const headers = request.headers;
-    const strategy = headers.authorization !== undefined ? 'bearer'
-      : headers[ORG_API_KEY_HEADER] !== undefined ? 'org'
-      : headers[AGENT_API_KEY_HEADER] !== undefined ? 'agent'
-      : undefined;
+    const strategy =
+      headers.authorization !== undefined
+        ? 'bearer'
+        : headers[ORG_API_KEY_HEADER] !== undefined
+          ? 'org'
+          : headers[AGENT_API_KEY_HEADER] !== undefined
+            ? 'agent'
+            : undefined;
     if (!strategy) throw new UnauthorizedError(`Missing credentials: send ${describe(accepted)}`);
-    if (!acceptsStrategy(accepted, strategy)) throw new UnauthorizedError(`This credential is not accepted here; send ${describe(accepted)}`);
+    if (!acceptsStrategy(accepted, strategy)) {
+      throw new UnauthorizedError(`This credential is not accepted here; send ${describe(accepted)}`);
+    }
     await this.strategies[strategy].canActivate(context);
     const principal = request.user!;
     assertAccepted(principal, accepted);

@@ -17,7 +17,10 @@ export class RouteAccessGuard implements CanActivate {
     let declared = this.declared.get(handler);
     if (declared === undefined) {
       const targets = [handler, context.getClass()];
-      declared = Boolean(this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) || this.reflector.getAllAndOverride<unknown[]>(AUTH_CREDENTIALS, targets));
+      declared = Boolean(
+        this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ||
+        this.reflector.getAllAndOverride<unknown[]>(AUTH_CREDENTIALS, targets),
+      );
       this.declared.set(handler, declared);
     }
     if (declared) return true;

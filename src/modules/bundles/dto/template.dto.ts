@@ -5,7 +5,9 @@ import type { BundleTemplate } from '../templates/template.js';
 
 export class TemplateIdParams {
   @ApiProperty({ example: 'shopping-assistant' })
-  @IsString() @MaxChars(100) @Matches(/^[a-z0-9-]+$/, { message: 'templateId must be a template id such as shopping-assistant' })
+  @IsString()
+  @MaxChars(100)
+  @Matches(/^[a-z0-9-]+$/, { message: 'templateId must be a template id such as shopping-assistant' })
   templateId: string;
 }
 
@@ -26,7 +28,12 @@ export class TemplateDetailResponseDto extends TemplateResponseDto {
   bundle: Record<string, unknown>;
 }
 
-export const toTemplateResponse = (t: BundleTemplate): TemplateResponseDto => ({ id: t.id, name: t.name, description: t.description, runtime: t.runtime });
+export const toTemplateResponse = (t: BundleTemplate): TemplateResponseDto => ({
+  id: t.id,
+  name: t.name,
+  description: t.description,
+  runtime: t.runtime,
+});
 
 export const toTemplateDetailResponse = (t: BundleTemplate): TemplateDetailResponseDto => ({
   ...toTemplateResponse(t),

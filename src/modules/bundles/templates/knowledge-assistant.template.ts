@@ -126,21 +126,42 @@ export const KNOWLEDGE_ASSISTANT_TEMPLATE: BundleTemplate = {
   bundle: {
     schema_version: 1,
     name: 'Knowledge assistant',
-    welcome_message: "Hi! I'm the Lumen Notes help assistant. Ask me anything about your account, plans, syncing or sharing — I'll answer from our help center and link the articles.",
+    welcome_message:
+      "Hi! I'm the Lumen Notes help assistant. Ask me anything about your account, plans, syncing or sharing — I'll answer from our help center and link the articles.",
     welcome_suggestions: ['How do I export all my notes?', 'What does the Plus plan include?', 'I lost my 2FA phone'],
     persona:
       'You are the Lumen Notes support assistant. Answer only from the help-center passages you are given, cite them with [n] markers, and say plainly when the help center does not cover a question, offering to connect the user with support@lumennotes.example.',
     model: { provider: 'builtin', temperature: 0.2, max_output_tokens: 500 },
     intents: [
-      { name: 'billing', examples: ['how much does plus cost', 'change my credit card', 'where are my invoices', 'upgrade to team', 'what plans are there'] },
-      { name: 'refund', examples: ['can I get a refund', 'I was charged by mistake', 'refund my annual renewal', 'how long do refunds take'] },
-      { name: 'account_security', examples: ['set up two factor', 'lost my phone with authenticator', 'recovery codes', 'require 2fa for my team'] },
-      { name: 'sync_issue', examples: ['notes not syncing', 'my phone does not show new notes', 'conflict banner on a note', 'too many devices'] },
+      {
+        name: 'billing',
+        examples: ['how much does plus cost', 'change my credit card', 'where are my invoices', 'upgrade to team', 'what plans are there'],
+      },
+      {
+        name: 'refund',
+        examples: ['can I get a refund', 'I was charged by mistake', 'refund my annual renewal', 'how long do refunds take'],
+      },
+      {
+        name: 'account_security',
+        examples: ['set up two factor', 'lost my phone with authenticator', 'recovery codes', 'require 2fa for my team'],
+      },
+      {
+        name: 'sync_issue',
+        examples: ['notes not syncing', 'my phone does not show new notes', 'conflict banner on a note', 'too many devices'],
+      },
       { name: 'data_export', examples: ['export all notes', 'download my data', 'import from evernote', 'move from notion'] },
     ],
     guardrails: [
-      { code: 'credentials', patterns: ['\\bmy password is\\b', '\\brecovery code[s]?:?\\s*[a-z0-9]{4,}'], message: 'Please never share your password or recovery codes — not even with support. I can help without them.' },
-      { code: 'prompt_injection', patterns: ['ignore (?:all |any )?(?:previous|prior|above) instructions', 'reveal (?:your|the) (?:system )?prompt'], message: 'I can help with questions about Lumen Notes. What would you like to know?' },
+      {
+        code: 'credentials',
+        patterns: ['\\bmy password is\\b', '\\brecovery code[s]?:?\\s*[a-z0-9]{4,}'],
+        message: 'Please never share your password or recovery codes — not even with support. I can help without them.',
+      },
+      {
+        code: 'prompt_injection',
+        patterns: ['ignore (?:all |any )?(?:previous|prior|above) instructions', 'reveal (?:your|the) (?:system )?prompt'],
+        message: 'I can help with questions about Lumen Notes. What would you like to know?',
+      },
     ],
     followups: {
       default: ['Talk to a human', 'Show me keyboard shortcuts', 'How does sync work?'],

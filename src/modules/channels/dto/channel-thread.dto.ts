@@ -7,25 +7,38 @@ import { CHANNELS, E164, E164_MESSAGE, type Channel, type ChannelMessageStatus }
 export const REJECTED_FIELDS = {
   agent_id: 'agent_id is not accepted: the access token carries the agent',
   template_id: "template_id is no longer accepted: the opening message is the live version's welcome message",
-  content_variables: 'content_variables is no longer accepted: the opening message is the live version\'s welcome message',
+  content_variables: "content_variables is no longer accepted: the opening message is the live version's welcome message",
   user_ref_id: 'user_ref_id was renamed to user_id',
 } as const;
 
 export class StartChannelThreadDto {
   @ApiProperty({ minLength: 1, maxLength: 255, description: 'Your id of the end user', example: 'user-42' })
-  @IsString() @Length(1, 255)
+  @IsString()
+  @Length(1, 255)
   user_id: string;
 
   @ApiProperty({ pattern: E164.source, description: 'The recipient, E.164', example: '+15550123456' })
-  @IsString() @Matches(E164, { message: E164_MESSAGE })
+  @IsString()
+  @Matches(E164, { message: E164_MESSAGE })
   phone_number: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 100, description: 'Name the agent signs the opening message with', example: 'Trail Shop' })
-  @IsOptional() @IsString() @Length(1, 100)
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 100,
+    description: 'Name the agent signs the opening message with',
+    example: 'Trail Shop',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
   agent_display_name?: string;
 
-  @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', description: "A connected sender of the organization (GET /management/v1/senders); omit for the platform default sender" })
-  @IsOptional() @IsId()
+  @ApiPropertyOptional({
+    pattern: '^[0-9a-fA-F]{24}$',
+    description: 'A connected sender of the organization (GET /management/v1/senders); omit for the platform default sender',
+  })
+  @IsOptional()
+  @IsId()
   sender_id?: string;
 
   @ApiHideProperty() @Equals(undefined, { message: REJECTED_FIELDS.agent_id }) agent_id?: never;
@@ -41,7 +54,8 @@ export class ChannelThreadResponseDto {
   @ApiProperty({ example: 'user-42' }) user_id: string;
   @ApiProperty({
     enum: ['queued', 'sent', 'delivered', 'undelivered'],
-    description: 'Status of the opening message: queued (recorded, waiting for the provider), sent (accepted by the provider), delivered, or undelivered (see docs/channels.md)',
+    description:
+      'Status of the opening message: queued (recorded, waiting for the provider), sent (accepted by the provider), delivered, or undelivered (see docs/channels.md)',
   })
   status: Exclude<ChannelMessageStatus, 'received'>;
   @ApiPropertyOptional({ example: '+15550100000', description: "The sender's number; present only when sender_id was given" })
@@ -50,7 +64,8 @@ export class ChannelThreadResponseDto {
 
 /** Documents the inbound webhook's form body (Twilio's names); other provider fields are accepted too. */
 export class InboundChannelMessageDto {
-  @ApiProperty({ example: 'SM0123456789abcdef0123456789abcdef', description: 'Provider message id: the deduplication key' }) MessageSid: string;
+  @ApiProperty({ example: 'SM0123456789abcdef0123456789abcdef', description: 'Provider message id: the deduplication key' })
+  MessageSid: string;
   @ApiProperty({ example: 'whatsapp:+15550123456', description: 'The end user (whatsapp: prefix on WhatsApp)' }) From: string;
   @ApiProperty({ example: 'whatsapp:+15550100000', description: 'Our sender number' }) To: string;
   @ApiProperty({ example: 'Do you have trail shoes?' }) Body: string;

@@ -11,11 +11,14 @@ export class CreateSenderDto {
   channel: Channel;
 
   @ApiProperty({ pattern: E164.source, description: 'The connected number, E.164', example: '+15550100000' })
-  @IsString() @Matches(E164, { message: E164_MESSAGE })
+  @IsString()
+  @Matches(E164, { message: E164_MESSAGE })
   phone_number: string;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: 100, example: 'Trail Shop support' })
-  @IsOptional() @IsString() @Length(1, 100)
+  @IsOptional()
+  @IsString()
+  @Length(1, 100)
   display_name?: string;
 }
 

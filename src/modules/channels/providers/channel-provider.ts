@@ -29,7 +29,10 @@ export interface InboundChannelMessage {
 
 /** A failed hand-off. `retryable` failures (network, timeouts, 429, 5xx) are tried again with backoff. */
 export class ChannelProviderError extends Error {
-  constructor(message: string, readonly retryable: boolean) {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
     super(message);
     this.name = 'ChannelProviderError';
   }

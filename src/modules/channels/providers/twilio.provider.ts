@@ -43,7 +43,9 @@ const MESSAGE_SID = /^[\x21-\x7e]{1,64}$/;
 const ERROR_CODE = /^\d{1,10}$/;
 
 function messageSid(value: string | undefined): string {
-  if (value === undefined || !MESSAGE_SID.test(value)) throw ValidationError.field('MessageSid', 'MessageSid is required: 1 to 64 printable ASCII characters');
+  if (value === undefined || !MESSAGE_SID.test(value)) {
+    throw ValidationError.field('MessageSid', 'MessageSid is required: 1 to 64 printable ASCII characters');
+  }
   return value;
 }
 
@@ -87,7 +89,10 @@ export class TwilioProvider implements ChannelProvider {
         signal: AbortSignal.timeout(this.settings.timeoutMs),
       });
     } catch (error) {
-      const reason = error instanceof Error && error.name === 'TimeoutError' ? `timed out after ${this.settings.timeoutMs} ms` : (error as Error).message;
+      const reason =
+        error instanceof Error && error.name === 'TimeoutError'
+          ? `timed out after ${this.settings.timeoutMs} ms`
+          : (error as Error).message;
       throw new ChannelProviderError(`The provider could not be reached: ${reason}`, true);
     }
     const raw = await response.text().catch(() => '');
@@ -113,7 +118,10 @@ export class TwilioProvider implements ChannelProvider {
     const from = fromProviderAddress(channel, text(params.From) ?? '');
     const to = fromProviderAddress(channel, text(params.To) ?? '');
     if (!from || !to) {
-      throw ValidationError.field(from ? 'To' : 'From', `From and To are required, as ${channel === 'whatsapp' ? 'whatsapp:+E.164' : 'E.164'} addresses`);
+      throw ValidationError.field(
+        from ? 'To' : 'From',
+        `From and To are required, as ${channel === 'whatsapp' ? 'whatsapp:+E.164' : 'E.164'} addresses`,
+      );
     }
     return { providerMessageId: sid, from, to, body: text(params.Body) ?? '' };
   }
@@ -123,10 +131,13 @@ export class TwilioProvider implements ChannelProvider {
     const raw = (text(params.MessageStatus) ?? text(params.SmsStatus))?.toLowerCase();
     // Own keys only: `__proto__` or `constructor` must not read as a status.
     const status = raw !== undefined && Object.hasOwn(STATUS_MAP, raw) ? STATUS_MAP[raw] : undefined;
-    if (!raw || !status) throw ValidationError.field('MessageStatus', 'MessageStatus is required: one of sent, delivered, read, undelivered, failed');
+    if (!raw || !status) {
+      throw ValidationError.field('MessageStatus', 'MessageStatus is required: one of sent, delivered, read, undelivered, failed');
+    }
     // Twilio's error codes are numbers; anything else is dropped rather than stored.
     const code = text(params.ErrorCode);
-    const error = status === 'undelivered' ? `The provider reported ${raw}${code && ERROR_CODE.test(code) ? ` (error code ${code})` : ''}` : null;
+    const error =
+      status === 'undelivered' ? `The provider reported ${raw}${code && ERROR_CODE.test(code) ? ` (error code ${code})` : ''}` : null;
     return { providerMessageId: sid, status, error };
   }
 }

@@ -3,13 +3,26 @@ import { ApiId, IsId } from '../../../common/ids/is-id.decorator.js';
 
 /** Documentation of the webhook body. Validation is EventsIngestService's (unknown fields are ignored, not rejected). */
 export class CreateEventDto {
-  @ApiPropertyOptional({ description: 'The message to run the agent on; omit to run on agent_variables alone', example: 'Order 1042 was delivered' })
+  @ApiPropertyOptional({
+    description: 'The message to run the agent on; omit to run on agent_variables alone',
+    example: 'Order 1042 was delivered',
+  })
   text?: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Free-form key/value data (any JSON values); default {}. A string `user_id` here names the end user.', example: { order_id: 1042 } })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Free-form key/value data (any JSON values); default {}. A string `user_id` here names the end user.',
+    example: { order_id: 1042 },
+  })
   agent_variables?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 255, description: 'Your conversation id (trimmed, 1..255); reuse continues the conversation; omitted or blank starts a new one', example: 'order-1042' })
+  @ApiPropertyOptional({
+    minLength: 1,
+    maxLength: 255,
+    description: 'Your conversation id (trimmed, 1..255); reuse continues the conversation; omitted or blank starts a new one',
+    example: 'order-1042',
+  })
   thread_id?: string;
 }
 
@@ -31,7 +44,12 @@ export class EventStatusDto {
   @ApiProperty({ enum: ['queued', 'processing', 'completed', 'failed'] })
   status: 'queued' | 'processing' | 'completed' | 'failed';
 
-  @ApiProperty({ type: String, nullable: true, pattern: '^[0-9a-f]{24}$', description: 'Our thread the event ran on; null until processed' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    pattern: '^[0-9a-f]{24}$',
+    description: 'Our thread the event ran on; null until processed',
+  })
   thread_id: string | null;
 
   @ApiProperty({ type: String, nullable: true, description: 'The caller’s thread_id (the thread’s external_id); null when none was given' })

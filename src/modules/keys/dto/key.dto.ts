@@ -17,12 +17,30 @@ export class AgentKeyParams {
 }
 
 export class CreatePublishableKeyDto {
-  @ApiPropertyOptional({ type: [String], maxItems: 50, example: ['https://shop.example.com'], description: 'Web origins (scheme://host[:port]) allowed to exchange the key and call messaging; empty = any' })
-  @IsOptional() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxChars(300, { each: true })
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 50,
+    example: ['https://shop.example.com'],
+    description: 'Web origins (scheme://host[:port]) allowed to exchange the key and call messaging; empty = any',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @MaxChars(300, { each: true })
   allowed_origins?: string[];
 
-  @ApiPropertyOptional({ type: [String], maxItems: 50, example: ['203.0.113.0/24', '2001:db8::/32'], description: 'CIDR ranges (IPv4 or IPv6) allowed to exchange the key; a bare address means that address only; empty = any' })
-  @IsOptional() @IsArray() @ArrayMaxSize(50) @IsString({ each: true }) @MaxChars(64, { each: true })
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 50,
+    example: ['203.0.113.0/24', '2001:db8::/32'],
+    description: 'CIDR ranges (IPv4 or IPv6) allowed to exchange the key; a bare address means that address only; empty = any',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @IsString({ each: true })
+  @MaxChars(64, { each: true })
   allowed_ip_ranges?: string[];
 }
 

@@ -10,44 +10,68 @@ export const AGENT_ID_REJECTED = 'agent_id is not accepted: the access token car
 
 /** Per-message values for the agent's configured context variables. */
 export class AgentVariablesDto {
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Values fixed for the conversation (e.g. store, locale)' })
-  @IsOptional() @IsObject()
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Values fixed for the conversation (e.g. store, locale)',
+  })
+  @IsOptional()
+  @IsObject()
   static?: Record<string, unknown>;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Values of this message (e.g. cart, page)' })
-  @IsOptional() @IsObject()
+  @IsOptional()
+  @IsObject()
   dynamic?: Record<string, unknown>;
 }
 
 /** Fields every turn request shares (send, stream, WebSocket `message` frames). */
 export class SendMessageDto {
-  @ApiPropertyOptional({ maxLength: INPUT_LIMITS.messageMaxChars, description: 'The end-user message; required unless image_url is given', example: 'Do you have running shoes under $100?' })
+  @ApiPropertyOptional({
+    maxLength: INPUT_LIMITS.messageMaxChars,
+    description: 'The end-user message; required unless image_url is given',
+    example: 'Do you have running shoes under $100?',
+  })
   @ValidateIf((o: SendMessageDto) => o.image_url === undefined || o.text !== undefined)
   @IsMessageText()
   text?: string;
 
   @ApiProperty({ minLength: 1, maxLength: 255, description: 'Your id of the end user', example: 'user-42' })
-  @IsString() @CharLength(1, 255)
+  @IsString()
+  @CharLength(1, 255)
   user_id: string;
 
   @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', description: 'Append to this thread; omit to start a new one' })
-  @IsOptional() @IsId()
+  @IsOptional()
+  @IsId()
   thread_id?: string;
 
   @ApiPropertyOptional({ description: 'Signed image URL for vision input', example: 'https://cdn.example.com/u/42/photo.jpg?sig=abc' })
-  @IsOptional() @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }) @MaxChars(4096)
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
+  @MaxChars(4096)
   image_url?: string;
 
   @ApiPropertyOptional({ type: AgentVariablesDto })
-  @IsOptional() @IsObject() @ValidateNested() @Type(() => AgentVariablesDto)
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AgentVariablesDto)
   agent_variables?: AgentVariablesDto;
 
-  @ApiPropertyOptional({ pattern: '^\\d{1,9}(\\.\\d{1,9}){0,2}$', description: 'Build pin for agents on the v2 engine (e.g. 2.1); ignored for v1 agents', example: '2.1' })
-  @IsOptional() @IsString() @Matches(/^\d{1,9}(\.\d{1,9}){0,2}$/, { message: 'runtime_version must be a dotted version such as 2 or 2.1.0' })
+  @ApiPropertyOptional({
+    pattern: '^\\d{1,9}(\\.\\d{1,9}){0,2}$',
+    description: 'Build pin for agents on the v2 engine (e.g. 2.1); ignored for v1 agents',
+    example: '2.1',
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\d{1,9}(\.\d{1,9}){0,2}$/, { message: 'runtime_version must be a dotted version such as 2 or 2.1.0' })
   runtime_version?: string;
 
   @ApiPropertyOptional({ default: false, description: 'Include the reasoning trace as message.trace_info' })
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   include_trace?: boolean;
 
   /** Rejected with 422 whatever its value, null and "" included: the agent comes from the access token (spec "Versioning" 4). */
@@ -58,7 +82,8 @@ export class SendMessageDto {
 
 export class RerunDto {
   @ApiPropertyOptional({ default: false })
-  @IsOptional() @IsBoolean()
+  @IsOptional()
+  @IsBoolean()
   include_trace?: boolean;
 
   @ApiHideProperty()
@@ -74,15 +99,22 @@ export class ThreadIdParams {
 
 export class FollowupSuggestionsRequestDto {
   @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', description: 'Suggest from this thread’s conversation' })
-  @IsOptional() @IsId()
+  @IsOptional()
+  @IsId()
   thread_id?: string;
 
-  @ApiPropertyOptional({ maxLength: INPUT_LIMITS.messageMaxChars, description: 'Suggest from this text (e.g. what the user is looking at)' })
-  @IsOptional() @IsMessageText()
+  @ApiPropertyOptional({
+    maxLength: INPUT_LIMITS.messageMaxChars,
+    description: 'Suggest from this text (e.g. what the user is looking at)',
+  })
+  @IsOptional()
+  @IsMessageText()
   text?: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 10, default: 3 })
-  @IsOptional() @IsInt() @Min(1) @Max(10)
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10)
   limit?: number;
 }
-

@@ -7,7 +7,8 @@ import type { ProjectEntity } from '../project.entity.js';
 
 export class CreateProjectDto {
   @ApiProperty({ minLength: 2, maxLength: 100, example: 'Storefront' })
-  @IsString() @CharLength(2, 100)
+  @IsString()
+  @CharLength(2, 100)
   name: string;
 }
 

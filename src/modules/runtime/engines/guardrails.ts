@@ -41,7 +41,13 @@ export function checkGuardrails(compiled: CompiledGuardrail[], text: string | un
     for (const g of compiled) {
       for (let i = 0; i < g.patterns.length; i += 1) {
         if (testTenantPattern(g.patterns[i]!, text)) {
-          return { passed: false, reason: `guardrail ${g.code} matched /${g.sources[i]}/i`, code: g.code, message: g.message, pattern: g.sources[i] };
+          return {
+            passed: false,
+            reason: `guardrail ${g.code} matched /${g.sources[i]}/i`,
+            code: g.code,
+            message: g.message,
+            pattern: g.sources[i],
+          };
         }
       }
     }

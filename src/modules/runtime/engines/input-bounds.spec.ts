@@ -128,7 +128,10 @@ describe('tenant patterns', () => {
   const redos: Bundle = {
     ...SHOP_BUNDLE,
     guardrails: [{ code: 'redos', patterns: ['^(a+)+$', '(x+x+)+y'], message: 'Blocked.' }],
-    parameters: [{ code: 'tail', title: 'Tail', pattern: 'tail(\\d+)', type: 'number' }, { code: 'nested', title: 'Nested', pattern: '^(\\w+\\s?)*$', type: 'string' }],
+    parameters: [
+      { code: 'tail', title: 'Tail', pattern: 'tail(\\d+)', type: 'number' },
+      { code: 'nested', title: 'Nested', pattern: '^(\\w+\\s?)*$', type: 'string' },
+    ],
   };
   const agent = agentFor(runtime, 'v1', redos);
 
@@ -143,7 +146,9 @@ describe('tenant patterns', () => {
   it('keep a bounded DFA cache, even for a pattern built to explode into states', () => {
     const exploding = compileTenantPattern('(?:a|b)*a(?:a|b){14}c');
     let seed = 7;
-    const ab = Array.from({ length: INPUT_LIMITS.patternInputMaxChars }, () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 2 ? 'a' : 'b')).join('');
+    const ab = Array.from({ length: INPUT_LIMITS.patternInputMaxChars }, () =>
+      (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 2 ? 'a' : 'b',
+    ).join('');
     expect(testTenantPattern(exploding, ab)).toBe(false);
     expect(testTenantPattern(exploding, `${'a'.repeat(15)}c`)).toBe(true);
     const dfa = exploding.re2().dfa;

@@ -5,8 +5,22 @@ import { countTextTokens } from '../text/token-counter.js';
 
 const V1_KEYS = ['computed_parameters', 'decisions', 'input', 'response', 'rules_evaluations', 'runtime', 'understanding'];
 const DECISION_KEYS = [
-  'check_status', 'computation', 'fail_reason', 'matched_branch', 'output_param', 'output_title', 'parent_tool', 'qualified',
-  'rule', 'status', 'text', 'tool', 'track_id', 'trigger', 'trigger_type', 'type',
+  'check_status',
+  'computation',
+  'fail_reason',
+  'matched_branch',
+  'output_param',
+  'output_title',
+  'parent_tool',
+  'qualified',
+  'rule',
+  'status',
+  'text',
+  'tool',
+  'track_id',
+  'trigger',
+  'trigger_type',
+  'type',
 ];
 const RESPONSE_KEYS = ['asking_for', 'block_message', 'error', 'jsx_widgets', 'message', 'question_reason', 'suggestions', 'type'];
 
@@ -17,7 +31,11 @@ type Trace = {
   decisions: Array<Record<string, unknown> & { trigger: Record<string, unknown>; rule: Record<string, unknown> }>;
   computed_parameters: Array<{ code: string; title: string; scope: string }>;
   response: Record<string, unknown> & { jsx_widgets: Array<Record<string, unknown>>; asking_for: string[] };
-  rules_evaluations: Array<{ code: string; triggered: boolean; reason: Array<{ passed: boolean; trigger_type: string; condition: { method: string; operation: string } }> }>;
+  rules_evaluations: Array<{
+    code: string;
+    triggered: boolean;
+    reason: Array<{ passed: boolean; trigger_type: string; condition: { method: string; operation: string } }>;
+  }>;
 };
 
 describe('v1 decisioning engine (builtin provider)', () => {
@@ -50,11 +68,31 @@ describe('v1 decisioning engine (builtin provider)', () => {
   it('builds cards with flat entity fields, variants as sub-entities, escaped JSX and provenance', async () => {
     const r = await runtime.run(shop, turn('running shoes under $100'));
     const [top, second] = r.cards;
-    expect(top).toMatchObject({ is_recommended: true, index: 0, capability: 'product_search', instance: 'sku-1', title: 'Aero Road Runner' });
+    expect(top).toMatchObject({
+      is_recommended: true,
+      index: 0,
+      capability: 'product_search',
+      instance: 'sku-1',
+      title: 'Aero Road Runner',
+    });
     expect(second).toMatchObject({ is_recommended: false, index: 1, instance: 'sku-4', title: 'Budget Jogger' });
     expect(second!.json_data.sub_entities).toEqual([{ name: 'variants', items: [{ size: '41', color: 'grey' }] }]);
-    expect(top!.json_data.entity).toEqual({ id: 'sku-1', name: 'Aero Road Runner', category: 'running shoes', description: 'Light road running shoe for daily training.', price: 89 });
-    expect(top!.json_data.sub_entities).toEqual([{ name: 'variants', items: [{ size: '42', color: 'blue' }, { size: '43', color: 'black' }] }]);
+    expect(top!.json_data.entity).toEqual({
+      id: 'sku-1',
+      name: 'Aero Road Runner',
+      category: 'running shoes',
+      description: 'Light road running shoe for daily training.',
+      price: 89,
+    });
+    expect(top!.json_data.sub_entities).toEqual([
+      {
+        name: 'variants',
+        items: [
+          { size: '42', color: 'blue' },
+          { size: '43', color: 'black' },
+        ],
+      },
+    ]);
     expect(top!.rendered_jsx).toBe(
       '<ProductCard id="sku-1" title="Aero Road Runner" category="running shoes" description="Light road running shoe for daily training." price={89} variantCount={2} isRecommended={true} />',
     );
@@ -82,19 +120,77 @@ describe('v1 decisioning engine (builtin provider)', () => {
       expect(typeof d.qualified).toBe('boolean');
     }
     const [tool, , , shipping] = t.decisions;
-    expect(tool).toMatchObject({ type: 'tool_call', tool: 'product_search', status: 'completed', trigger_type: 'intent', qualified: true, output_title: 'Aero Road Runner' });
+    expect(tool).toMatchObject({
+      type: 'tool_call',
+      tool: 'product_search',
+      status: 'completed',
+      trigger_type: 'intent',
+      qualified: true,
+      output_title: 'Aero Road Runner',
+    });
     expect(tool!.trigger).toMatchObject({ type: 'intent', matched_objective: 'product_search' });
     expect(tool!.computation).toContain('price <= 100 (from budget)');
-    expect(shipping).toMatchObject({ type: 'rule', status: 'triggered', qualified: true, matched_branch: 'respond', output_param: 'budget', output_title: 'Budget' });
-    expect(shipping!.rule).toEqual({ type: 'greater_than_or_equal', action: 'respond', reason: 'budget (100) >= 80 → true', code: 'free_shipping' });
+    expect(shipping).toMatchObject({
+      type: 'rule',
+      status: 'triggered',
+      qualified: true,
+      matched_branch: 'respond',
+      output_param: 'budget',
+      output_title: 'Budget',
+    });
+    expect(shipping!.rule).toEqual({
+      type: 'greater_than_or_equal',
+      action: 'respond',
+      reason: 'budget (100) >= 80 → true',
+      code: 'free_shipping',
+    });
     expect(t.computed_parameters).toEqual([{ code: 'budget', title: 'Budget', scope: 'message' }]);
     expect(Object.keys(t.response).sort()).toEqual(RESPONSE_KEYS);
-    expect(t.response).toMatchObject({ type: 'answer_with_cards', message: r.text, suggestions: r.followupSuggestions, asking_for: [], block_message: '', error: '' });
-    expect(t.response.jsx_widgets).toEqual(r.cards.map((c) => ({ name: c.title, category: 'product_search', rendered_jsx: c.rendered_jsx, is_recommended: c.is_recommended, index: c.index })));
+    expect(t.response).toMatchObject({
+      type: 'answer_with_cards',
+      message: r.text,
+      suggestions: r.followupSuggestions,
+      asking_for: [],
+      block_message: '',
+      error: '',
+    });
+    expect(t.response.jsx_widgets).toEqual(
+      r.cards.map((c) => ({
+        name: c.title,
+        category: 'product_search',
+        rendered_jsx: c.rendered_jsx,
+        is_recommended: c.is_recommended,
+        index: c.index,
+      })),
+    );
     expect(t.rules_evaluations).toEqual([
-      { code: 'budget_too_low', triggered: false, reason: [{ passed: false, trigger_type: 'parameter', condition: { method: 'less_than', operation: 'budget (100) < 30 → false' } }] },
-      { code: 'budget_needs_size', triggered: false, reason: [{ passed: false, trigger_type: 'parameter', condition: { method: 'greater_than_or_equal', operation: 'budget (100) >= 150 → false' } }] },
-      { code: 'free_shipping', triggered: true, reason: [{ passed: true, trigger_type: 'parameter', condition: { method: 'greater_than_or_equal', operation: 'budget (100) >= 80 → true' } }] },
+      {
+        code: 'budget_too_low',
+        triggered: false,
+        reason: [{ passed: false, trigger_type: 'parameter', condition: { method: 'less_than', operation: 'budget (100) < 30 → false' } }],
+      },
+      {
+        code: 'budget_needs_size',
+        triggered: false,
+        reason: [
+          {
+            passed: false,
+            trigger_type: 'parameter',
+            condition: { method: 'greater_than_or_equal', operation: 'budget (100) >= 150 → false' },
+          },
+        ],
+      },
+      {
+        code: 'free_shipping',
+        triggered: true,
+        reason: [
+          {
+            passed: true,
+            trigger_type: 'parameter',
+            condition: { method: 'greater_than_or_equal', operation: 'budget (100) >= 80 → true' },
+          },
+        ],
+      },
     ]);
   });
 
@@ -150,7 +246,10 @@ describe('v1 decisioning engine (builtin provider)', () => {
   });
 
   it('computes parameters from agent variables; message values win over dynamic over static', async () => {
-    const fromVars = await runtime.run(shop, turn('show me running shoes', { agentVariables: { static: { budget: 500, region: 'eu' }, dynamic: { budget: '60' } } }));
+    const fromVars = await runtime.run(
+      shop,
+      turn('show me running shoes', { agentVariables: { static: { budget: 500, region: 'eu' }, dynamic: { budget: '60' } } }),
+    );
     expect(fromVars.facets.params).toEqual({ budget: 60, region: 'eu' });
     expect(fromVars.cards.map((c) => c.instance)).toEqual(['sku-4']);
     const t = fromVars.trace as unknown as Trace;
@@ -199,14 +298,20 @@ describe('v1 decisioning engine: image-only turns', () => {
 describe('v1 decisioning engine: continuing a request across turns', () => {
   const runtime = newRuntime();
   const shop = agentFor(runtime, 'v1', SHOP_BUNDLE);
-  const said = (...texts: string[]) => texts.flatMap((text) => [{ role: 'user' as const, text }, { role: 'agent' as const, text: '…' }]);
+  const said = (...texts: string[]) =>
+    texts.flatMap((text) => [
+      { role: 'user' as const, text },
+      { role: 'agent' as const, text: '…' },
+    ]);
 
   it('a bare budget refines the previous search', async () => {
     const r = await runtime.run(shop, turn('under $140 please', { history: said('do you have trail shoes') }));
     expect(r.intent).toBe('product_search');
     expect(r.cards.map((c) => c.instance)).toEqual(['sku-2']);
     expect(r.facets.params).toEqual({ budget: 140 });
-    expect(String(((r.trace as unknown as Trace).decisions[0]!.trigger.reasons as string[])[0])).toContain('continuing the earlier request');
+    expect(String(((r.trace as unknown as Trace).decisions[0]!.trigger.reasons as string[])[0])).toContain(
+      'continuing the earlier request',
+    );
   });
 
   it('answering an ask keeps the earlier parameters and completes the search', async () => {

@@ -53,7 +53,9 @@ export function prepareV1(bundle: Bundle): V1Index {
       /* refused on push since the RE2 engine; skipped in older revisions */
     }
   }
-  const tools = (bundle.tools ?? []).filter((t) => t.type === 'catalog_search').map((def) => compileTool(def, bundle.collections?.[def.collection] ?? []));
+  const tools = (bundle.tools ?? [])
+    .filter((t) => t.type === 'catalog_search')
+    .map((def) => compileTool(def, bundle.collections?.[def.collection] ?? []));
   return {
     guardrails: compileGuardrails(bundle.guardrails),
     intents: new IntentClassifier(bundle.intents),
@@ -76,7 +78,13 @@ function compileTool(def: CatalogSearchTool, records: CatalogRecord[]): Compiled
     processTerm: (term) => processTerm(term),
     extractField: (doc, field) => {
       if (field === VARIANTS_FIELD) {
-        return (doc.variants ?? []).map((v) => Object.values(v).filter((x) => typeof x === 'string').join(' ')).join(' ');
+        return (doc.variants ?? [])
+          .map((v) =>
+            Object.values(v)
+              .filter((x) => typeof x === 'string')
+              .join(' '),
+          )
+          .join(' ');
       }
       const value = doc[field];
       return value === null || value === undefined || typeof value === 'object' ? '' : String(value);
@@ -147,7 +155,10 @@ export function planV1(bundle: Bundle, ix: V1Index, input: TurnInput): TurnPlan 
   let queryText = stripSpans(message, own.consumed);
   // A continuation ("under $100" after "trail shoes", "size 42" after a question) carries the thread's recent
   // search words, intent and parameters forward; a message with its own subject and intent starts afresh.
-  const earlier = (input.history ?? []).filter((h) => h.role === 'user' && h.text.trim()).slice(-3).map((h) => h.text);
+  const earlier = (input.history ?? [])
+    .filter((h) => h.role === 'user' && h.text.trim())
+    .slice(-3)
+    .map((h) => h.text);
   const ownQuery = searchWords(queryText).length > 0;
   const continuation = earlier.length > 0 && (!ownQuery || (intents.length === 0 && own.values.size > 0));
   const carriedValues: Array<Map<string, ComputedParam>> = [];
@@ -210,7 +221,16 @@ export function planV1(bundle: Bundle, ix: V1Index, input: TurnInput): TurnPlan 
     draft = ask.rule.message;
     responseType = 'question';
   } else {
-    draft = withSpan('engine.compose', () => composeReply(bundle, intent, runs, responds.map((e) => e.rule.message), queryText, input.imageUrl));
+    draft = withSpan('engine.compose', () =>
+      composeReply(
+        bundle,
+        intent,
+        runs,
+        responds.map((e) => e.rule.message),
+        queryText,
+        input.imageUrl,
+      ),
+    );
     responseType = cards.length ? 'answer_with_cards' : 'answer';
   }
 
@@ -223,12 +243,25 @@ export function planV1(bundle: Bundle, ix: V1Index, input: TurnInput): TurnPlan 
 
   const sources: MaterialSource[] = [];
   for (const card of cards) {
-    sources.push({ key: `${card.capability}:${card.instance}`, marker: sources.length + 1, label: card.title ?? card.instance ?? 'item', text: describeEntity(card.json_data.entity, card.json_data.sub_entities) });
+    sources.push({
+      key: `${card.capability}:${card.instance}`,
+      marker: sources.length + 1,
+      label: card.title ?? card.instance ?? 'item',
+      text: describeEntity(card.json_data.entity, card.json_data.sub_entities),
+    });
   }
   const facts: string[] = [];
   if (intent) facts.push(`Recognised intent: ${intent}.`);
-  for (const p of params) facts.push(`${p.title} (${p.code}) = ${String(p.value)} (from ${p.scope === 'message' ? 'the message' : `${p.scope} agent variables`}).`);
-  for (const run of runs) if (run.ran) facts.push(`Tool ${run.tool.def.code} searched "${run.query}"${filterPhrase(run.filters)} and found ${run.hits.length} result(s).`);
+  for (const p of params) {
+    facts.push(
+      `${p.title} (${p.code}) = ${String(p.value)} (from ${p.scope === 'message' ? 'the message' : `${p.scope} agent variables`}).`,
+    );
+  }
+  for (const run of runs) {
+    if (run.ran) {
+      facts.push(`Tool ${run.tool.def.code} searched "${run.query}"${filterPhrase(run.filters)} and found ${run.hits.length} result(s).`);
+    }
+  }
   for (const e of responds) facts.push(`Rule ${e.rule.code} says to tell the user: ${e.rule.message}`);
 
   return {
@@ -259,7 +292,13 @@ export function planV1(bundle: Bundle, ix: V1Index, input: TurnInput): TurnPlan 
         asking_for: ask ? (ask.rule.asking_for ?? [ask.rule.when.param]) : [],
         block_message: block ? block.rule.message : '',
         error: '',
-        jsx_widgets: cards.map((c) => ({ name: c.title ?? '', category: c.capability ?? '', rendered_jsx: c.rendered_jsx, is_recommended: c.is_recommended, index: c.index })),
+        jsx_widgets: cards.map((c) => ({
+          name: c.title ?? '',
+          category: c.capability ?? '',
+          rendered_jsx: c.rendered_jsx,
+          is_recommended: c.is_recommended,
+          index: c.index,
+        })),
       },
       rules_evaluations: evals.map((e) => ({
         code: e.rule.code,
@@ -289,7 +328,16 @@ function blockedPlan(bundle: Bundle, input: string, reason: string, message: str
       understanding: { intents: [], guardrails: { passed: false, reason } },
       decisions: [],
       computed_parameters: [],
-      response: { type: 'block', message: text, suggestions: bundle.followups?.default ?? [], question_reason: '', asking_for: [], block_message: message, error: '', jsx_widgets: [] },
+      response: {
+        type: 'block',
+        message: text,
+        suggestions: bundle.followups?.default ?? [],
+        question_reason: '',
+        asking_for: [],
+        block_message: message,
+        error: '',
+        jsx_widgets: [],
+      },
       rules_evaluations: [],
     }),
   };
@@ -315,10 +363,18 @@ function extractFromMessage(ix: V1Index, message: string): { values: Map<string,
  * Precedence, lowest first: static variables, dynamic variables, earlier messages of a continuation (newer
  * wins), the current message. What the user says beats what the integration assumed.
  */
-function computeParams(ix: V1Index, variables: TurnInput['agentVariables'], earlier: Array<Map<string, ComputedParam>>, current: Map<string, ComputedParam>): ComputedParam[] {
+function computeParams(
+  ix: V1Index,
+  variables: TurnInput['agentVariables'],
+  earlier: Array<Map<string, ComputedParam>>,
+  current: Map<string, ComputedParam>,
+): ComputedParam[] {
   const out = new Map<string, ComputedParam>();
   const vars = flattenVariables(variables);
-  for (const [scope, map] of [['static', vars.static], ['dynamic', vars.dynamic]] as const) {
+  for (const [scope, map] of [
+    ['static', vars.static],
+    ['dynamic', vars.dynamic],
+  ] as const) {
     for (const [code, raw] of map) {
       const type = ix.types.get(code);
       const value = type && typeof raw === 'string' ? coerce(raw, type) : raw;
@@ -357,7 +413,9 @@ function filtersFor(tool: CompiledTool, params: Map<string, ParamValue>): Filter
     const m = /^(max|min)_(.+)$/.exec(code);
     if (m && typeof value === 'number') filters.push({ field: m[2]!, kind: m[1] as 'max' | 'min', value, param: code });
     else if (code === 'budget' && typeof value === 'number') filters.push({ field: 'price', kind: 'max', value, param: code });
-    else if ((fields.has(code) || tool.variantFields.has(code)) && code !== tool.def.title_field) filters.push({ field: code, kind: 'eq', value, param: code });
+    else if ((fields.has(code) || tool.variantFields.has(code)) && code !== tool.def.title_field) {
+      filters.push({ field: code, kind: 'eq', value, param: code });
+    }
   }
   return filters;
 }
@@ -398,7 +456,9 @@ function matches(record: CatalogRecord, filters: Filter[]): boolean {
 }
 
 function matchingVariant(record: CatalogRecord, filters: Filter[]): Record<string, Scalar> | undefined {
-  return (record.variants ?? []).find((variant) => filters.every((f) => (f.kind === 'eq' ? sameValue(variant[f.field], f.value) : numericOk(variant[f.field], f))));
+  return (record.variants ?? []).find((variant) =>
+    filters.every((f) => (f.kind === 'eq' ? sameValue(variant[f.field], f.value) : numericOk(variant[f.field], f))),
+  );
 }
 
 function runTool(tool: CompiledTool, intent: string | null, queryText: string, params: Map<string, ParamValue>, carried = false): ToolRun {
@@ -416,7 +476,12 @@ function runTool(tool: CompiledTool, intent: string | null, queryText: string, p
     // Best matches first: records covering the most query terms (of those passing the filters), then BM25+ score.
     // Exact terms first; prefix and typo-tolerant matching only when that leaves a query term unmatched.
     let results: SearchResult[] = tool.index.search(query);
-    const wanted = new Set(query.split(' ').map((w) => processTerm(w)).filter((t): t is string => Boolean(t)));
+    const wanted = new Set(
+      query
+        .split(' ')
+        .map((w) => processTerm(w))
+        .filter((t): t is string => Boolean(t)),
+    );
     if (!results.length || new Set(results.flatMap((r) => r.queryTerms)).size < wanted.size) {
       results = tool.index.search(query, FUZZY);
     }
@@ -439,7 +504,10 @@ function runTool(tool: CompiledTool, intent: string | null, queryText: string, p
   }
   if (!hits.length && filters.length && (!query || searched === 0)) {
     // Nothing in the catalog matches the words (e.g. "gift ideas"): browse by the filters alone.
-    hits = tool.records.filter((rec) => matches(rec, filters)).slice(0, limit).map((record) => ({ record, score: 0 }));
+    hits = tool.records
+      .filter((rec) => matches(rec, filters))
+      .slice(0, limit)
+      .map((record) => ({ record, score: 0 }));
   } else if (!query) {
     return skipped(filters, 'nothing to search for (no words and no filters)');
   }
@@ -454,12 +522,26 @@ function evaluateRule(rule: Rule, params: Map<string, ParamValue>): RuleEval {
   const method = OP_METHOD[op] ?? op;
   if (op === 'exists') {
     const wanted = value === false ? false : true;
-    return { rule, present, value: actual, triggered: present === wanted, method, computation: `${param} ${wanted ? 'exists' : 'is missing'} → ${present === wanted}` };
+    return {
+      rule,
+      present,
+      value: actual,
+      triggered: present === wanted,
+      method,
+      computation: `${param} ${wanted ? 'exists' : 'is missing'} → ${present === wanted}`,
+    };
   }
   if (!present) return { rule, present, value: actual, triggered: false, method, computation: `${param} is not computed → false` };
   // An "ask" is pointless when everything it asks for is already known.
   if (rule.action === 'ask' && rule.asking_for?.length && rule.asking_for.every((p) => params.has(p))) {
-    return { rule, present, value: actual, triggered: false, method, computation: `${param} (${String(actual)}) ${op} ${String(value)}, but ${rule.asking_for.join(', ')} already known → false` };
+    return {
+      rule,
+      present,
+      value: actual,
+      triggered: false,
+      method,
+      computation: `${param} (${String(actual)}) ${op} ${String(value)}, but ${rule.asking_for.join(', ')} already known → false`,
+    };
   }
   let triggered = false;
   const a = typeof actual === 'number' ? actual : typeof actual === 'string' && /^-?\d+(\.\d+)?$/.test(actual) ? Number(actual) : actual;
@@ -474,7 +556,9 @@ function evaluateRule(rule: Rule, params: Map<string, ParamValue>): RuleEval {
 
 function toCard(tool: CompiledTool, record: CatalogRecord, index: number, recommended: boolean): CardDto {
   const entity: Record<string, Scalar> = {};
-  for (const [k, v] of Object.entries(record)) if (k !== 'variants' && (v === null || typeof v !== 'object') && v !== undefined) entity[k] = v as Scalar;
+  for (const [k, v] of Object.entries(record)) {
+    if (k !== 'variants' && (v === null || typeof v !== 'object') && v !== undefined) entity[k] = v as Scalar;
+  }
   const variants = record.variants ?? [];
   const title = record[tool.def.title_field];
   const props: Array<[string, Scalar | Array<Record<string, Scalar>>]> = [['id', record.id]];
@@ -494,7 +578,8 @@ function toCard(tool: CompiledTool, record: CatalogRecord, index: number, recomm
     json_data: { entity, sub_entities: variants.length ? [{ name: 'variants', items: variants.map((v) => ({ ...v })) }] : [] },
     capability: tool.def.code,
     instance: record.id,
-    title: typeof title === 'string' ? title : title === undefined || title === null || typeof title === 'object' ? record.id : String(title),
+    title:
+      typeof title === 'string' ? title : title === undefined || title === null || typeof title === 'object' ? record.id : String(title),
   };
 }
 
@@ -523,14 +608,23 @@ function humanize(name: string): string {
   return name.replace(/[_-]+/g, ' ').trim();
 }
 
-function composeReply(bundle: Bundle, intent: string | null, runs: ToolRun[], ruleMessages: string[], queryText: string, imageUrl?: string): string {
+function composeReply(
+  bundle: Bundle,
+  intent: string | null,
+  runs: ToolRun[],
+  ruleMessages: string[],
+  queryText: string,
+  imageUrl?: string,
+): string {
   const parts: string[] = [];
   const ran = runs.filter((r) => r.ran);
   for (const run of ran) {
     const subject = run.query || 'items';
     const where = filterPhrase(run.filters);
     if (!run.hits.length) {
-      parts.push(`I couldn't find any ${subject}${where} in our catalog. Try other words${run.filters.length ? ' or a different filter' : ''}.`);
+      parts.push(
+        `I couldn't find any ${subject}${where} in our catalog. Try other words${run.filters.length ? ' or a different filter' : ''}.`,
+      );
       continue;
     }
     const n = run.hits.length;
@@ -558,9 +652,10 @@ function composeReply(bundle: Bundle, intent: string | null, runs: ToolRun[], ru
     if (intent && /greet|hello|hi\b|welcome/i.test(intent) && bundle.welcome_message) parts.push(bundle.welcome_message);
     else if (intent) {
       const hint = bundle.followups?.intents?.[intent]?.[0];
-      parts.push(`That sounds like a question about ${humanize(intent)}. I can't look that up in this chat${hint ? `, but you could ask: "${hint}"` : ''}.`);
-    }
-    else if (!queryText.trim() && imageUrl && !ruleMessages.length) {
+      parts.push(
+        `That sounds like a question about ${humanize(intent)}. I can't look that up in this chat${hint ? `, but you could ask: "${hint}"` : ''}.`,
+      );
+    } else if (!queryText.trim() && imageUrl && !ruleMessages.length) {
       parts.push("I can't look at images in this chat. Tell me what you're looking for and I'll search the catalog.");
     } else if (!ruleMessages.length) {
       const hints = bundle.welcome_suggestions?.length ? bundle.welcome_suggestions : (bundle.followups?.default ?? []);
@@ -585,7 +680,11 @@ function toolDecision(run: ToolRun, i: number, intent: string | null): Record<st
     track_id: `t${i + 1}`,
     status: !run.ran ? 'skipped' : run.hits.length ? 'completed' : 'no_results',
     check_status: run.ran ? 'passed' : 'not_applicable',
-    trigger: { type: run.triggerType, reasons: [run.reason], matched_objective: run.triggerType === 'intent' && run.ran ? (intent ?? '') : '' },
+    trigger: {
+      type: run.triggerType,
+      reasons: [run.reason],
+      matched_objective: run.triggerType === 'intent' && run.ran ? (intent ?? '') : '',
+    },
     trigger_type: run.triggerType,
     rule: { type: '', action: '', reason: '', code: '' },
     text: run.ran ? `${run.hits.length} result(s) from ${run.tool.def.collection} for "${run.query}"${filterPhrase(run.filters)}` : '',
@@ -612,7 +711,11 @@ function ruleDecision(e: RuleEval, i: number, ix: V1Index): Record<string, unkno
     trigger_type: 'parameter',
     rule: { type: OP_METHOD[e.rule.when.op] ?? e.rule.when.op, action: e.rule.action, reason: e.computation, code: e.rule.code },
     text: e.triggered ? e.rule.message : '',
-    fail_reason: e.triggered ? '' : e.present || e.rule.when.op === 'exists' ? 'condition not met' : `parameter ${e.rule.when.param} not computed`,
+    fail_reason: e.triggered
+      ? ''
+      : e.present || e.rule.when.op === 'exists'
+        ? 'condition not met'
+        : `parameter ${e.rule.when.param} not computed`,
     computation: e.computation,
     output_param: e.rule.when.param,
     output_title: ix.titles.get(e.rule.when.param) ?? e.rule.when.param,

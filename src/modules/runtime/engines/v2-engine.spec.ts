@@ -31,7 +31,12 @@ describe('v2 grounded engine (builtin provider)', () => {
     const t = r.trace as unknown as V2Trace;
     expect(t.runtime).toBe('v2');
     expect(t.build).toBe('2.1.0');
-    expect(t.citations_used[0]).toMatchObject({ marker: 1, document_id: 'doc-returns', title: 'Returns and refunds', url: 'https://help.example.com/returns' });
+    expect(t.citations_used[0]).toMatchObject({
+      marker: 1,
+      document_id: 'doc-returns',
+      title: 'Returns and refunds',
+      url: 'https://help.example.com/returns',
+    });
     // every marker in the text has a citation, and every citation's passage is a passage used
     const markers = [...r.text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
     expect(new Set(markers)).toEqual(new Set(t.citations_used.map((c) => c.marker)));
@@ -115,7 +120,10 @@ describe('v2 grounded engine (builtin provider)', () => {
   });
 
   it('records agent variables as learned context and facets', async () => {
-    const r = await runtime.run(kb, turn('How do refunds work?', { agentVariables: { static: { plan: 'plus' }, dynamic: { order: { id: 'A-1' } } } }));
+    const r = await runtime.run(
+      kb,
+      turn('How do refunds work?', { agentVariables: { static: { plan: 'plus' }, dynamic: { order: { id: 'A-1' } } } }),
+    );
     const t = r.trace as unknown as V2Trace;
     expect(t.learned).toEqual([
       { source: 'agent_variables.static', key: 'plan', value: 'plus' },

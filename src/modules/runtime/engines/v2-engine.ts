@@ -68,7 +68,14 @@ export function chunkDocument(doc: KnowledgeDocument): Passage[] {
       prev.text = `${prev.text} ${text}`;
       prev.sentences.push(...current.map(toSentence));
     } else {
-      out.push({ id: `${doc.id}#p${out.length + 1}`, documentId: doc.id, title: doc.title, url: doc.url, text, sentences: current.map(toSentence) });
+      out.push({
+        id: `${doc.id}#p${out.length + 1}`,
+        documentId: doc.id,
+        title: doc.title,
+        url: doc.url,
+        text,
+        sentences: current.map(toSentence),
+      });
     }
     current = [];
     count = 0;
@@ -141,7 +148,10 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   const vars = flattenVariables(input.agentVariables);
   const learned: Array<{ source: string; key: string; value: ParamValue | string }> = [];
   const params: Record<string, ParamValue> = {};
-  for (const [scope, map] of [['static', vars.static], ['dynamic', vars.dynamic]] as const) {
+  for (const [scope, map] of [
+    ['static', vars.static],
+    ['dynamic', vars.dynamic],
+  ] as const) {
     for (const [key, value] of map) {
       params[key] = value;
       learned.push({ source: `agent_variables.${scope}`, key, value });
@@ -154,7 +164,9 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   if (multi && guard.passed && ownKeywords.length > 0 && ownKeywords.length < 2) {
     const lastUser = [...(input.history ?? [])].reverse().find((h) => h.role === 'user' && h.text.trim() && h.text.trim() !== question);
     if (lastUser) {
-      context = contentTerms(lastUser.text).filter((t) => !ownKeywords.includes(t.stem)).slice(0, 4);
+      context = contentTerms(lastUser.text)
+        .filter((t) => !ownKeywords.includes(t.stem))
+        .slice(0, 4);
       if (context.length) learned.push({ source: 'history', key: 'previous_question', value: lastUser.text });
     }
   }
@@ -168,44 +180,51 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   const considered = new Map<string, number>();
   if (guard.passed && queryTerms.length) {
     withSpan('engine.retrieval', () => {
-    const needed = Math.max(1, Math.min(2, Math.ceil(ownKeywords.length / 2)));
-    // Exact terms first; prefix and typo-tolerant matching only when exact terms find nothing relevant.
-    let results = ix.index.search(queryText);
-    const relevant = (r: { queryTerms: string[] }) => {
-      const own = r.queryTerms.filter((t) => !contextKeywords.includes(t) || ownKeywords.includes(t)).length;
-      return own >= needed || (ownKeywords.length > 0 && own / ownKeywords.length >= 0.5);
-    };
-    if (!results.slice(0, 20).some(relevant)) results = ix.index.search(queryText, FUZZY);
-    for (const r of results.slice(0, 20)) {
-      const passage = ix.byId.get(String(r.id));
-      if (!passage) continue;
-      considered.set(passage.documentId, (considered.get(passage.documentId) ?? 0) + 1);
-      const matched = new Set(r.queryTerms.filter((t) => ownKeywords.includes(t) || !contextKeywords.includes(t)));
-      const coverage = ownKeywords.length ? matched.size / ownKeywords.length : 0;
-      if (matched.size >= needed || coverage >= 0.5) ranked.push({ passage, score: r.score, coverage });
-    }
+      const needed = Math.max(1, Math.min(2, Math.ceil(ownKeywords.length / 2)));
+      // Exact terms first; prefix and typo-tolerant matching only when exact terms find nothing relevant.
+      let results = ix.index.search(queryText);
+      const relevant = (r: { queryTerms: string[] }) => {
+        const own = r.queryTerms.filter((t) => !contextKeywords.includes(t) || ownKeywords.includes(t)).length;
+        return own >= needed || (ownKeywords.length > 0 && own / ownKeywords.length >= 0.5);
+      };
+      if (!results.slice(0, 20).some(relevant)) results = ix.index.search(queryText, FUZZY);
+      for (const r of results.slice(0, 20)) {
+        const passage = ix.byId.get(String(r.id));
+        if (!passage) continue;
+        considered.set(passage.documentId, (considered.get(passage.documentId) ?? 0) + 1);
+        const matched = new Set(r.queryTerms.filter((t) => ownKeywords.includes(t) || !contextKeywords.includes(t)));
+        const coverage = ownKeywords.length ? matched.size / ownKeywords.length : 0;
+        if (matched.size >= needed || coverage >= 0.5) ranked.push({ passage, score: r.score, coverage });
+      }
     });
   }
   const topScore = ranked[0]?.score ?? 0;
   const used = ranked.filter((r) => r.score >= topScore * 0.45).slice(0, multi ? 3 : 1);
 
   // Extractive answer: the best sentences of the passages used, each followed by its citation marker.
-  const sources: MaterialSource[] = used.map((r, i) => ({ key: r.passage.id, marker: i + 1, label: r.passage.title, text: r.passage.text }));
+  const sources: MaterialSource[] = used.map((r, i) => ({
+    key: r.passage.id,
+    marker: i + 1,
+    label: r.passage.title,
+    text: r.passage.text,
+  }));
   const qset = new Set(queryTerms);
   const pieces: string[] = [];
-  withSpan('engine.compose', () => used.forEach((r, i) => {
-    const scored = r.passage.sentences
-      .map((s, pos) => {
-        let score = 0;
-        for (const t of s.terms) if (qset.has(t)) score += 1 + (ix.idf.get(t) ?? 0);
-        return { s, pos, score };
-      })
-      .filter((x) => x.score > 0)
-      .sort((a, b) => b.score - a.score || a.pos - b.pos);
-    const take = scored.slice(0, i === 0 ? 2 : 1).sort((a, b) => a.pos - b.pos);
-    if (!take.length && r.passage.sentences[0]) take.push({ s: r.passage.sentences[0], pos: 0, score: 0 });
-    for (const t of take) pieces.push(withMarker(t.s.text, i + 1));
-  }));
+  withSpan('engine.compose', () =>
+    used.forEach((r, i) => {
+      const scored = r.passage.sentences
+        .map((s, pos) => {
+          let score = 0;
+          for (const t of s.terms) if (qset.has(t)) score += 1 + (ix.idf.get(t) ?? 0);
+          return { s, pos, score };
+        })
+        .filter((x) => x.score > 0)
+        .sort((a, b) => b.score - a.score || a.pos - b.pos);
+      const take = scored.slice(0, i === 0 ? 2 : 1).sort((a, b) => a.pos - b.pos);
+      if (!take.length && r.passage.sentences[0]) take.push({ s: r.passage.sentences[0], pos: 0, score: 0 });
+      for (const t of take) pieces.push(withMarker(t.s.text, i + 1));
+    }),
+  );
 
   let draft: string;
   let fixed = false;
@@ -233,7 +252,9 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
     fixed,
     instructions:
       'Answer only from the numbered sources below. After every statement put the marker of the source it comes from, ' +
-      'like [1] or [2]. Do not use outside knowledge. If the sources do not answer the question, say "' + NOT_FOUND + '".',
+      'like [1] or [2]. Do not use outside knowledge. If the sources do not answer the question, say "' +
+      NOT_FOUND +
+      '".',
     sources,
     facts,
     cards: [],
@@ -251,7 +272,14 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
       }
       const citations = cited.map((n) => {
         const r = used[n - 1]!;
-        return { marker: n, document_id: r.passage.documentId, title: r.passage.title, url: r.passage.url ?? '', passage_id: r.passage.id, text: r.passage.text };
+        return {
+          marker: n,
+          document_id: r.passage.documentId,
+          title: r.passage.title,
+          url: r.passage.url ?? '',
+          passage_id: r.passage.id,
+          text: r.passage.text,
+        };
       });
       const passagesUsed = cited.map((n) => {
         const r = used[n - 1]!;
@@ -263,32 +291,67 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
         {
           name: 'citations_map_to_passages',
           passed: unknown.length === 0,
-          detail: unknown.length ? `markers ${unknown.map((n) => `[${n}]`).join(', ')} match no passage used` : `${citations.length} citation(s), each maps to a passage used`,
+          detail: unknown.length
+            ? `markers ${unknown.map((n) => `[${n}]`).join(', ')} match no passage used`
+            : `${citations.length} citation(s), each maps to a passage used`,
         },
         {
           name: 'answer_is_grounded',
           passed: !answered || cited.length > 0,
-          detail: !answered ? 'no answer given without sources' : cited.length ? `the reply cites ${cited.length} of ${used.length} passage(s) offered` : 'the reply cites none of the passages offered',
+          detail: !answered
+            ? 'no answer given without sources'
+            : cited.length
+              ? `the reply cites ${cited.length} of ${used.length} passage(s) offered`
+              : 'the reply cites none of the passages offered',
         },
       ];
       const policies = [
         { code: 'guardrails', decision: guard.passed ? 'allow' : 'block', detail: guard.reason },
         { code: 'grounded_only', decision: 'applied', detail: 'replies use only retrieved knowledge passages' },
-        { code: 'no_answer_without_sources', decision: guard.passed && !used.length ? 'triggered' : 'not_needed', detail: guard.passed && !used.length ? 'no passage was relevant enough' : '' },
+        {
+          code: 'no_answer_without_sources',
+          decision: guard.passed && !used.length ? 'triggered' : 'not_needed',
+          detail: guard.passed && !used.length ? 'no passage was relevant enough' : '',
+        },
         { code: 'multi_passage', decision: multi ? 'enabled' : 'disabled', detail: `build ${build}` },
-        { code: 'history_context', decision: contextKeywords.length ? 'used' : 'not_needed', detail: contextKeywords.length ? `added ${contextKeywords.join(', ')}` : '' },
+        {
+          code: 'history_context',
+          decision: contextKeywords.length ? 'used' : 'not_needed',
+          detail: contextKeywords.length ? `added ${contextKeywords.join(', ')}` : '',
+        },
       ];
       return {
         runtime: 'v2',
         build,
-        understanding: { question, keywords: ownKeywords, context_keywords: contextKeywords, intent, intents: intents.map((i) => ({ name: i.name, score: round(i.score) })) },
+        understanding: {
+          question,
+          keywords: ownKeywords,
+          context_keywords: contextKeywords,
+          intent,
+          intents: intents.map((i) => ({ name: i.name, score: round(i.score) })),
+        },
         learned,
-        sources_read: [...considered.entries()].map(([documentId, n]) => ({ document_id: documentId, title: ix.documents.get(documentId)?.title ?? '', passages_considered: n })),
+        sources_read: [...considered.entries()].map(([documentId, n]) => ({
+          document_id: documentId,
+          title: ix.documents.get(documentId)?.title ?? '',
+          passages_considered: n,
+        })),
         passages_used: passagesUsed,
         citations_used: citations,
         policies,
         checks,
-        narrative: narrative({ question, guard: guard.passed, guardReason: guard.reason, considered, ranked, used, cited, provider, build, contextKeywords: context.map((t) => t.word) }),
+        narrative: narrative({
+          question,
+          guard: guard.passed,
+          guardReason: guard.reason,
+          considered,
+          ranked,
+          used,
+          cited,
+          provider,
+          build,
+          contextKeywords: context.map((t) => t.word),
+        }),
       };
     },
   };
@@ -322,15 +385,23 @@ function narrative(x: {
   build: string;
   contextKeywords: string[];
 }): string {
-  if (!x.guard) return `The question was stopped by a guardrail (${x.guardReason}), so no knowledge was searched and the guardrail's message was returned.`;
+  if (!x.guard) {
+    return `The question was stopped by a guardrail (${x.guardReason}), so no knowledge was searched and the guardrail's message was returned.`;
+  }
   if (!x.question) return 'There was no question to answer, so the engine asked for one.';
-  const parts = [`I searched the knowledge base for "${x.question}"${x.contextKeywords.length ? `, adding ${x.contextKeywords.join(', ')} from the previous question` : ''}.`];
+  const parts = [
+    `I searched the knowledge base for "${x.question}"${x.contextKeywords.length ? `, adding ${x.contextKeywords.join(', ')} from the previous question` : ''}.`,
+  ];
   const docs = x.considered.size;
-  parts.push(docs ? `${docs} document(s) had matching passages; ${x.ranked.length} passage(s) were relevant enough.` : 'No document matched.');
+  parts.push(
+    docs ? `${docs} document(s) had matching passages; ${x.ranked.length} passage(s) were relevant enough.` : 'No document matched.',
+  );
   if (!x.used.length) parts.push('Because nothing relevant was found, I said so instead of guessing.');
   else {
     const titles = [...new Set(x.used.map((u) => u.passage.title))];
-    parts.push(`I used ${x.used.length} passage(s) from ${listPhrase(titles.map((t) => `"${t}"`))}, wrote the reply ${x.provider === 'builtin' ? 'from their best-matching sentences' : `with the ${x.provider} model`}, and cited ${x.cited.length} of them.`);
+    parts.push(
+      `I used ${x.used.length} passage(s) from ${listPhrase(titles.map((t) => `"${t}"`))}, wrote the reply ${x.provider === 'builtin' ? 'from their best-matching sentences' : `with the ${x.provider} model`}, and cited ${x.cited.length} of them.`,
+    );
   }
   parts.push(`Engine build ${x.build}.`);
   return parts.join(' ');

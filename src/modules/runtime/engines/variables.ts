@@ -14,11 +14,17 @@ export interface ComputedParam {
  * Agent variables as flat scalars: `{static, dynamic}` (messaging) or a free-form object (events webhook,
  * all dynamic). Nested objects flatten to dotted keys; arrays of scalars join with ", "; null is skipped.
  */
-export function flattenVariables(input: TurnInput['agentVariables'] | undefined): { static: Map<string, ParamValue>; dynamic: Map<string, ParamValue> } {
+export function flattenVariables(input: TurnInput['agentVariables'] | undefined): {
+  static: Map<string, ParamValue>;
+  dynamic: Map<string, ParamValue>;
+} {
   const out = { static: new Map<string, ParamValue>(), dynamic: new Map<string, ParamValue>() };
   if (!input || typeof input !== 'object') return out;
   const keys = Object.keys(input);
-  const split = keys.length > 0 && keys.every((k) => k === 'static' || k === 'dynamic') && keys.every((k) => isObject((input as Record<string, unknown>)[k]));
+  const split =
+    keys.length > 0 &&
+    keys.every((k) => k === 'static' || k === 'dynamic') &&
+    keys.every((k) => isObject((input as Record<string, unknown>)[k]));
   if (split) {
     const v = input as { static?: Record<string, unknown>; dynamic?: Record<string, unknown> };
     flattenInto(v.static, '', out.static);
@@ -50,7 +56,10 @@ function flattenInto(obj: Record<string, unknown> | undefined, prefix: string, i
 /** Typed conversion for extractors and variables that feed a typed parameter. */
 export function coerce(raw: string, type: 'number' | 'string' | 'boolean'): ParamValue | undefined {
   if (type === 'number') {
-    const cleaned = raw.replace(/[^0-9.,-]/g, '').replace(/,(?=\d{3}(\D|$))/g, '').replace(',', '.');
+    const cleaned = raw
+      .replace(/[^0-9.,-]/g, '')
+      .replace(/,(?=\d{3}(\D|$))/g, '')
+      .replace(',', '.');
     const n = Number.parseFloat(cleaned);
     return Number.isFinite(n) ? n : undefined;
   }

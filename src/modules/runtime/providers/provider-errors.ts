@@ -20,13 +20,23 @@ export function toProviderError(provider: string, error: unknown, timedOut: bool
   if (error instanceof AppError) return error;
   const e = error as { name?: string; status?: number; message?: string; constructor?: { name?: string } };
   const kind = e?.constructor?.name ?? e?.name ?? '';
-  if (timedOut || /Timeout/i.test(kind)) return classified('timeout', new UpstreamTimeoutError(`The ${provider} provider did not answer in time`));
+  if (timedOut || /Timeout/i.test(kind)) {
+    return classified('timeout', new UpstreamTimeoutError(`The ${provider} provider did not answer in time`));
+  }
   if (typeof e?.status === 'number') {
     const detail = (e.message ?? '').replace(/\s+/g, ' ').slice(0, 200);
-    return classified(statusKind(e.status), new UpstreamUnavailableError(`The ${provider} provider answered ${e.status}${detail ? `: ${detail}` : ''}`));
+    return classified(
+      statusKind(e.status),
+      new UpstreamUnavailableError(`The ${provider} provider answered ${e.status}${detail ? `: ${detail}` : ''}`),
+    );
   }
   if (/Abort/i.test(kind)) return classified('timeout', new UpstreamTimeoutError(`The ${provider} provider did not answer in time`));
-  return classified('unavailable', new UpstreamUnavailableError(`The ${provider} provider could not be reached${e?.message ? `: ${String(e.message).slice(0, 200)}` : ''}`));
+  return classified(
+    'unavailable',
+    new UpstreamUnavailableError(
+      `The ${provider} provider could not be reached${e?.message ? `: ${String(e.message).slice(0, 200)}` : ''}`,
+    ),
+  );
 }
 
 function statusKind(status: number): ProviderErrorKind {

@@ -8,7 +8,11 @@ import { UpstreamTimeoutError, UpstreamUnavailableError } from '../runtime.error
 import { countTextTokens } from '../text/token-counter.js';
 import type { RuntimeService } from '../runtime.service.js';
 
-type Citations = { citations_used: Array<{ marker: number; document_id: string }>; checks: Array<{ name: string; passed: boolean }>; narrative: string };
+type Citations = {
+  citations_used: Array<{ marker: number; document_id: string }>;
+  checks: Array<{ name: string; passed: boolean }>;
+  narrative: string;
+};
 
 const withProvider = (bundle: Bundle, provider: 'openai' | 'anthropic', name = `${provider}-test-model`): Bundle => ({
   ...bundle,
@@ -83,7 +87,8 @@ describe.each([
   it('v2: the model cites with [n] markers that resolve to the passages it was given', async () => {
     const agent = agentFor(runtime, 'v2', withProvider(KB_BUNDLE, provider));
     const r = await runtime.run(agent, turn('How long do I have to return an item?'));
-    const system = provider === 'openai' ? String((lastBody().messages as Array<{ content: string }>)[0]!.content) : String(lastBody().system);
+    const system =
+      provider === 'openai' ? String((lastBody().messages as Array<{ content: string }>)[0]!.content) : String(lastBody().system);
     expect(system).toContain('[1] Returns and refunds');
     expect(system).toMatch(/put the marker of the source/);
     const t = r.trace as unknown as Citations;
@@ -145,8 +150,9 @@ describe.each([
     const agent = agentFor(runtime, 'v1', withProvider(SHOP_BUNDLE, provider));
     await runtime.run(agent, turn('do you have running shoes like this', { imageUrl: 'https://img.example.com/shoe.png?sig=abc' }));
     const last = (lastBody().messages as Array<{ content: unknown }>).at(-1)!.content as Array<Record<string, unknown>>;
-    if (provider === 'openai') expect(last).toContainEqual({ type: 'image_url', image_url: { url: 'https://img.example.com/shoe.png?sig=abc' } });
-    else expect(last).toContainEqual({ type: 'image', source: { type: 'url', url: 'https://img.example.com/shoe.png?sig=abc' } });
+    if (provider === 'openai') {
+      expect(last).toContainEqual({ type: 'image_url', image_url: { url: 'https://img.example.com/shoe.png?sig=abc' } });
+    } else expect(last).toContainEqual({ type: 'image', source: { type: 'url', url: 'https://img.example.com/shoe.png?sig=abc' } });
   });
 
   it('turns a provider error status into 502 upstream_unavailable', async () => {
@@ -158,7 +164,10 @@ describe.each([
     expect((error as Error).message).toContain('400');
     expect(fake.requests).toHaveLength(1); // a 4xx is not retried
     fake.behave({ failStatus: 503 });
-    await expect(collect(runtime.stream(agent, turn('running shoes')))).rejects.toMatchObject({ status: 502, code: 'upstream_unavailable' });
+    await expect(collect(runtime.stream(agent, turn('running shoes')))).rejects.toMatchObject({
+      status: 502,
+      code: 'upstream_unavailable',
+    });
     // and through the magic word, as e2e tests use it
     fake.behave({});
     await expect(runtime.run(agent, turn('running shoes [[fail:500]]'))).rejects.toMatchObject({ status: 502 });

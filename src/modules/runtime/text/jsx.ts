@@ -2,7 +2,13 @@ import type { Scalar } from '../../bundles/bundle.types.js';
 
 /** Escapes a value for a double-quoted JSX attribute (JSX has no backslash escapes: use entities). */
 export function jsxAttr(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\{/g, '&#123;').replace(/\}/g, '&#125;');
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\{/g, '&#123;')
+    .replace(/\}/g, '&#125;');
 }
 
 /** A JSX prop name from a record field (`sale price` → `salePrice`); invalid names are dropped. */

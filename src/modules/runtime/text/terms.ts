@@ -141,7 +141,6 @@ export function sentences(text: string): string[] {
   return out.map((s) => s.trim()).filter(Boolean);
 }
 
-
 /**
  * Splits a reply into token-sized pieces for streaming (a word with its leading space, or one punctuation
  * mark); the pieces concatenate to exactly the input.

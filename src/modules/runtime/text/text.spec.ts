@@ -11,7 +11,9 @@ describe('JSX rendering', () => {
       ['bad-name!', 'x'],
       ['nothing', null],
     ]);
-    expect(jsx).toBe('<ProductCard title="Say &quot;hi&quot; &lt;b&gt;&#123;now&#125;&lt;/b&gt; &amp; go" price={12.5} inStock={true} badName="x" nothing={null} />');
+    expect(jsx).toBe(
+      '<ProductCard title="Say &quot;hi&quot; &lt;b&gt;&#123;now&#125;&lt;/b&gt; &amp; go" price={12.5} inStock={true} badName="x" nothing={null} />',
+    );
   });
 
   it('names the component after the collection', () => {

@@ -28,7 +28,7 @@ export function bpePieces(text: string): string[] {
     const run = m[0];
     if (run.length <= BPE_RUN_MAX) continue;
     if (m.index > from) pieces.push(text.slice(from, m.index));
-    for (let i = 0; i < run.length; ) {
+    for (let i = 0; i < run.length;) {
       let end = Math.min(i + BPE_RUN_MAX, run.length);
       if (end < run.length && isHighSurrogate(run.charCodeAt(end - 1))) end -= 1; // keep surrogate pairs whole
       pieces.push(run.slice(i, end));

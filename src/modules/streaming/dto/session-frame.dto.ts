@@ -11,6 +11,7 @@ export class SessionMessageFrameDto extends SendMessageDto {
   type: 'message';
 
   /** The client's id for this request; every server frame about it carries it. */
-  @IsString() @CharLength(1, 128)
+  @IsString()
+  @CharLength(1, 128)
   id: string;
 }

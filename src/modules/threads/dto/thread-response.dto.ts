@@ -11,7 +11,8 @@ export class ThreadItemDto {
   @ApiProperty({ example: 'v3.2', description: 'The agent version the conversation (last) ran on' }) version_tag: string;
   @ApiId() agent_id: string;
   @ApiProperty({ description: 'End-user id' }) user_id: string;
-  @ApiProperty({ type: String, nullable: true, description: "The caller's own conversation id, when one was given" }) external_id: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The caller's own conversation id, when one was given" }) external_id:
+    string | null;
 }
 
 /** The full thread: the list item plus its project, runtime, counters and facets. */
@@ -35,7 +36,8 @@ export class ThreadMessageDto {
   @ApiProperty({ description: 'Message text; empty for an image-only user message' }) text: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiId('The interaction (turn) this message belongs to') interaction_id: string;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'User messages: the image sent for vision input' }) image_url?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'User messages: the image sent for vision input' }) image_url?:
+    string | null;
   @ApiPropertyOptional({ type: [CardResponseDto], description: 'Agent replies: the cards' }) cards?: CardResponseDto[];
   @ApiPropertyOptional({ type: [String], description: 'Agent replies: the follow-up suggestions' }) followup_suggestions?: string[];
   @ApiPropertyOptional({ description: 'Agent replies: the most relevant link, empty when none' }) url?: string;

@@ -11,23 +11,33 @@ export class InteractionIdParams {
 
 /** Optional agent scope: a thread of another agent is 404 `not_found`. */
 class AgentScopeQuery {
-  @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', description: 'Only traces of this agent: a thread of another agent is 404 `not_found`' })
-  @IsOptional() @IsId()
+  @ApiPropertyOptional({
+    pattern: '^[0-9a-fA-F]{24}$',
+    description: 'Only traces of this agent: a thread of another agent is 404 `not_found`',
+  })
+  @IsOptional()
+  @IsId()
   agent_id?: string;
 }
 
 export class ThreadTraceQueryDto extends PageQueryDto(['created_at'] as const, 'created_at', 'asc') {
-  @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', description: 'Only traces of this agent: a thread of another agent is 404 `not_found`' })
-  @IsOptional() @IsId()
+  @ApiPropertyOptional({
+    pattern: '^[0-9a-fA-F]{24}$',
+    description: 'Only traces of this agent: a thread of another agent is 404 `not_found`',
+  })
+  @IsOptional()
+  @IsId()
   agent_id?: string;
 }
 
 export class InteractionTraceQueryDto extends AgentScopeQuery {
   @ApiPropertyOptional({
     pattern: '^[0-9a-fA-F]{24}$',
-    description: "The interaction's thread: required for runtime-v2 interactions (422 without it), omitted for runtime v1. Another thread is 404.",
+    description:
+      "The interaction's thread: required for runtime-v2 interactions (422 without it), omitted for runtime v1. Another thread is 404.",
   })
-  @IsOptional() @IsId()
+  @IsOptional()
+  @IsId()
   thread_id?: string;
 }
 

@@ -17,12 +17,22 @@ export class ProjectUsageParams {
 
 /** Interactions created in [created_from, created_to], both inclusive and optional. */
 export class UsageQueryDto {
-  @ApiPropertyOptional({ format: 'date-time', example: '2026-11-01T00:00:00Z', description: 'Interactions created at or after this instant (RFC 3339)' })
-  @IsOptional() @IsDateTime({ message: 'created_from must be an RFC 3339 date-time such as 2026-11-01T00:00:00Z' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    example: '2026-11-01T00:00:00Z',
+    description: 'Interactions created at or after this instant (RFC 3339)',
+  })
+  @IsOptional()
+  @IsDateTime({ message: 'created_from must be an RFC 3339 date-time such as 2026-11-01T00:00:00Z' })
   created_from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', example: '2026-11-30T23:59:59.999Z', description: 'Interactions created at or before this instant (RFC 3339)' })
-  @IsOptional() @IsDateTime({ message: 'created_to must be an RFC 3339 date-time such as 2026-11-30T23:59:59Z' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    example: '2026-11-30T23:59:59.999Z',
+    description: 'Interactions created at or before this instant (RFC 3339)',
+  })
+  @IsOptional()
+  @IsDateTime({ message: 'created_to must be an RFC 3339 date-time such as 2026-11-30T23:59:59Z' })
   created_to?: string;
 }
 

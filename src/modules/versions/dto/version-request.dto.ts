@@ -11,26 +11,46 @@ export const VERSION_TAG_PATTERN = /^v\d{1,9}\.\d{1,9}$/;
 
 class VersionMetadataDto {
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100, example: 'Holiday campaign' })
-  @IsOptional() @IsString() @CharLength(1, 100)
+  @IsOptional()
+  @IsString()
+  @CharLength(1, 100)
   label?: string | null;
 
-  @ApiPropertyOptional({ type: [String], maxItems: 20, example: ['holiday', 'experiment-b'], description: 'Each 1..50 characters; duplicates are dropped' })
-  @IsOptional() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @CharLength(1, 50, { each: true })
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 20,
+    example: ['holiday', 'experiment-b'],
+    description: 'Each 1..50 characters; duplicates are dropped',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @CharLength(1, 50, { each: true })
   tags?: string[] | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 5000 })
-  @IsOptional() @IsString() @MaxChars(5000)
+  @IsOptional()
+  @IsString()
+  @MaxChars(5000)
   notes?: string | null;
 }
 
 export class CreateVersionDto extends VersionMetadataDto {
-  @ApiProperty({ enum: VERSION_SOURCES, description: 'empty: a minimal bundle; template: a template bundle (`template`); clone: the current bundle of `from_version_id`' })
+  @ApiProperty({
+    enum: VERSION_SOURCES,
+    description: 'empty: a minimal bundle; template: a template bundle (`template`); clone: the current bundle of `from_version_id`',
+  })
   @IsIn(VERSION_SOURCES as unknown as string[])
   source: VersionSource;
 
-  @ApiPropertyOptional({ example: 'shopping-assistant', description: 'Required with source "template": an id from GET /management/v1/templates' })
+  @ApiPropertyOptional({
+    example: 'shopping-assistant',
+    description: 'Required with source "template": an id from GET /management/v1/templates',
+  })
   @ValidateIf((o: CreateVersionDto) => o.source === 'template' || o.template !== undefined)
-  @IsString() @CharLength(1, 100)
+  @IsString()
+  @CharLength(1, 100)
   template?: string;
 
   @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', description: 'Required with source "clone": a version of the same agent' })
@@ -43,18 +63,26 @@ export class CreateVersionDto extends VersionMetadataDto {
 export class UpdateVersionDto extends VersionMetadataDto {}
 
 export class PushBundleDto {
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The configuration bundle; must match GET /management/v1/bundle-schema' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The configuration bundle; must match GET /management/v1/bundle-schema',
+  })
   @IsObject()
   bundle: Record<string, unknown>;
 
   @ApiPropertyOptional({ maxLength: 1000, example: 'Add winter jackets to the catalog' })
-  @IsOptional() @IsString() @MaxChars(1000)
+  @IsOptional()
+  @IsString()
+  @MaxChars(1000)
   message?: string;
 }
 
 export class PullQueryDto {
   @ApiPropertyOptional({ example: 'v3.2', description: "A revision tag of this version; omit for the version's current revision" })
-  @IsOptional() @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value)) @IsString()
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value))
+  @IsString()
   @Matches(VERSION_TAG_PATTERN, { message: 'version_tag must look like v3.2' })
   version_tag?: string;
 }

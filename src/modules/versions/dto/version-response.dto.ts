@@ -16,7 +16,8 @@ export class VersionResponseDto {
   @ApiProperty({ type: String, nullable: true }) label: string | null;
   @ApiProperty({ type: [String] }) tags: string[];
   @ApiProperty({ type: String, nullable: true }) notes: string | null;
-  @ApiProperty({ example: 'sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', description: 'Digest of the bundle' }) digest: string;
+  @ApiProperty({ example: 'sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', description: 'Digest of the bundle' })
+  digest: string;
   @ApiProperty({ type: String, nullable: true, description: "A revision's push message; null for a base version" }) message: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
