@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { ApiId, IsId } from '../../../common/ids/is-id.decorator.js';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
+import type { TraceRow } from '../../conversations/conversations.types.js';
 
 export class InteractionIdParams {
   @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
@@ -52,15 +53,6 @@ export class TraceRecordDto {
   @ApiId() thread_id: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   [section: string]: unknown;
-}
-
-export interface TraceRow {
-  id: string;
-  thread_id: string;
-  agent_id: string;
-  runtime: 'v1' | 'v2';
-  trace: Record<string, unknown>;
-  created_at: Date;
 }
 
 export const toTraceRecord = (row: TraceRow): TraceRecordDto => ({
