@@ -2,13 +2,22 @@ import type { Rule } from '../bundles/bundle.types.js';
 
 /*
  * The reasoning record of one turn (spec "Trace"), discriminated on `runtime`. Type aliases rather than
- * interfaces: they are plain JSON objects, stored as jsonb and served as they are (traces/dto documents them).
+ * interfaces: they are plain JSON objects, stored as jsonb and served as they are (runtime/dto documents them).
  */
 
 /** A parameter or agent-variable value, as engines compute it. */
 export type ParamValue = string | number | boolean;
 /** Where a v1 parameter's value came from (the message wins over dynamic over static variables). */
 export type ParamScope = 'message' | 'static' | 'dynamic';
+
+export type V1TraceInput = { message: string };
+export type V1Guardrails = { passed: boolean; reason: string };
+export type V1Understanding = { intents: string[]; guardrails: V1Guardrails };
+
+export type V1TriggerType = 'always' | 'intent' | 'parameter';
+export type V1DecisionTrigger = { type: V1TriggerType; reasons: string[]; matched_objective: string };
+/** The rule's condition method, action, computation and code (empty strings for tool calls). */
+export type V1DecisionRule = { type: string; action: Rule['action'] | ''; reason: string; code: string };
 
 /** One step the v1 engine decided on: a tool call or a rule evaluation. */
 export type V1Decision = {
@@ -20,10 +29,9 @@ export type V1Decision = {
   track_id: string;
   status: 'completed' | 'no_results' | 'skipped' | 'triggered' | 'not_triggered';
   check_status: 'passed' | 'failed' | 'not_applicable';
-  trigger: { type: V1TriggerType; reasons: string[]; matched_objective: string };
+  trigger: V1DecisionTrigger;
   trigger_type: V1TriggerType;
-  /** The rule's condition method, action, computation and code (empty strings for tool calls). */
-  rule: { type: string; action: Rule['action'] | ''; reason: string; code: string };
+  rule: V1DecisionRule;
   text: string;
   fail_reason: string;
   computation: string;
@@ -34,8 +42,7 @@ export type V1Decision = {
   matched_branch: string;
 };
 
-export type V1TriggerType = 'always' | 'intent' | 'parameter';
-
+export type V1ComputedParameter = { code: string; title: string; scope: ParamScope };
 export type V1JsxWidget = { name: string; category: string; rendered_jsx: string; is_recommended: boolean; index: number };
 
 export type V1Response = {
@@ -49,42 +56,47 @@ export type V1Response = {
   jsx_widgets: V1JsxWidget[];
 };
 
-export type V1RuleEvaluation = {
-  code: string;
-  triggered: boolean;
-  reason: Array<{ passed: boolean; trigger_type: 'parameter'; condition: { method: string; operation: string } }>;
-};
+export type V1RuleCondition = { method: string; operation: string };
+export type V1RuleReason = { passed: boolean; trigger_type: 'parameter'; condition: V1RuleCondition };
+export type V1RuleEvaluation = { code: string; triggered: boolean; reason: V1RuleReason[] };
 
 /** The v1 (decisioning) trace: what was understood, the tool and rule decisions, the parameters, the response. */
 export type V1Trace = {
   runtime: 'v1';
-  input: { message: string };
-  understanding: { intents: string[]; guardrails: { passed: boolean; reason: string } };
+  input: V1TraceInput;
+  understanding: V1Understanding;
   decisions: V1Decision[];
-  computed_parameters: Array<{ code: string; title: string; scope: ParamScope }>;
+  computed_parameters: V1ComputedParameter[];
   response: V1Response;
   rules_evaluations: V1RuleEvaluation[];
 };
 
+export type V2IntentScore = { name: string; score: number };
+export type V2Understanding = {
+  question: string;
+  keywords: string[];
+  context_keywords: string[];
+  intent: string | null;
+  intents: V2IntentScore[];
+};
+export type V2Learned = { source: string; key: string; value: ParamValue };
+export type V2SourceRead = { document_id: string; title: string; passages_considered: number };
+export type V2PassageUsed = { passage_id: string; document_id: string; score: number; text: string };
 export type V2Citation = { marker: number; document_id: string; title: string; url: string; passage_id: string; text: string };
+export type V2Policy = { code: string; decision: string; detail: string };
+export type V2Check = { name: string; passed: boolean; detail: string };
 
 /** The v2 (grounded) trace: typed sections from the question to the citations the reply provably used. */
 export type V2Trace = {
   runtime: 'v2';
   build: string;
-  understanding: {
-    question: string;
-    keywords: string[];
-    context_keywords: string[];
-    intent: string | null;
-    intents: Array<{ name: string; score: number }>;
-  };
-  learned: Array<{ source: string; key: string; value: ParamValue }>;
-  sources_read: Array<{ document_id: string; title: string; passages_considered: number }>;
-  passages_used: Array<{ passage_id: string; document_id: string; score: number; text: string }>;
+  understanding: V2Understanding;
+  learned: V2Learned[];
+  sources_read: V2SourceRead[];
+  passages_used: V2PassageUsed[];
   citations_used: V2Citation[];
-  policies: Array<{ code: string; decision: string; detail: string }>;
-  checks: Array<{ name: string; passed: boolean; detail: string }>;
+  policies: V2Policy[];
+  checks: V2Check[];
   narrative: string;
 };
 
