@@ -1,6 +1,8 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiId } from '../../../common/ids/is-id.decorator.js';
-import { traceSchema, V1TraceDto, V2TraceDto, type TraceDto } from '../../runtime/dto/trace.dto.js';
+import { traceSchema, type TraceDto } from '../../runtime/dto/trace.dto.js';
+import { V1TraceDto } from '../../runtime/dto/v1-trace.dto.js';
+import { V2TraceDto } from '../../runtime/dto/v2-trace.dto.js';
 
 export class ParticipantDto {
   @ApiProperty() id: string;

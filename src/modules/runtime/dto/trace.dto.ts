@@ -3,9 +3,6 @@ import { getSchemaPath } from '@nestjs/swagger';
 import type { V1TraceDto } from './v1-trace.dto.js';
 import type { V2TraceDto } from './v2-trace.dto.js';
 
-export { V1TraceDto } from './v1-trace.dto.js';
-export { V2TraceDto } from './v2-trace.dto.js';
-
 /** A trace on the wire: its shape is selected by `runtime`. */
 export type TraceDto = V1TraceDto | V2TraceDto;
 

@@ -2,7 +2,9 @@ import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swag
 import { IsOptional } from 'class-validator';
 import { ApiId, IsId } from '../../../common/ids/is-id.decorator.js';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
-import { traceSchema, V1TraceDto, V2TraceDto } from '../../runtime/dto/trace.dto.js';
+import { traceSchema } from '../../runtime/dto/trace.dto.js';
+import { V1TraceDto } from '../../runtime/dto/v1-trace.dto.js';
+import { V2TraceDto } from '../../runtime/dto/v2-trace.dto.js';
 import type { Trace } from '../../runtime/trace.types.js';
 
 export class InteractionIdParams {
