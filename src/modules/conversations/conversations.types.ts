@@ -1,4 +1,5 @@
 import type { TokenUsage, TurnFacets } from '../runtime/runtime.types.js';
+import type { Trace } from '../runtime/trace.types.js';
 
 /** The shapes the conversation store reads and writes (`threads` and `interactions`). */
 
@@ -94,7 +95,7 @@ export interface TraceRow {
   thread_id: string;
   agent_id: string;
   runtime: 'v1' | 'v2';
-  trace: Record<string, unknown>;
+  trace: Trace;
   created_at: Date;
 }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { NotFoundError } from '../../common/errors/app-error.js';
 import { AgentsRepository } from '../agents/agents.repository.js';
-import type { PreparedAgent } from '../runtime/runtime.types.js';
+import type { PreparedAgent } from '../runtime/prepared-agent.js';
 import { RuntimeService } from '../runtime/runtime.service.js';
 import { LiveRevisionNotifier } from '../versions/live-revision.notifier.js';
 import { MetricsService } from '../metrics/metrics.service.js';
