@@ -150,7 +150,7 @@ export class AuthService {
   }
 
   /** Messaging with a client token: its key's allowed origins apply to every browser request, not only the exchange. */
-  assertOriginAllowed(principal: Principal, origin: string | undefined): void {
+  private assertOriginAllowed(principal: Principal, origin: string | undefined): void {
     if (principal.kind === 'clientToken' && origin && principal.allowedOrigins.length > 0 && !principal.allowedOrigins.includes(origin)) {
       throw new ForbiddenError(`Origin ${origin} is not allowed for this publishable key`);
     }

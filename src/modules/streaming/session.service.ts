@@ -15,13 +15,13 @@ import { AppConfig } from '../../config/app-config.js';
 import { AuthService } from '../auth/auth.service.js';
 import { bearerToken } from '../auth/strategies/bearer-token.strategy.js';
 import { rateLimitSubject, type AgentPrincipal } from '../auth/principal.js';
+import { toTurnRequest } from '../messaging/dto/send-message.dto.js';
 import { LiveAgentsService } from '../messaging/live-agents.service.js';
 import { MessagingService, type TurnCaller, type TurnStreamEvent } from '../messaging/messaging.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { SessionMessageFrameDto } from './dto/session-frame.dto.js';
 import { FrameBucket } from './frame-bucket.js';
 import { RunningTurns } from './running-turns.js';
-import { toTurnRequest } from '../messaging/dto/send-message.dto.js';
 import { closingEvents, errorParts, toStreamEvent, type StreamEvent } from './stream-events.js';
 
 /** Close code for missing, invalid, expired or revoked credentials (spec Authentication rule 5), and for floods. */
@@ -79,7 +79,6 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
   private unsubscribe: (() => void) | undefined;
   private recheckRound: Promise<void> | undefined;
   private recheckAgain = false;
-
   private readonly limiter: FixedWindowLimiter;
 
   constructor(
