@@ -104,7 +104,7 @@ export class KnowledgeRetriever {
       this.docHeadTerms.push(new Set([...perField[0]!.keys(), ...perField[1]!.keys()]));
     });
     const avgLen = fieldLen.map((lens) => Math.max(1, lens.reduce((a, b) => a + b, 0) / Math.max(1, lens.length)));
-    const docLists: Array<Array<[number, number]>> = [];
+    const docLists: PostingList[] = [];
     fieldTf.forEach((perField, di) => {
       const pseudo = new Map<number, number>();
       perField.forEach((tf, f) => {
@@ -112,11 +112,11 @@ export class KnowledgeRetriever {
         const norm = 1 - b + (b * fieldLen[f]![di]!) / avgLen[f]!;
         for (const [t, n] of tf) pseudo.set(t, (pseudo.get(t) ?? 0) + (boost * n) / norm);
       });
-      for (const [t, tf] of pseudo) (docLists[t] ??= []).push([di, tf / (K1 + tf)]);
+      for (const [t, tf] of pseudo) add(docLists, t, di, tf / (K1 + tf));
     });
     // Passages: BM25 over their text, term sequences kept for proximity and co-occurrence.
     this.passageDoc = new Int32Array(passages.length);
-    const passageLists: Array<Array<[number, number]>> = [];
+    const passageLists: PostingList[] = [];
     const lens = passages.map((p) => analyze(p.text));
     const avgPassage = Math.max(1, lens.reduce((a, t) => a + t.length, 0) / Math.max(1, lens.length));
     passages.forEach((p, pi) => {
@@ -124,22 +124,19 @@ export class KnowledgeRetriever {
       const ids = Int32Array.from(lens[pi]!, (t) => this.termId(t));
       this.passageTerms.push(ids);
       const norm = 1 - PASSAGE_B + (PASSAGE_B * ids.length) / avgPassage;
-      for (const [t, n] of counts(ids)) (passageLists[t] ??= []).push([pi, n / (n + K1 * norm)]);
+      for (const [t, n] of counts(ids)) add(passageLists, t, pi, n / (n + K1 * norm));
     });
     const nd = documents.length;
     const np = passages.length;
     this.maxIdf = idf(nd, 0.5);
     for (let t = 0; t < this.vocab.size; t++) {
-      const dl = docLists[t] ?? [];
-      const pl = passageLists[t] ?? [];
-      const di = idf(nd, dl.length);
-      const pidf = idf(np, pl.length);
+      const dl = docLists[t] ?? EMPTY;
+      const pl = passageLists[t] ?? EMPTY;
+      const di = idf(nd, dl.ids.length);
+      const pidf = idf(np, pl.ids.length);
       this.passageIdf[t] = pidf;
-      this.docPostings[t] = toPostings(dl, di);
-      this.passagePostings[t] = toPostings(
-        pl.sort((a, b) => b[1] - a[1]),
-        pidf,
-      );
+      this.docPostings[t] = toPostings(dl, di, false);
+      this.passagePostings[t] = toPostings(pl, pidf, true);
     }
     this.stamp = new Int32Array(this.vocab.size);
   }
@@ -152,7 +149,8 @@ export class KnowledgeRetriever {
   search(words: QueryWord[], context: QueryWord[] = [], limit = 20): SearchResult {
     const terms = this.expand(words, context);
     const docScore = new Float64Array(this.documentCount);
-    const passageScore = new Map<number, number>();
+    const passageScore = new Float64Array(this.passageDoc.length);
+    const touched: number[] = [];
     for (const q of terms) {
       const t = this.vocab.get(q.term);
       if (t === undefined) continue;
@@ -164,13 +162,11 @@ export class KnowledgeRetriever {
       const pp = this.passagePostings[t]!;
       for (let i = 0; i < pp.ids.length; i++) {
         const p = pp.ids[i]!;
-        passageScore.set(p, (passageScore.get(p) ?? 0) + q.weight * pp.weights[i]!);
+        if (passageScore[p] === 0) touched.push(p);
+        passageScore[p] = passageScore[p]! + q.weight * pp.weights[i]!;
       }
     }
-    const candidates = [...passageScore.entries()]
-      .map(([p, s]) => ({ p, s: s + DOCUMENT_WEIGHT * docScore[this.passageDoc[p]!]! }))
-      .sort((a, b) => b.s - a.s)
-      .slice(0, RERANK);
+    const candidates = topK(touched, (p) => passageScore[p]! + DOCUMENT_WEIGHT * docScore[this.passageDoc[p]!]!, RERANK);
     const ids = terms.map((q) => this.vocab.get(q.term) ?? -1);
     const ranked = candidates
       .map(({ p, s }) => ({ p, s: s + this.proximity(p, terms, ids) }))
@@ -320,6 +316,20 @@ function unknownFactor(term: string): number {
   return dictionary.has(term) ? WORD_FACTOR : NAME_FACTOR;
 }
 
+/** The `k` items of highest score, best first (one pass, a sorted buffer of k: no sort of every candidate). */
+function topK(items: number[], score: (item: number) => number, k: number): Array<{ p: number; s: number }> {
+  const best: Array<{ p: number; s: number }> = [];
+  for (const p of items) {
+    const s = score(p);
+    if (best.length === k && s <= best[k - 1]!.s) continue;
+    let at = best.length;
+    while (at > 0 && best[at - 1]!.s < s) at -= 1;
+    best.splice(at, 0, { p, s });
+    if (best.length > k) best.pop();
+  }
+  return best;
+}
+
 function idf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
@@ -330,6 +340,21 @@ function counts(ids: Iterable<number>): Map<number, number> {
   return out;
 }
 
-function toPostings(list: Array<[number, number]>, weight: number): Postings {
-  return { ids: Int32Array.from(list, ([i]) => i), weights: Float32Array.from(list, ([, w]) => w * weight) };
+interface PostingList {
+  ids: number[];
+  weights: number[];
+}
+const EMPTY: PostingList = { ids: [], weights: [] };
+
+function add(lists: PostingList[], term: number, id: number, weight: number): void {
+  const list = (lists[term] ??= { ids: [], weights: [] });
+  list.ids.push(id);
+  list.weights.push(weight);
+}
+
+/** Typed postings scaled by the term's IDF; `byWeight` orders them best first (co-occurrence samples the head). */
+function toPostings(list: PostingList, idfWeight: number, byWeight: boolean): Postings {
+  const order = list.ids.map((_, i) => i);
+  if (byWeight) order.sort((a, b) => list.weights[b]! - list.weights[a]!);
+  return { ids: Int32Array.from(order, (i) => list.ids[i]!), weights: Float32Array.from(order, (i) => list.weights[i]! * idfWeight) };
 }
