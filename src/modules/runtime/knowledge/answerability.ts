@@ -26,7 +26,7 @@ export interface Answerability {
 
 export function answerability(result: SearchResult, documentOf: (passage: number) => string, threshold: number): Answerability {
   const best = result.passages[0];
-  if (!best)
+  if (!best) {
     return {
       confidence: 0,
       threshold,
@@ -34,6 +34,7 @@ export function answerability(result: SearchResult, documentOf: (passage: number
       uncovered: result.terms.filter((t) => t.kind === 'question').map((t) => t.source),
       answerable: false,
     };
+  }
   const bestDocument = documentOf(best.index);
   const next = result.passages.find((p) => documentOf(p.index) !== bestDocument);
   return {
