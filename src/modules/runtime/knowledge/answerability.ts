@@ -1,3 +1,4 @@
+import type { V2AnswerableCheck } from '../trace.types.js';
 import type { SearchResult } from './retriever.js';
 
 /**
@@ -47,9 +48,9 @@ export function answerability(result: SearchResult, documentOf: (passage: number
 }
 
 /** The `answerable` entry of a v2 trace's checks: the decision, its scores and the words nothing covered. */
-export function answerableCheck(a: Answerability, searched: boolean) {
+export function answerableCheck(a: Answerability, searched: boolean): V2AnswerableCheck {
   return {
-    name: 'answerable' as const,
+    name: 'answerable',
     passed: !searched || a.answerable,
     detail: !searched
       ? 'no knowledge was searched'
