@@ -157,28 +157,39 @@ function Console({ orgKey, onSignOut }: { orgKey: string; onSignOut: () => void 
     }, report);
   }, [api]);
 
+  // Each list loads when the choice above it changes; an answer for an earlier choice is dropped.
   useEffect(() => {
+    let current = true;
     setAgents([]);
     setAgentId(undefined);
     if (projectId) {
       api.agents(projectId).then((page) => {
+        if (!current) return;
         setAgents(page.results);
         setAgentId((page.results.find((a) => a.live_version_id) ?? page.results[0])?.id);
       }, report);
     }
+    return () => {
+      current = false;
+    };
   }, [projectId]);
 
   const agent = agents.find((a) => a.id === agentId);
   useEffect(() => {
+    let current = true;
     setVersions([]);
     setVersionId(undefined);
     if (agentId) {
       api.versions(agentId).then((page) => {
+        if (!current) return;
         const usable = page.results.filter((v) => v.is_live || v.status === 'draft');
         setVersions(usable);
         setVersionId((usable.find((v) => v.is_live) ?? usable[0])?.id);
       }, report);
     }
+    return () => {
+      current = false;
+    };
   }, [agentId]);
 
   const version = versions.find((v) => v.id === versionId);

@@ -47,17 +47,11 @@ jest.setTimeout(180_000);
 describe('Playground page in Chromium', () => {
   let t: TestApp;
   let org: TestOrg;
-  let context: BrowserContext;
-  let userDataDir: string;
   let page: Page;
+  let closeBrowser: (() => Promise<void>) | undefined;
   const pageErrors: string[] = [];
   const outside: string[] = [];
-  const ids: { project: string; shop: string; shopDraft: string; knowledge: string } = {
-    project: '',
-    shop: '',
-    shopDraft: '',
-    knowledge: '',
-  };
+  const ids = { project: '', shop: '', shopLive: '', shopDraft: '', knowledge: '', knowledgeLive: '' };
 
   const api = async (method: 'get' | 'post', path: string, body: unknown, status: number, step: string) =>
     expectStatus(method === 'get' ? await t.http.get(path, org.headers) : await t.http.post(path, body, org.headers), status, step).body;
@@ -70,7 +64,7 @@ describe('Playground page in Chromium', () => {
       await api('post', `/management/v1/agents/${agent.id}/versions/${version.id}/push`, { bundle: edit(bundle) }, 200, 'push');
     }
     await api('post', `/management/v1/agents/${agent.id}/versions/${version.id}/publish`, undefined, 200, 'publish');
-    return agent.id as string;
+    return { agent: agent.id as string, live: version.id as string };
   }
 
   const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `playground-${name}.png`), fullPage: false });
@@ -88,30 +82,30 @@ describe('Playground page in Chromium', () => {
     return agentTurns().last();
   }
 
-  async function startChat(agentLabel: string, versionLabel: RegExp) {
-    await page.getByLabel('Agent').selectOption({ label: agentLabel });
-    await expectOption(page, 'Version', versionLabel);
-    await page.getByLabel('Version').selectOption({ label: (await optionLabel(page, 'Version', versionLabel))! });
-    const previous = await page.evaluate(() => document.querySelector('.target')?.textContent ?? null);
+  /** Picks the agent and version (by id: each list loads when the one above changes) and starts a conversation. */
+  async function startChat(agentId: string, versionId: string, target: string) {
+    await page.getByLabel('Agent').selectOption(agentId);
+    await page.getByLabel('Version').locator(`option[value="${versionId}"]`).waitFor({ state: 'attached' });
+    await page.getByLabel('Version').selectOption(versionId);
     await page.getByTestId('start-chat').click();
-    // A new conversation replaces the previous one (whose welcome would otherwise still be on screen).
-    await page.waitForFunction((before) => document.querySelector('.target')?.textContent !== before, previous);
+    // The new conversation replaces the previous one, whose welcome would otherwise still be on screen.
+    await page
+      .locator('.target')
+      .filter({ hasText: new RegExp(`^${target.replace(/[()]/g, '\\$&')}$`) })
+      .waitFor();
     await agentTurns().first().waitFor();
   }
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} is missing: \`npm test\` installs Debian's chromium package (scripts/test.sh)`);
-    }
     mkdirSync(ARTIFACTS, { recursive: true });
     t = await createTestApp();
     org = await t.factory.org();
     ids.project = (await api('post', '/management/v1/projects', { name: 'Playground demo' }, 201, 'project')).id;
-    ids.shop = await agentFromTemplate('Trail shop', 'v1', 'shopping-assistant', (bundle) => ({
+    ({ agent: ids.shop, live: ids.shopLive } = await agentFromTemplate('Trail shop', 'v1', 'shopping-assistant', (bundle) => ({
       ...bundle,
       collections: { products: [HOSTILE_RECORD, ...(bundle.collections?.products ?? [])] },
-    }));
-    ids.knowledge = await agentFromTemplate('Help center', 'v2', 'knowledge-assistant');
+    })));
+    ({ agent: ids.knowledge, live: ids.knowledgeLive } = await agentFromTemplate('Help center', 'v2', 'knowledge-assistant'));
     // A draft of the shop with its own greeting, to try before publishing.
     const draft = await api(
       'post',
@@ -125,14 +119,7 @@ describe('Playground page in Chromium', () => {
     await api('post', `/management/v1/agents/${ids.shop}/versions/${draft.id}/push`, { bundle: greeting }, 200, 'push draft');
     ids.shopDraft = draft.id;
 
-    userDataDir = mkdtempSync(join(tmpdir(), 'playground-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_FLAGS,
-      viewport: { width: 1440, height: 900 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
+    ({ page, close: closeBrowser } = await openChromium());
     page.on('pageerror', (error) => pageErrors.push(error.message));
     page.on('request', (request) => {
       if (!request.url().startsWith(`${t.baseUrl}/`) && !request.url().startsWith('data:')) outside.push(request.url());
@@ -145,8 +132,7 @@ describe('Playground page in Chromium', () => {
   });
 
   afterAll(async () => {
-    await context?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    await closeBrowser?.();
     await t?.close();
   });
 
@@ -180,7 +166,7 @@ describe('Playground page in Chromium', () => {
   });
 
   it('chats with the v1 shopping agent: welcome first, streamed text, cards, chips and the trace panel', async () => {
-    await startChat('Trail shop (v1)', /live/);
+    await startChat(ids.shop, ids.shopLive, 'Trail shop · v1.1');
     await expect(agentTurns().first().textContent()).resolves.toContain('Hi');
     await expect(page.getByTestId('suggestions').getByRole('button').count()).resolves.toBeGreaterThan(0);
 
@@ -269,7 +255,11 @@ describe('Playground page in Chromium', () => {
   });
 
   it('browses the agent’s threads with filters, reads a transcript, and shows usage', async () => {
-    await expect(page.getByTestId('usage').textContent()).resolves.toMatch(/Interactions4/);
+    // Four turns so far; the figures refresh after each one.
+    await page
+      .getByTestId('usage')
+      .filter({ hasText: /Interactions4(?!\d)/ })
+      .waitFor();
     await page.getByRole('tab', { name: 'Threads' }).click();
     const list = page.getByTestId('thread-list');
     await list.getByRole('button').first().waitFor();
@@ -290,7 +280,7 @@ describe('Playground page in Chromium', () => {
   });
 
   it('cites passages on the v2 knowledge agent: a [n] marker opens its passage', async () => {
-    await startChat('Help center (v2)', /live/);
+    await startChat(ids.knowledge, ids.knowledgeLive, 'Help center · v1.0');
     const reply = await send('How do I export all my notes?');
     const marker = reply.getByTestId('citation-marker').first();
     await marker.waitFor();
@@ -310,7 +300,7 @@ describe('Playground page in Chromium', () => {
   });
 
   it('tries a draft on a preview agent without changing what is live', async () => {
-    await startChat('Trail shop (v1)', /draft/);
+    await startChat(ids.shop, ids.shopDraft, 'Trail shop · v2.1 (draft preview)');
     await expect(agentTurns().first().textContent()).resolves.toContain('Draft greeting: the spring catalog is in!');
     const reply = await send('Trail running shoes in size 10');
     await expect(reply.getByTestId('card').count()).resolves.toBeGreaterThan(0);
@@ -331,7 +321,70 @@ describe('Playground page in Chromium', () => {
     expect(await keysOf(ids.knowledge)).toBe(0);
     await expect(page.evaluate(() => sessionStorage.length + localStorage.length)).resolves.toBe(0);
   });
+  it('chats with a pasted publishable key alone (no management access)', async () => {
+    const key = await api('post', `/management/v1/agents/${ids.knowledge}/publishable-keys`, {}, 201, 'publishable key');
+    await page.getByRole('tab', { name: 'Publishable key' }).click();
+    await page.getByLabel('Key').fill(key.publishable_key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(agentTurns().first().textContent()).resolves.toContain('Lumen Notes');
+    const reply = await send('What does the Plus plan include?');
+    await reply.getByTestId('citation-marker').first().waitFor();
+    await page.getByTestId('trace-panel').getByTestId('trace').waitFor();
+    await expect(page.getByRole('tab', { name: 'Threads' }).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByTestId('signin').waitFor();
+    // The pasted key is the owner's: signing out forgets it but does not revoke it.
+    const keys = await api('get', `/management/v1/agents/${ids.knowledge}/publishable-keys`, undefined, 200, 'keys');
+    expect(keys.results.map((k: { id: string }) => k.id)).toEqual([key.id]);
+  });
 });
+
+describe('Playground page under a base path', () => {
+  it('is served at <BASE_PATH>/playground and under the legacy base path, and calls the API under the prefix it was loaded from', async () => {
+    const t = await createTestApp({ BASE_PATH: '/api' });
+    const { page, close } = await openChromium();
+    try {
+      const org = await t.factory.org();
+      expectStatus(await t.http.post('/api/management/v1/projects', { name: 'Under a prefix' }, org.headers), 201, 'project');
+      expect((await t.http.get('/playground/')).status).toBe(404);
+      for (const prefix of ['/api', '/api-v2']) {
+        await page.goto(`${t.baseUrl}${prefix}/playground`);
+        expect(page.url()).toBe(`${t.baseUrl}${prefix}/playground/`);
+        await page.getByLabel('Key').fill(org.apiKey);
+        const projects = page.waitForResponse((r) => r.url().includes('/management/v1/projects'));
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        expect(new URL((await projects).url()).pathname).toBe(`${prefix}/management/v1/projects`);
+        await expectOption(page, 'Project', /Under a prefix/);
+        await page.getByRole('button', { name: 'Sign out' }).click();
+        await page.getByTestId('signin').waitFor();
+      }
+    } finally {
+      await close();
+      await t.close();
+    }
+  });
+});
+
+/** Debian's Chromium with a new, empty profile; close() also deletes the profile. */
+async function openChromium(): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: \`npm test\` installs Debian's chromium package (scripts/test.sh)`);
+  const userDataDir = mkdtempSync(join(tmpdir(), 'playground-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: { width: 1440, height: 900 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    close: async () => {
+      await context.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
 
 async function optionLabel(page: Page, select: string, label: RegExp): Promise<string | undefined> {
   const labels = await page.getByLabel(select).locator('option').allTextContents();
