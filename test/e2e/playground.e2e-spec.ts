@@ -145,6 +145,13 @@ describe('Playground page in Chromium', () => {
     // The API's own headers are untouched: JSON routes keep the service-wide policy.
     const health = await t.http.get('/health');
     expect(health.headers.get('content-security-policy')).not.toBe(csp);
+    // Hashed assets are cached for good, the page revalidated; anything else under the prefix is an ordinary 404.
+    const asset = page.url() + (await page.locator('script[type=module]').getAttribute('src'))!.replace('./', '');
+    expect((await t.http.get(new URL(asset).pathname)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(response!.headers()['cache-control']).toBe('no-cache');
+    const missing = await t.http.get('/playground/missing.js');
+    expect([missing.status, missing.body.error.code]).toEqual([404, 'not_found']);
+    expect((await t.http.post('/playground/', {})).status).toBe(405);
     await page.getByTestId('signin').waitFor();
     await shot('signin');
   });

@@ -38,13 +38,21 @@ export function registerPlayground(fastify: FastifyInstance, basePath: string): 
   const root = builtPageDirectory();
   if (!root) return false;
   const prefix = `${basePath}/playground`;
+  // A hook rather than a route: the route index (405 answers) treats `/playground` and `/playground/` as one path.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const [path, query] = splitQuery(request.url);
+    if (path !== prefix) return done();
+    void reply.code(308).header('location', `playground/${query}`).send();
+  });
   void fastify.register(async (scope) => {
-    scope.get(prefix, (_request, reply) => reply.code(308).header('location', 'playground/').send());
     await scope.register(fastifyStatic, {
       root,
       prefix: `${prefix}/`,
       decorateReply: false,
       redirect: false,
+      // One route per built file (read at start): any other path under the prefix is an ordinary 404, not a
+      // wildcard route that finds nothing (which the error filter would report as 405).
+      wildcard: false,
       cacheControl: false,
       setHeaders: (reply, path) => {
         void reply.header('content-security-policy', PLAYGROUND_CSP);
@@ -54,6 +62,11 @@ export function registerPlayground(fastify: FastifyInstance, basePath: string): 
     });
   });
   return true;
+}
+
+function splitQuery(url: string): [string, string] {
+  const q = url.indexOf('?');
+  return q < 0 ? [url, ''] : [url.slice(0, q), url.slice(q)];
 }
 
 /** dist/playground under the package root, found upwards from this module (dist/src/… when built, src/… under ts-jest). */
