@@ -40,6 +40,7 @@ export function registerPlayground(fastify: FastifyInstance, basePath: string): 
   const prefix = `${basePath}/playground`;
   // A hook rather than a route: the route index (405 answers) treats `/playground` and `/playground/` as one path.
   fastify.addHook('onRequest', (request, reply, done) => {
+    if (!request.url.startsWith(prefix)) return done();
     const [path, query] = splitQuery(request.url);
     if (path !== prefix) return done();
     void reply.code(308).header('location', `playground/${query}`).send();
