@@ -15,6 +15,7 @@ import { authenticateAgentKeyBeforeBody } from './modules/events/authenticate-be
 import { registerBodyParsers } from './common/http/body-parsers.js';
 import { requestIdFrom } from './common/http/request-id.js';
 import { RouteIndex } from './common/http/route-index.js';
+import { registerPlayground } from './common/http/playground.js';
 import { SessionWsAdapter } from './modules/streaming/session-ws.adapter.js';
 import { securityHeaders } from './common/http/security-headers.js';
 import { createLogger, PinoNestLogger } from './common/logging/logger.js';
@@ -194,6 +195,9 @@ async function configureApp(
     new ErrorFilter(routes, (url) => (EVENTS_PATH.test(url) ? 'webhooks.payload_too_large' : ErrorCode.PayloadTooLarge)),
   );
 
+  if (!registerPlayground(fastify, basePath)) {
+    fastify.log.warn('the playground page is not built (npm run build): /playground is not served');
+  }
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: '/openapi.json',
     useGlobalPrefix: true,
