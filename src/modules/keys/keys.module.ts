@@ -10,5 +10,6 @@ import { KeysService } from './keys.service.js';
   imports: [TypeOrmModule.forFeature([PublishableKeyEntity, AgentApiKeyEntity]), AgentsModule],
   controllers: [KeysController],
   providers: [KeysService],
+  exports: [KeysService],
 })
 export class KeysModule {}

@@ -19,6 +19,7 @@ import type { CreateVersionDto, PushBundleDto, UpdateVersionDto } from './dto/ve
 import type { BundleResponseDto, PushResponseDto, VersionResponseDto } from './dto/version-response.dto.js';
 import { AgentRevisionEntity } from './entities/agent-revision.entity.js';
 import { AgentVersionEntity } from './entities/agent-version.entity.js';
+import { assertProviderConfigured } from './provider-keys.check.js';
 import { LiveRevisionNotifier, type LiveRevisionChange } from './live-revision.notifier.js';
 import { VersionErrorCode } from './versions.errors.js';
 import { listVersionItems, readVersionItem, toVersionResponse, type VersionItemRow } from './version-items.query.js';
@@ -99,6 +100,7 @@ export class VersionsService {
         );
       }
       const revision = await em.getRepository(AgentRevisionEntity).findOneByOrFail({ id: version.currentRevisionId! });
+      assertProviderConfigured(revision.bundle, this.config.providers);
       if (version.status !== 'published') await em.getRepository(AgentVersionEntity).update({ id: version.id }, { status: 'published' });
       return this.moveLivePointer(em, agent, version.id, revision, 'publish');
     });
