@@ -37,8 +37,9 @@ try {
   const metricsUrl = await app.get(MetricsService).listen();
   if (metricsUrl) logger.info({ url: metricsUrl }, 'metrics listening');
   // Through the log's own stream: pino writes asynchronously, and the banner must come below the boot logs.
-  if (config.env !== 'production')
+  if (config.env !== 'production') {
     (logger as unknown as Record<symbol, { write(text: string): void }>)[symbols.streamSym]!.write(startBanner(config, port));
+  }
 } catch (error) {
   if (error instanceof InvalidEnvironmentError) {
     process.stderr.write(`${error.message}\n`);

@@ -84,7 +84,8 @@ export function listenFailure(error: unknown, host: string, port: number): Start
   const code = (error as { code?: string }).code;
   if (code === 'EADDRINUSE') return new StartupError(`port ${port} is in use; set PORT to another port, or stop what listens there`);
   if (code === 'EACCES') return new StartupError(`not allowed to listen on port ${port}; set PORT to a port above 1023`);
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
     return new StartupError(`cannot listen on ${host}: not an address of this machine; set HOST`);
+  }
   return undefined;
 }
