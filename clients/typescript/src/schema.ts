@@ -1171,12 +1171,284 @@ export interface components {
        */
       include_trace?: boolean;
     };
-    TraceDto: {
+    V1TraceInputDto: {
+      /** @description The end-user message as the engine read it (empty for an image-only turn) */
+      message: string;
+    };
+    V1GuardrailsDto: {
+      /** @description False when a guardrail pattern matched and the turn was blocked */
+      passed: boolean;
+      /** @description Which guardrail matched, or why none did */
+      reason: string;
+    };
+    V1UnderstandingDto: {
+      /** @description Recognised intents, best first (empty when none or blocked) */
+      intents: string[];
+      /** @description The guardrail check, run before anything else */
+      guardrails: components['schemas']['V1GuardrailsDto'];
+    };
+    V1DecisionTriggerDto: {
       /**
-       * @description Selects the shape: v1 (decisioning) or v2 (grounded); see docs/engines.md
+       * @description `always` (tool on every unblocked message), `intent` (tool for listed intents), `parameter` (rule)
        * @enum {string}
        */
-      runtime: 'v1' | 'v2';
+      type: 'always' | 'intent' | 'parameter';
+      /** @description Why the step ran or was skipped, in words */
+      reasons: string[];
+      /** @description The intent that triggered an intent-scoped tool; empty otherwise */
+      matched_objective: string;
+    };
+    V1DecisionRuleDto: {
+      /** @description The condition method, e.g. `less_than` or `exists`; empty for tool calls */
+      type: string;
+      /**
+       * @description The rule's action; empty for tool calls
+       * @enum {string}
+       */
+      action: 'block' | 'ask' | 'respond' | '';
+      /** @description The evaluated condition, e.g. `budget (100) >= 80 → true`; empty for tool calls */
+      reason: string;
+      /** @description The rule code; empty for tool calls */
+      code: string;
+    };
+    V1DecisionDto: {
+      /**
+       * @description A tool call or a rule evaluation
+       * @enum {string}
+       */
+      type: 'tool_call' | 'rule';
+      /** @description Tool code (tool calls); empty for rules */
+      tool: string;
+      /** @description Parent tool of a nested call; always empty in this engine */
+      parent_tool: string;
+      /**
+       * @description `t<n>` for the n-th tool, `r<n>` for the n-th rule
+       * @example t1
+       */
+      track_id: string;
+      /**
+       * @description Tool calls: completed, no_results or skipped; rules: triggered or not_triggered
+       * @enum {string}
+       */
+      status: 'completed' | 'no_results' | 'skipped' | 'triggered' | 'not_triggered';
+      /**
+       * @description Whether the step ran (tools) or fired (rules)
+       * @enum {string}
+       */
+      check_status: 'passed' | 'failed' | 'not_applicable';
+      /** @description What made the step run */
+      trigger: components['schemas']['V1DecisionTriggerDto'];
+      /**
+       * @description Same as `trigger.type`
+       * @enum {string}
+       */
+      trigger_type: 'always' | 'intent' | 'parameter';
+      /** @description The rule evaluated (empty strings for tool calls) */
+      rule: components['schemas']['V1DecisionRuleDto'];
+      /** @description Tool calls: a summary of the results; rules: the rule's message when it fired */
+      text: string;
+      /** @description Why the step did not run or fire; empty when it did */
+      fail_reason: string;
+      /** @description How the step was computed: the search and its filters, or the evaluated condition */
+      computation: string;
+      /** @description The output: `<tool>.results` for tools, the parameter a rule tests */
+      output_param: string;
+      /** @description The top result's title (tools) or the parameter's title (rules) */
+      output_title: string;
+      /** @description True when the tool found results or the rule fired */
+      qualified: boolean;
+      /** @description Tool calls: `results`, `empty` or `skipped`; rules: the action taken, or `none` */
+      matched_branch: string;
+    };
+    V1ComputedParameterDto: {
+      /** @description Parameter code */
+      code: string;
+      /** @description Parameter title */
+      title: string;
+      /**
+       * @description Where the value came from: the message, or the static or dynamic agent variables
+       * @enum {string}
+       */
+      scope: 'message' | 'static' | 'dynamic';
+    };
+    V1JsxWidgetDto: {
+      /** @description The card's title */
+      name: string;
+      /** @description The tool that produced the card */
+      category: string;
+      /** @description The card's JSX */
+      rendered_jsx: string;
+      /** @description True for the top pick */
+      is_recommended: boolean;
+      /** @description The card's position in the reply */
+      index: number;
+    };
+    V1ResponseDto: {
+      /**
+       * @description An answer (with or without cards), a clarifying question (an `ask` rule) or a block
+       * @enum {string}
+       */
+      type: 'answer' | 'answer_with_cards' | 'question' | 'block';
+      /** @description The reply text as sent */
+      message: string;
+      /** @description The follow-up suggestions sent with the reply */
+      suggestions: string[];
+      /** @description For a question: the rule and condition that asked it; empty otherwise */
+      question_reason: string;
+      /** @description For a question: the parameters asked for */
+      asking_for: string[];
+      /** @description For a block: the message of the guardrail or rule that blocked */
+      block_message: string;
+      /** @description Always empty: engine failures are errors, not traces */
+      error: string;
+      /** @description The cards sent with the reply */
+      jsx_widgets: components['schemas']['V1JsxWidgetDto'][];
+    };
+    V1RuleConditionDto: {
+      /** @description The comparison, e.g. `greater_than_or_equal` */
+      method: string;
+      /** @description The evaluated condition, e.g. `budget (100) >= 80 → true` */
+      operation: string;
+    };
+    V1RuleReasonDto: {
+      /** @description Whether the condition held */
+      passed: boolean;
+      /**
+       * @description Rules are triggered by parameters
+       * @enum {string}
+       */
+      trigger_type: 'parameter';
+      /** @description The condition evaluated */
+      condition: components['schemas']['V1RuleConditionDto'];
+    };
+    V1RuleEvaluationDto: {
+      /** @description Rule code */
+      code: string;
+      /** @description Whether the rule fired */
+      triggered: boolean;
+      /** @description The condition and its outcome */
+      reason: components['schemas']['V1RuleReasonDto'][];
+    };
+    V1TraceDto: {
+      /**
+       * @description The decisioning engine; selects this shape (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      runtime: 'v1';
+      /** @description What the engine was given */
+      input: components['schemas']['V1TraceInputDto'];
+      /** @description Intents recognised and the guardrail check */
+      understanding: components['schemas']['V1UnderstandingDto'];
+      /** @description Every tool call, then every rule evaluation, in order */
+      decisions: components['schemas']['V1DecisionDto'][];
+      /** @description Parameters computed from the message and the agent variables */
+      computed_parameters: components['schemas']['V1ComputedParameterDto'][];
+      /** @description The reply and what kind of reply it is */
+      response: components['schemas']['V1ResponseDto'];
+      /** @description Each rule's condition and whether it fired */
+      rules_evaluations: components['schemas']['V1RuleEvaluationDto'][];
+    };
+    V2IntentScoreDto: {
+      /** @description Intent name */
+      name: string;
+      /** @description Classifier score (cosine similarity, 3 decimals) */
+      score: number;
+    };
+    V2UnderstandingDto: {
+      /** @description The question as asked (trimmed) */
+      question: string;
+      /** @description The question's own keywords (stemmed) */
+      keywords: string[];
+      /** @description Keywords carried over from the previous question for a short follow-up (build 2.1); empty otherwise */
+      context_keywords: string[];
+      /** @description The recognised intent, or null */
+      intent: string | null;
+      /** @description Every recognised intent with its score, best first */
+      intents: components['schemas']['V2IntentScoreDto'][];
+    };
+    V2LearnedDto: {
+      /** @description `agent_variables.static`, `agent_variables.dynamic` or `history` */
+      source: string;
+      /** @description The variable name, or `previous_question` */
+      key: string;
+      /** @description The value learned */
+      value: string | number | boolean;
+    };
+    V2SourceReadDto: {
+      /** @description Knowledge document id */
+      document_id: string;
+      /** @description Document title */
+      title: string;
+      /** @description How many of its passages the search returned */
+      passages_considered: number;
+    };
+    V2PassageUsedDto: {
+      /** @description Passage id (`<document id>#p<n>`) */
+      passage_id: string;
+      /** @description The document the passage belongs to */
+      document_id: string;
+      /** @description Retrieval score (BM25+, 3 decimals) */
+      score: number;
+      /** @description The passage text */
+      text: string;
+    };
+    V2CitationDto: {
+      /** @description The `[n]` marker in the reply */
+      marker: number;
+      /** @description Cited document id */
+      document_id: string;
+      /** @description Cited document title */
+      title: string;
+      /** @description The document's URL; empty when it has none */
+      url: string;
+      /** @description Cited passage id */
+      passage_id: string;
+      /** @description The passage text */
+      text: string;
+    };
+    V2PolicyDto: {
+      /** @description `guardrails`, `grounded_only`, `no_answer_without_sources`, `multi_passage` or `history_context` */
+      code: string;
+      /** @description What the policy decided, e.g. `allow`, `block`, `applied`, `triggered`, `enabled`, `used` */
+      decision: string;
+      /** @description Why, in words; may be empty */
+      detail: string;
+    };
+    V2CheckDto: {
+      /** @description `guardrails`, `citations_map_to_passages` or `answer_is_grounded` */
+      name: string;
+      /** @description Whether the check passed */
+      passed: boolean;
+      /** @description What was checked and found */
+      detail: string;
+    };
+    V2TraceDto: {
+      /**
+       * @description The grounded engine; selects this shape (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      runtime: 'v2';
+      /**
+       * @description The engine build that answered
+       * @example 2.1.0
+       */
+      build: string;
+      /** @description What the question was understood to ask */
+      understanding: components['schemas']['V2UnderstandingDto'];
+      /** @description What the engine learned from the agent variables and the thread */
+      learned: components['schemas']['V2LearnedDto'][];
+      /** @description The documents whose passages the search returned */
+      sources_read: components['schemas']['V2SourceReadDto'][];
+      /** @description The passages the reply cites */
+      passages_used: components['schemas']['V2PassageUsedDto'][];
+      /** @description Each citation marker in the reply and the passage it maps to */
+      citations_used: components['schemas']['V2CitationDto'][];
+      /** @description The policies applied and what each decided */
+      policies: components['schemas']['V2PolicyDto'][];
+      /** @description The checks run on the reply */
+      checks: components['schemas']['V2CheckDto'][];
+      /** @description What happened, in plain language */
+      narrative: string;
     };
     ParticipantDto: {
       id: string;
@@ -1229,8 +1501,8 @@ export interface components {
       input_tokens: number;
       /** @default 0 */
       output_tokens: number;
-      /** @description Present only when the request set include_trace to true */
-      trace_info?: components['schemas']['TraceDto'];
+      /** @description The reasoning trace (shape selected by `runtime`); present only when the request set include_trace to true */
+      trace_info?: components['schemas']['V1TraceDto'] | components['schemas']['V2TraceDto'];
     };
     SendMessageResponseDto: {
       /**
@@ -1246,7 +1518,10 @@ export interface components {
       message: components['schemas']['MessageDto'];
     };
     RerunDto: {
-      /** @default false */
+      /**
+       * @description Include the reasoning trace as message.trace_info
+       * @default false
+       */
       include_trace?: boolean;
     };
     WelcomeMessageResponseDto: {
@@ -1546,20 +1821,81 @@ export interface components {
       /** @description Agent replies: output tokens of the turn */
       output_tokens?: number;
     };
-    TraceRecordDto: {
+    V1TraceRecordDto: {
       /**
-       * @description Selects the shape of the other sections
+       * @description The decisioning engine; selects this shape (enum property replaced by openapi-typescript)
        * @enum {string}
        */
-      runtime: 'v1' | 'v2';
+      runtime: 'v1';
+      /** @description What the engine was given */
+      input: components['schemas']['V1TraceInputDto'];
+      /** @description Intents recognised and the guardrail check */
+      understanding: components['schemas']['V1UnderstandingDto'];
+      /** @description Every tool call, then every rule evaluation, in order */
+      decisions: components['schemas']['V1DecisionDto'][];
+      /** @description Parameters computed from the message and the agent variables */
+      computed_parameters: components['schemas']['V1ComputedParameterDto'][];
+      /** @description The reply and what kind of reply it is */
+      response: components['schemas']['V1ResponseDto'];
+      /** @description Each rule's condition and whether it fired */
+      rules_evaluations: components['schemas']['V1RuleEvaluationDto'][];
       /**
        * @description The interaction (turn) this trace records
        * @example 6740a1b2c3d4e5f601234567
        */
       interaction_id: string;
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description The thread of the interaction
+       * @example 6740a1b2c3d4e5f601234567
+       */
       thread_id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the interaction was recorded
+       */
+      created_at: string;
+    };
+    V2TraceRecordDto: {
+      /**
+       * @description The grounded engine; selects this shape (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      runtime: 'v2';
+      /**
+       * @description The engine build that answered
+       * @example 2.1.0
+       */
+      build: string;
+      /** @description What the question was understood to ask */
+      understanding: components['schemas']['V2UnderstandingDto'];
+      /** @description What the engine learned from the agent variables and the thread */
+      learned: components['schemas']['V2LearnedDto'][];
+      /** @description The documents whose passages the search returned */
+      sources_read: components['schemas']['V2SourceReadDto'][];
+      /** @description The passages the reply cites */
+      passages_used: components['schemas']['V2PassageUsedDto'][];
+      /** @description Each citation marker in the reply and the passage it maps to */
+      citations_used: components['schemas']['V2CitationDto'][];
+      /** @description The policies applied and what each decided */
+      policies: components['schemas']['V2PolicyDto'][];
+      /** @description The checks run on the reply */
+      checks: components['schemas']['V2CheckDto'][];
+      /** @description What happened, in plain language */
+      narrative: string;
+      /**
+       * @description The interaction (turn) this trace records
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /**
+       * @description The thread of the interaction
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * Format: date-time
+       * @description When the interaction was recorded
+       */
       created_at: string;
     };
     UsageDto: {
@@ -5569,7 +5905,7 @@ export interface operations {
         };
         content: {
           'application/json': {
-            results: components['schemas']['TraceRecordDto'][];
+            results: (components['schemas']['V1TraceRecordDto'] | components['schemas']['V2TraceRecordDto'])[];
             meta: components['schemas']['PageMetaDto'];
             links: components['schemas']['PageLinksDto'];
           };
@@ -5643,7 +5979,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['TraceRecordDto'];
+          'application/json': components['schemas']['V1TraceRecordDto'] | components['schemas']['V2TraceRecordDto'];
         };
       };
       /** @description Missing or invalid credentials (`unauthorized`) */
