@@ -103,10 +103,13 @@ describe('service start-up', () => {
     expect(redis.stderr).not.toMatch(STACK_FRAME);
   });
 
-  it('refuses to start in production without JWT_SECRET', async () => {
-    const { code, stderr } = await runServiceToExit({ NODE_ENV: 'production', JWT_SECRET: undefined });
-    expect(code).toBe(78);
-    expect(stderr).toContain('JWT_SECRET is required in production');
+  it('refuses to start in production without JWT_SECRET, and npm run start:prod means production', async () => {
+    const direct = await runServiceToExit({ NODE_ENV: 'production', JWT_SECRET: undefined });
+    expect(direct.code).toBe(78);
+    expect(direct.stderr).toContain('JWT_SECRET is required in production');
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_ENV' && name !== 'JWT_SECRET'));
+    const viaNpm = await run('npm', ['run', '-s', 'start:prod'], { env }).catch((error: { code: number; stderr: string }) => error);
+    expect(viaNpm).toMatchObject({ code: 78, stderr: expect.stringContaining('JWT_SECRET is required in production') });
   });
 
   it('reads .env from the working directory; the environment wins over it', async () => {
