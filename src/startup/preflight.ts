@@ -9,7 +9,7 @@ const CONNECT_TIMEOUT_MS = 5000;
 export class StartupError extends Error {}
 
 /** `host:port` of a URL, never its credentials. */
-export function addressOf(url: string, defaultPort: number): string {
+function addressOf(url: string, defaultPort: number): string {
   try {
     const { hostname, port } = new URL(url);
     return `${hostname}:${port || defaultPort}`;
