@@ -13,7 +13,6 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { DataSource } from 'typeorm';
 import { AppError } from './common/errors/app-error.js';
 import { loadConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
@@ -21,6 +20,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { SqlModule } from './database/sql.module.js';
 import { RedisModule } from './common/redis/redis.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
+import { CredentialsRepository } from './modules/auth/credentials.repository.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { OrganizationsModule } from './modules/organizations/organizations.module.js';
 import { OrganizationsService } from './modules/organizations/organizations.service.js';
@@ -93,7 +93,7 @@ try {
     'demo:ensure': () =>
       ensureDemo(
         {
-          dataSource: app.get(DataSource),
+          credentials: app.get(CredentialsRepository),
           organizations,
           projects: app.get(ProjectsService),
           agents: app.get(AgentsService),

@@ -1,9 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { DataSource, IsNull } from 'typeorm';
 import { NotFoundError } from '../common/errors/app-error.js';
 import type { AgentRuntime } from '../modules/agents/agent.entity.js';
 import { AgentsService } from '../modules/agents/agents.service.js';
-import { PublishableKeyEntity } from '../modules/auth/entities/publishable-key.entity.js';
+import { CredentialsRepository } from '../modules/auth/credentials.repository.js';
 import type { Principal } from '../modules/auth/principal.js';
 import { hashSecret } from '../modules/auth/secrets.js';
 import { KeysService } from '../modules/keys/keys.service.js';
@@ -36,7 +35,7 @@ const DEMO_AGENTS: Omit<QuickstartAgent, 'agent_id' | 'publishable_key'>[] = [
 ];
 
 export interface DemoServices {
-  dataSource: DataSource;
+  credentials: CredentialsRepository;
   organizations: OrganizationsService;
   projects: ProjectsService;
   agents: AgentsService;
@@ -91,15 +90,13 @@ async function ensureAgent(
     const version = await services.versions.create(who, agent.id, { source: 'template', template: spec.template });
     await services.versions.publish(who, agent.id, version.id);
   }
-  const keyStillValid =
-    existing !== undefined &&
-    before !== undefined &&
-    (await services.dataSource
-      .getRepository(PublishableKeyEntity)
-      .existsBy({ agentId: agent.id, keyHash: hashSecret(before.publishable_key), revokedAt: IsNull() }));
-  const publishableKey = keyStillValid
-    ? before.publishable_key
-    : (await services.keys.createPublishableKey(who, agent.id, {})).publishable_key;
+  // The key recorded last time, while it still exists for this agent and is not revoked.
+  const previousKey = existing ? before?.publishable_key : undefined;
+  const stored = previousKey ? await services.credentials.findPublishableKeyByHash(hashSecret(previousKey)) : undefined;
+  const publishableKey =
+    previousKey && stored?.agent_id === agent.id && !stored.revoked
+      ? previousKey
+      : (await services.keys.createPublishableKey(who, agent.id, {})).publishable_key;
   return { ...spec, agent_id: agent.id, publishable_key: publishableKey };
 }
 
