@@ -17,6 +17,7 @@ import type { CreateVersionDto, PushBundleDto, UpdateVersionDto } from './dto/ve
 import type { BundleResponseDto, PushResponseDto, VersionResponseDto } from './dto/version-response.dto.js';
 import type { AgentRevisionEntity } from './entities/agent-revision.entity.js';
 import type { AgentVersionEntity } from './entities/agent-version.entity.js';
+import { assertProviderConfigured } from './provider-keys.check.js';
 import { LiveRevisionNotifier, type LiveRevisionChange } from './live-revision.notifier.js';
 import { VersionErrorCode } from './versions.errors.js';
 import { toVersionResponse } from './version-item.js';
@@ -96,6 +97,7 @@ export class VersionsService {
         );
       }
       const revision = await this.currentRevision(version);
+      assertProviderConfigured(revision.bundle, this.config.providers);
       if (version.status !== 'published') await this.versions.updateVersion(version.id, { status: 'published' });
       return this.moveLivePointer(agent, version.id, revision, 'publish');
     });
