@@ -7,8 +7,8 @@ import type { Page } from '../../common/pagination/page.dto.js';
 import { paginate, type PageRequest } from '../../common/pagination/paginate.js';
 import type { Principal } from '../auth/principal.js';
 import { ProjectsService } from '../projects/projects.service.js';
+import { EventBus } from '../../common/bus/event-bus.js';
 import { CredentialChanges } from '../auth/credential-changes.js';
-import { LiveRevisionNotifier } from '../versions/live-revision.notifier.js';
 import { VersionsService } from '../versions/versions.service.js';
 import { AgentEntity } from './agent.entity.js';
 import { deleteAgents, findVisibleAgent } from './agent-queries.js';
@@ -28,7 +28,7 @@ export class AgentsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly projects: ProjectsService,
     private readonly versions: VersionsService,
-    private readonly notifier: LiveRevisionNotifier,
+    private readonly bus: EventBus,
     private readonly credentials: CredentialChanges,
   ) {}
 
@@ -92,7 +92,7 @@ export class AgentsService {
       const change = renamed ? await this.versions.republishLiveWithName(em, agent, agent.name) : null;
       return { agent, change };
     });
-    if (change) this.notifier.notify(change);
+    if (change) this.bus.emit('agent.live_changed', change);
     return toAgentResponse(await this.getVisible(who.organizationId, agent.id));
   }
 
@@ -103,7 +103,7 @@ export class AgentsService {
       if (!agent) throw new NotFoundError('Agent');
       return deleteAgents(em, this.versions, agent.organizationId, { agentId: agent.id });
     });
-    for (const change of changes) this.notifier.notify(change);
+    for (const change of changes) this.bus.emit('agent.live_changed', change);
   }
 
   /**

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { EventBus } from '../../common/bus/event-bus.js';
 
 /** The PostgreSQL NOTIFY channel revocations are announced on (NOTIFY is per database: tests never cross-talk). */
 export const CREDENTIALS_CHANNEL = 'credentials_changed';
@@ -14,17 +15,20 @@ interface Notice {
 
 /**
  * Revocation and deletion of credentials (keys, users, agents, projects, organizations), made effective on every
- * instance. The change and its announcement commit together: PostgreSQL delivers the NOTIFY to every listening
- * instance when, and only if, the transaction commits. The process that made the change applies it before
- * returning, so its own next request is already refused.
+ * instance, as the bus event `credential.revoked`. The change and its announcement commit together: PostgreSQL
+ * delivers the NOTIFY to every listening instance (CredentialChangesListener) when, and only if, the transaction
+ * commits. The process that made the change emits the event itself before returning, so its own next request is
+ * already refused.
  */
 @Injectable()
 export class CredentialChanges {
   readonly origin = randomUUID();
   private readonly logger = new Logger('CredentialChanges');
-  private readonly listeners = new Set<(organizationId: string | undefined) => void>();
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly bus: EventBus,
+  ) {}
 
   /** Runs `change` in a transaction that revokes or deletes credentials of `organizationId`, announced on commit. */
   async commit<T>(organizationId: string, change: (em: EntityManager) => Promise<T>): Promise<T> {
@@ -34,7 +38,7 @@ export class CredentialChanges {
       await em.query(`SELECT pg_notify($1, $2)`, [CREDENTIALS_CHANNEL, JSON.stringify(notice)]);
       return value;
     });
-    this.emit(organizationId);
+    this.bus.emit('credential.revoked', { organizationId });
     return result;
   }
 
@@ -48,25 +52,9 @@ export class CredentialChanges {
     }
     if (typeof notice.organizationId !== 'string') {
       this.logger.warn({ payload }, 'unreadable credentials notice: forgetting every cached credential');
-      this.emit(undefined);
+      this.bus.emit('credential.revoked', { organizationId: null });
       return;
     }
-    if (notice.origin !== this.origin) this.emit(notice.organizationId);
-  }
-
-  /** `organizationId` undefined: any organization's credentials may have changed. Returns the unsubscribe function. */
-  onChange(listener: (organizationId: string | undefined) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  private emit(organizationId: string | undefined): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(organizationId);
-      } catch (error) {
-        this.logger.error({ err: error }, 'credentials change listener failed');
-      }
-    }
+    if (notice.origin !== this.origin) this.bus.emit('credential.revoked', { organizationId: notice.organizationId });
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
+import { EventBus } from '../../common/bus/event-bus.js';
 import { NotFoundError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
@@ -8,7 +9,6 @@ import { paginate, type PageRequest } from '../../common/pagination/paginate.js'
 import { deleteAgents } from '../agents/agent-queries.js';
 import { CredentialChanges } from '../auth/credential-changes.js';
 import type { Principal } from '../auth/principal.js';
-import { LiveRevisionNotifier } from '../versions/live-revision.notifier.js';
 import { VersionsService } from '../versions/versions.service.js';
 import { ListProjectsQueryDto, toProjectResponse, type CreateProjectDto, type ProjectResponseDto } from './dto/project.dto.js';
 import { ProjectEntity } from './project.entity.js';
@@ -25,7 +25,7 @@ export class ProjectsService {
   constructor(
     @InjectRepository(ProjectEntity) private readonly projects: Repository<ProjectEntity>,
     private readonly versions: VersionsService,
-    private readonly notifier: LiveRevisionNotifier,
+    private readonly bus: EventBus,
     private readonly credentials: CredentialChanges,
   ) {}
 
@@ -61,17 +61,18 @@ export class ProjectsService {
   /**
    * Deleting leaves listings at once; the row stays so the project's usage history remains countable. Its agents
    * are deleted with it (see deleteAgents): their keys, client tokens and agent-scoped sessions are refused at
-   * once on every surface and every instance, and the messaging and events caches drop them.
+   * once on every surface and every instance, and the messaging and events caches drop them (`project.deleted`).
    */
   async delete(who: Principal, projectId: string): Promise<void> {
-    const changes = await this.credentials.commit(who.organizationId, async (em) => {
+    const deleted = await this.credentials.commit(who.organizationId, async (em) => {
       const result = await em
         .getRepository(ProjectEntity)
         .update({ id: projectId.toLowerCase(), organizationId: who.organizationId, deletedAt: IsNull() }, { deletedAt: new Date() });
       if (!result.affected) throw new NotFoundError('Project');
       return deleteAgents(em, this.versions, who.organizationId, { projectId: projectId.toLowerCase() });
     });
-    for (const change of changes) this.notifier.notify(change);
+    const agentIds = deleted.map((change) => change.agentId);
+    this.bus.emit('project.deleted', { organizationId: who.organizationId, projectId: projectId.toLowerCase(), agentIds });
   }
 
   /** The caller's live project, or 404 — never 403, so other tenants' ids cannot be probed. */

@@ -17,9 +17,10 @@ import { BundlesService } from '../bundles/bundles.service.js';
 import type { ListVersionsQueryDto } from './dto/list-versions.query.dto.js';
 import type { CreateVersionDto, PushBundleDto, UpdateVersionDto } from './dto/version-request.dto.js';
 import type { BundleResponseDto, PushResponseDto, VersionResponseDto } from './dto/version-response.dto.js';
+import { EventBus } from '../../common/bus/event-bus.js';
+import type { LiveRevisionChange } from '../../common/bus/event-map.js';
 import { AgentRevisionEntity } from './entities/agent-revision.entity.js';
 import { AgentVersionEntity } from './entities/agent-version.entity.js';
-import { LiveRevisionNotifier, type LiveRevisionChange } from './live-revision.notifier.js';
 import { VersionErrorCode } from './versions.errors.js';
 import { listVersionItems, readVersionItem, toVersionResponse, type VersionItemRow } from './version-items.query.js';
 
@@ -37,7 +38,7 @@ export class VersionsService {
     private readonly sql: SqlService,
     private readonly validator: BundleValidator,
     private readonly bundles: BundlesService,
-    private readonly notifier: LiveRevisionNotifier,
+    private readonly bus: EventBus,
     private readonly config: AppConfig,
   ) {}
 
@@ -102,7 +103,7 @@ export class VersionsService {
       if (version.status !== 'published') await em.getRepository(AgentVersionEntity).update({ id: version.id }, { status: 'published' });
       return this.moveLivePointer(em, agent, version.id, revision, 'publish');
     });
-    this.notifier.notify(change);
+    this.bus.emit('agent.live_changed', change);
     return this.item(change.agentId, versionId);
   }
 
