@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
 import { RuntimeModule } from '../runtime/runtime.module.js';
-import { VersionsModule } from '../versions/versions.module.js';
 import { LiveAgentsService } from './live-agents.service.js';
 import { MessagingController } from './messaging.controller.js';
 import { MessagingService } from './messaging.service.js';
 import { TurnsRepository } from './turns.repository.js';
 
 @Module({
-  imports: [RuntimeModule, VersionsModule],
+  imports: [RuntimeModule],
   controllers: [MessagingController],
   providers: [MessagingService, LiveAgentsService, TurnsRepository],
   exports: [MessagingService, LiveAgentsService],
