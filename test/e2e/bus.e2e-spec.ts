@@ -1,6 +1,6 @@
-import { liveAgent, type LiveTestAgent } from '../support/agents.js';
-import { eventually } from '../support/fake-twilio-server.js';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { liveAgent, shopBundle, type LiveTestAgent } from '../support/agents.js';
+import { eventually, inboundParams, signTwilioRequest, startFakeTwilio, type FakeTwilio } from '../support/fake-twilio-server.js';
+import { startServiceProcess, startWorkerProcess, type ChildServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import type { TestOrg } from '../factories/factory.js';
 
@@ -62,5 +62,57 @@ describe('event bus across processes', () => {
     expect((await t.http.delete(`/management/v1/projects/${projectId}`, org.headers)).status).toBe(204);
 
     await eventually(async () => (await liveAgentInvalidations(otherMetrics)) === before + 1, 'the other process dropped the entry');
+  });
+});
+
+describe('event announcements where the API and the worker are separate processes', () => {
+  const PUBLIC_BASE = 'https://agents.example.com';
+  const PHONE = '+15557654321';
+  const SENDER = '+15550001111';
+  let t: TestApp;
+  /** `npm run worker`: it runs the events, so it hears their `event.completed` and answers the phone. */
+  let worker: ChildServiceProcess;
+  let twilio: FakeTwilio;
+
+  beforeAll(async () => {
+    twilio = await startFakeTwilio();
+    const channels = {
+      CHANNEL_PROVIDER_BASE_URL: twilio.url,
+      CHANNEL_PROVIDER_ACCOUNT_SID: twilio.accountSid,
+      CHANNEL_PROVIDER_AUTH_TOKEN: twilio.authToken,
+      CHANNEL_PUBLIC_BASE_URL: PUBLIC_BASE,
+      CHANNEL_DEFAULT_SENDER_SMS: SENDER,
+    };
+    t = await createTestApp({ ...channels, WORKERS: 'off' });
+    await t.reset();
+    worker = await startWorkerProcess(channels);
+  }, 60_000);
+  afterAll(async () => {
+    await worker?.stop();
+    await t?.close();
+    await twilio?.close();
+  });
+
+  it('answers a channel message received by the API from the worker that ran its event', async () => {
+    const org = await t.factory.org();
+    const agent = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });
+    const started = await t.http.post('/messaging/v1/channels/sms/threads', { user_id: 'u', phone_number: PHONE }, agent.headers);
+    expect(started.status).toBe(201);
+    await twilio.waitForMessages(1);
+
+    const path = '/messaging/v1/channels/sms/inbound';
+    const params = inboundParams(twilio.accountSid, { from: PHONE, to: SENDER, body: 'show me jackets' });
+    const res = await t.http.request('POST', path, {
+      raw: new URLSearchParams(params).toString(),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': signTwilioRequest(twilio.authToken, `${PUBLIC_BASE}${path}`, params),
+      },
+    });
+    expect(res.status).toBe(200);
+
+    const [, answer] = await twilio.waitForMessages(2);
+    expect(answer).toMatchObject({ to: PHONE, from: SENDER });
+    expect(answer!.body).toContain('Storm Shell Jacket');
   });
 });
