@@ -166,18 +166,10 @@ export class ChannelInboundService {
     );
   }
 
-  @OnBusEvent('event.completed')
-  async onEventCompleted(event: EventCompleted): Promise<void> {
-    await this.onEventDone(event);
-  }
-
-  @OnBusEvent('event.failed')
-  async onEventFailed(event: EventFailed): Promise<void> {
-    await this.onEventDone(event);
-  }
-
   /** A channel message's event finished (on this process): its conversation may have a reply to send. */
-  private async onEventDone(event: EventCompleted | EventFailed): Promise<void> {
+  @OnBusEvent('event.completed')
+  @OnBusEvent('event.failed')
+  async onEventDone(event: EventCompleted | EventFailed): Promise<void> {
     if (!event.externalThreadId || !isChannelExternalId(event.externalThreadId)) return;
     const inbound = await this.messages.findInboundByEvent(event.eventId);
     if (inbound) await this.answerInOrder(inbound.thread_id);
