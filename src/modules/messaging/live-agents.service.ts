@@ -5,7 +5,7 @@ import { OnBusEvent } from '../../common/bus/on-bus-event.decorator.js';
 import { NotFoundError } from '../../common/errors/app-error.js';
 import { SqlService } from '../../database/sql.service.js';
 import type { Bundle } from '../bundles/bundle.types.js';
-import type { PreparedAgent } from '../runtime/runtime.types.js';
+import type { PreparedAgent } from '../runtime/prepared-agent.js';
 import { RuntimeService } from '../runtime/runtime.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { NoActiveVersionError } from './messaging.errors.js';
