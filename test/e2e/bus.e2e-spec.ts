@@ -1,7 +1,8 @@
 import { liveAgent, shopBundle, type LiveTestAgent } from '../support/agents.js';
-import { eventually, inboundParams, signTwilioRequest, startFakeTwilio, type FakeTwilio } from '../support/fake-twilio-server.js';
+import { inboundParams, signTwilioRequest, startFakeTwilio, type FakeTwilio } from '../support/fake-twilio-server.js';
 import { startServiceProcess, startWorkerProcess, type ChildServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { waitFor } from '../support/wait.js';
 import type { TestOrg } from '../factories/factory.js';
 
 /** The other process's count of live-agent cache entries dropped by an announcement (TTL expiry is not counted). */
@@ -22,7 +23,7 @@ describe('event bus across processes', () => {
   beforeAll(async () => {
     t = await createTestApp();
     other = await startServiceProcess();
-    otherMetrics = await eventually(async () => {
+    otherMetrics = await waitFor(async () => {
       const line = other.logs.find((l) => l.includes('metrics listening'));
       return line ? (JSON.parse(line) as { url: string }).url.replace(/\/metrics$/, '') : undefined;
     }, 'the other process serves metrics');
@@ -51,7 +52,7 @@ describe('event bus across processes', () => {
     const publish = await t.http.post(`/management/v1/agents/${agent.agentId}/versions/${agent.versionId}/publish`, undefined, org.headers);
     expect(publish.status).toBe(200);
 
-    await eventually(async () => (await liveAgentInvalidations(otherMetrics)) === before + 1, 'the other process dropped the entry');
+    await waitFor(async () => (await liveAgentInvalidations(otherMetrics)) === before + 1, 'the other process dropped the entry');
     expect(await otherWelcome()).toBe('second welcome');
   });
 
@@ -61,7 +62,7 @@ describe('event bus across processes', () => {
     const { project_id: projectId } = (await t.http.get(`/management/v1/agents/${agent.agentId}`, org.headers)).body;
     expect((await t.http.delete(`/management/v1/projects/${projectId}`, org.headers)).status).toBe(204);
 
-    await eventually(async () => (await liveAgentInvalidations(otherMetrics)) === before + 1, 'the other process dropped the entry');
+    await waitFor(async () => (await liveAgentInvalidations(otherMetrics)) === before + 1, 'the other process dropped the entry');
   });
 });
 

@@ -6,6 +6,8 @@ import { newId } from '../../common/ids/new-id.js';
 import { INPUT_LIMITS } from '../../common/validation/input-limits.js';
 import { charCount, leadingChars } from '../../common/validation/char-length.js';
 import { AppConfig } from '../../config/app-config.js';
+import { ConversationsService } from '../conversations/conversations.service.js';
+import type { ChannelThread } from '../conversations/conversations.types.js';
 import { EventsIngestService } from '../events/events-ingest.service.js';
 import { EventsService } from '../events/events.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
@@ -35,6 +37,7 @@ export class ChannelInboundService {
   constructor(
     @Inject(CHANNEL_PROVIDER) private readonly provider: ChannelProvider,
     private readonly messages: ChannelMessagesRepository,
+    private readonly conversations: ConversationsService,
     private readonly outbound: ChannelOutboundService,
     private readonly ingest: EventsIngestService,
     private readonly events: EventsService,
@@ -95,7 +98,9 @@ export class ChannelInboundService {
    */
   private async route(channel: Channel, message: InboundChannelMessage, body: string): Promise<ChannelConversation | undefined> {
     const platformDefault = this.config.channels.defaultSenders[channel] === message.to;
-    const conversations = await this.messages.findConversations(channel, message.to, message.from, platformDefault);
+    const conversations = (await this.conversations.channelConversations(channel, message.to, message.from, platformDefault)).map(
+      toConversation,
+    );
     const where = { channel, to: message.to, providerMessageId: message.providerMessageId };
     if (conversations.length === 0) {
       // Nobody started a conversation between these numbers: there is no agent to answer.
@@ -138,14 +143,14 @@ export class ChannelInboundService {
    * is recorded on the message.
    */
   private async handOver(row: InboundRow): Promise<void> {
-    const inbound = await this.messages.inboundText(row.id);
-    if (!inbound?.external_id) return;
+    const [inbound, thread] = await Promise.all([this.messages.inboundBody(row.id), this.conversations.channelThread(row.thread_id)]);
+    if (!inbound || !thread?.external_id) return;
     let eventId: string;
     try {
       eventId = await this.ingest.accept(row.organization_id, row.agent_id, {
         ...(inbound.body.trim() ? { text: inbound.body } : {}),
-        agent_variables: { user_id: inbound.user_id, channel: inbound.channel, phone_number: inbound.phone_number },
-        thread_id: inbound.external_id,
+        agent_variables: { user_id: thread.user_id, channel: inbound.channel, phone_number: thread.phone_number },
+        thread_id: thread.external_id,
       });
     } catch (error) {
       if (error instanceof AppError && error.status < 500) {
@@ -192,7 +197,7 @@ export class ChannelInboundService {
         continue;
       }
       if (event.status !== 'completed') return;
-      const turn = await this.messages.turnForEvent(inbound.organization_id, inbound.event_id);
+      const turn = await this.conversations.turnForEvent(inbound.event_id, inbound.organization_id);
       if (!turn) return;
       const replyId = await this.recordReply(inbound, turn);
       await this.messages.markInboundAnswered(inbound.id, turn.id);
@@ -268,4 +273,17 @@ export function replyBody(text: string, cards: unknown[] | undefined): string {
     if (title) lines.push(`• ${title}${typeof url === 'string' && url ? ` ${url}` : ''}`);
   }
   return [text.trim(), ...(lines.length ? [lines.join('\n')] : [])].filter(Boolean).join('\n\n');
+}
+
+function toConversation(thread: ChannelThread): ChannelConversation {
+  return {
+    threadId: thread.id,
+    organizationId: thread.organization_id,
+    agentId: thread.agent_id,
+    userId: thread.user_id,
+    externalId: thread.external_id,
+    channel: thread.channel as Channel,
+    phoneNumber: thread.phone_number,
+    senderNumber: thread.sender_number,
+  };
 }

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../../config/app-config.js';
+import { ConversationsModule } from '../conversations/conversations.module.js';
 import { EventsModule } from '../events/events.module.js';
 import { MessagingModule } from '../messaging/messaging.module.js';
 import { ChannelInboundService } from './channel-inbound.service.js';
@@ -9,10 +9,10 @@ import { ChannelOutboundService } from './channel-outbound.service.js';
 import { ChannelThreadsController } from './channel-threads.controller.js';
 import { ChannelThreadsService } from './channel-threads.service.js';
 import { ChannelWebhooksController } from './channel-webhooks.controller.js';
-import { SenderEntity } from './entities/sender.entity.js';
 import { CHANNEL_PROVIDER } from './providers/channel-provider.js';
 import { TwilioProvider } from './providers/twilio.provider.js';
 import { SendersController } from './senders.controller.js';
+import { SendersRepository } from './senders.repository.js';
 import { SendersService } from './senders.service.js';
 
 /**
@@ -21,11 +21,12 @@ import { SendersService } from './senders.service.js';
  * Deliveries and sweeps run in ChannelsWorkerModule.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([SenderEntity]), MessagingModule, EventsModule],
+  imports: [ConversationsModule, MessagingModule, EventsModule],
   controllers: [SendersController, ChannelThreadsController, ChannelWebhooksController],
   providers: [
     { provide: CHANNEL_PROVIDER, inject: [AppConfig], useFactory: (config: AppConfig) => new TwilioProvider(config) },
     SendersService,
+    SendersRepository,
     ChannelMessagesRepository,
     ChannelOutboundService,
     ChannelThreadsService,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ConversationsModule } from '../conversations/conversations.module.js';
 import { MessagingModule } from '../messaging/messaging.module.js';
 import { EventJobs } from './event-jobs.js';
 import { EventsIngestService } from './events-ingest.service.js';
@@ -12,7 +13,7 @@ import { EventsService } from './events.service.js';
  * module to hand their inbound messages over as events.
  */
 @Module({
-  imports: [MessagingModule],
+  imports: [ConversationsModule, MessagingModule],
   controllers: [EventsController],
   providers: [EventsRepository, EventJobs, EventsIngestService, EventsService],
   exports: [EventsService, EventsIngestService],
