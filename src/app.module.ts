@@ -22,6 +22,7 @@ import { ThreadsModule } from './modules/threads/threads.module.js';
 import { TracesModule } from './modules/traces/traces.module.js';
 import { UsageModule } from './modules/usage/usage.module.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
+import { KnowledgeModule } from './modules/knowledge/knowledge.module.js';
 
 /** Infrastructure first, then the feature modules in the order the spec introduces them. */
 @Module({})
@@ -52,6 +53,7 @@ export class AppModule {
         ThreadsModule,
         TracesModule,
         UsageModule,
+        KnowledgeModule,
       ],
     };
   }

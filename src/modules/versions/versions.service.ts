@@ -145,6 +145,47 @@ export class VersionsService {
     };
   }
 
+  /**
+   * A push computed from the current bundle (the knowledge upload): `change` gets the current revision's bundle while
+   * the version row is locked, so a concurrent push is neither lost nor overwritten, and may throw to refuse (nothing is
+   * committed). The result goes through the same validation and revision rules as a push.
+   */
+  async pushChange(
+    who: Principal,
+    agentId: string,
+    versionId: string,
+    change: (current: Bundle) => Bundle,
+    message: string | null,
+  ): Promise<PushResponseDto> {
+    const agent = await this.visibleAgent(who, agentId);
+    const revision = await this.dataSource.transaction(async (em) => {
+      const version = await this.findVersion(em, agent.id, versionId, true);
+      if (version.status === 'archived') {
+        throw new ConflictError(VersionErrorCode.VersionArchived, `Version ${version.number} is archived and takes no new revisions`);
+      }
+      const current = await em.getRepository(AgentRevisionEntity).findOneByOrFail({ id: version.currentRevisionId! });
+      const bundle = this.validator.assertValid(change(structuredClone(current.bundle)));
+      if (current.digest === bundleDigest(bundle)) return current;
+      return this.commitRevision(em, version, bundle, message);
+    });
+    return {
+      version_id: revision.versionId,
+      revision_id: revision.id,
+      version_tag: revision.versionTag,
+      digest: revision.digest,
+      created_at: revision.createdAt.toISOString(),
+    };
+  }
+
+  /** A revision's digest and bundle with its agent's runtime (for work that follows a publish), or null when it is gone. */
+  async revisionContent(revisionId: string): Promise<{ digest: string; runtime: 'v1' | 'v2'; bundle: Bundle } | null> {
+    const [row] = await this.sql.rows<{ digest: string; runtime: 'v1' | 'v2'; bundle: Bundle }>(
+      `SELECT r.digest, a.runtime, r.bundle FROM agent_revisions r JOIN agents a ON a.id = r.agent_id WHERE r.id = $1`,
+      [revisionId],
+    );
+    return row ?? null;
+  }
+
   /** The current revision's bundle, or the revision tagged `versionTag` of this version (404 when it has none). */
   async pull(who: Principal, agentId: string, versionId: string, versionTag: string | undefined): Promise<BundleResponseDto> {
     const agent = await this.visibleAgent(who, agentId);
