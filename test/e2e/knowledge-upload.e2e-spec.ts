@@ -2,7 +2,7 @@ import type { TestOrg } from '../factories/factory.js';
 import { expectStatus, liveAgent } from '../support/agents.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
-type FilePart = { name: string; content: string | Uint8Array; type?: string };
+type FilePart = { name: string; content: string | Uint8Array<ArrayBuffer>; type?: string };
 
 /** A multipart upload with the platform's FormData (the boundary and part headers a browser would send). */
 async function upload(t: TestApp, path: string, headers: Record<string, string>, files: FilePart[], fields: Record<string, string> = {}) {
