@@ -183,8 +183,9 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
     channel: 'sms',
     keyId: path.includes('publishable-keys') ? tenant.publishableKeyId : tenant.agentApiKeyId,
   };
-  if (/\/versions\/\{versionId\}(\/push|\/knowledge(\/\{documentId\})?)?$/.test(path) && method !== 'GET')
+  if (/\/versions\/\{versionId\}(\/push|\/knowledge(\/\{documentId\})?)?$/.test(path) && method !== 'GET') {
     ids.versionId = tenant.draftVersionId;
+  }
   if (!consumes(method, path)) return ids;
   if (/\/(publish|archive)$/.test(path)) {
     ids.versionId = expectStatus(
