@@ -21,7 +21,16 @@ const KNOWLEDGE: NonNullable<Bundle['knowledge']> = [
   { id: 'hours', title: 'Opening hours', text: 'Our stores are open from nine to five on weekdays.' },
 ];
 const LEXICAL: Bundle = { schema_version: 1, name: 'Parcel help', knowledge: KNOWLEDGE };
-const FUSED: Bundle = { ...LEXICAL, embeddings: { provider: 'openai', model: 'test-embed-1' } };
+let revisions = 0;
+/**
+ * The bundle with an embeddings model, under a name of its own: a new digest, so no test finds vectors that an
+ * earlier one left in the service's memory (the table is emptied between tests, the process's cache is not).
+ */
+const fusedBundle = (): Bundle => ({
+  ...LEXICAL,
+  name: `Parcel help ${(revisions += 1)}`,
+  embeddings: { provider: 'openai', model: 'test-embed-1' },
+});
 
 /** Words of the question only (no passage title): what the fake saw for queries. */
 const passageInputs = (fake: FakeEmbeddingsServer) => fake.inputs().filter((i) => i.includes('\n\n'));
@@ -79,7 +88,7 @@ describe('embeddings: dense retrieval fused with the lexical ranking (fake /v1/e
   });
   beforeEach(async () => {
     await t.reset();
-    embeddings.requests.length = 0;
+    embeddings.reset();
     embeddings.behave({ vectorFor });
     openai.behave({});
     org = await t.factory.org();
@@ -98,7 +107,7 @@ describe('embeddings: dense retrieval fused with the lexical ranking (fake /v1/e
     expect(without.trace_info.dense_retrieval).toBeNull();
     expect(embeddings.requests).toHaveLength(0);
 
-    const fused = await liveAgent(t, org, { runtime: 'v2', bundle: FUSED });
+    const fused = await liveAgent(t, org, { runtime: 'v2', bundle: fusedBundle() });
     await until(() => passageInputs(embeddings).length === 4, 'the publish to embed the passages');
     expect(embeddings.requests.map((r) => (r.body.input as string[]).length)).toEqual([3, 1]);
     expect(embeddings.requests[0]!.body).toMatchObject({ model: 'test-embed-1', encoding_format: 'float' });
@@ -115,7 +124,7 @@ describe('embeddings: dense retrieval fused with the lexical ranking (fake /v1/e
 
   it('reorders what both rankings find: the passage the vectors put first leads when the words favour another', async () => {
     const lexical = await liveAgent(t, org, { runtime: 'v2', bundle: LEXICAL });
-    const fused = await liveAgent(t, org, { runtime: 'v2', bundle: FUSED });
+    const fused = await liveAgent(t, org, { runtime: 'v2', bundle: fusedBundle() });
     const question = 'How do I return an item that arrived broken?';
     const byWords = await ask(lexical, question);
     expect(byWords.trace_info.citations_used[0]!.document_id).toBe('returns');
@@ -127,7 +136,7 @@ describe('embeddings: dense retrieval fused with the lexical ranking (fake /v1/e
   });
 
   it('stores the vectors: a restarted service embeds only questions, never the passages again', async () => {
-    const agent = await liveAgent(t, org, { runtime: 'v2', bundle: FUSED });
+    const agent = await liveAgent(t, org, { runtime: 'v2', bundle: fusedBundle() });
     await ask(agent, 'My package came smashed, what now?');
     expect(passageInputs(embeddings)).toHaveLength(4);
     const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM passage_embeddings`);
@@ -141,7 +150,7 @@ describe('embeddings: dense retrieval fused with the lexical ranking (fake /v1/e
     expect(embeddings.inputs().at(-1)).toBe('Is a crushed box covered?');
 
     // a new revision that only adds a document embeds that document alone (the others' vectors are reused)
-    const extra = { ...FUSED, knowledge: [...KNOWLEDGE, { id: 'pets', title: 'Pets', text: 'Dogs are welcome in every store.' }] };
+    const extra = { ...fusedBundle(), knowledge: [...KNOWLEDGE, { id: 'pets', title: 'Pets', text: 'Dogs are welcome in every store.' }] };
     await liveAgent(t, org, { runtime: 'v2', bundle: extra });
     await until(() => passageInputs(embeddings).length === 5, 'the new document to be embedded');
     expect(passageInputs(embeddings).at(-1)).toBe('Pets\n\nDogs are welcome in every store.');
@@ -149,7 +158,7 @@ describe('embeddings: dense retrieval fused with the lexical ranking (fake /v1/e
 
   it('retries a rate-limited batch (Retry-After) and still embeds every passage once', async () => {
     embeddings.behave({ vectorFor, failNext: { count: 1, status: 429, retryAfter: 0 } });
-    const agent = await liveAgent(t, org, { runtime: 'v2', bundle: FUSED });
+    const agent = await liveAgent(t, org, { runtime: 'v2', bundle: fusedBundle() });
     const reply = await ask(agent, 'My package came smashed, what now?');
     expect(reply.trace_info.dense_retrieval!.status).toBe('used');
     expect(embeddings.requests.slice(0, 2).map((r) => (r.body.input as string[]).length)).toEqual([3, 3]);
@@ -159,7 +168,7 @@ describe('embeddings: dense retrieval fused with the lexical ranking (fake /v1/e
   it('degrades to the lexical ranking when the provider fails, and says so in the trace', async () => {
     // at publish: the passages cannot be embedded; turns answer lexically
     embeddings.behave({ vectorFor, failStatus: 503 });
-    const failing = await liveAgent(t, org, { runtime: 'v2', bundle: FUSED });
+    const failing = await liveAgent(t, org, { runtime: 'v2', bundle: fusedBundle() });
     const reply = await ask(failing, 'How do I return an item that arrived broken?');
     expect(reply.trace_info.citations_used[0]!.document_id).toBe('returns');
     expect(reply.trace_info.dense_retrieval).toMatchObject({ status: 'failed', model: 'test-embed-1', fused: [] });
@@ -169,7 +178,7 @@ describe('embeddings: dense retrieval fused with the lexical ranking (fake /v1/e
 
     // at turn time: the passages are stored but the question cannot be embedded
     embeddings.behave({ vectorFor });
-    const healthy = await liveAgent(t, org, { runtime: 'v2', bundle: { ...FUSED, name: 'Parcel help 2' } });
+    const healthy = await liveAgent(t, org, { runtime: 'v2', bundle: fusedBundle() });
     await ask(healthy, 'My package came smashed, what now?');
     embeddings.behave({ vectorFor, failStatus: 500 });
     const degraded = await ask(healthy, 'My package came smashed, what now?');
@@ -178,7 +187,7 @@ describe('embeddings: dense retrieval fused with the lexical ranking (fake /v1/e
   });
 
   it('with an LLM provider: the model is told to answer only from the passages, and its decline is recognised', async () => {
-    const bundle: Bundle = { ...FUSED, model: { provider: 'openai', name: 'gpt-test' } };
+    const bundle: Bundle = { ...fusedBundle(), model: { provider: 'openai', name: 'gpt-test' } };
     const agent = await liveAgent(t, org, { runtime: 'v2', bundle });
     const answered = await ask(agent, 'My package came smashed, what now?');
     const system = String((openai.requests.at(-1)!.body.messages as Array<{ content: string }>)[0]!.content);

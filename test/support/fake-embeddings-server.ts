@@ -27,6 +27,8 @@ export interface FakeEmbeddingsServer {
   /** Inputs of the requests that were answered with vectors, in order. */
   inputs(): string[];
   behave(b: FakeEmbeddingsBehaviour): void;
+  /** Forgets the requests and inputs seen so far. */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,10 @@ export async function startFakeEmbeddings(initial: FakeEmbeddingsBehaviour = {})
     inputs: () => [...embedded],
     behave: (b) => {
       behaviour = { ...b };
+    },
+    reset: () => {
+      h.requests.length = 0;
+      embedded.length = 0;
     },
     close: () => h.close(),
   };

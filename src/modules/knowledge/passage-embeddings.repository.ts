@@ -27,9 +27,9 @@ export class PassageEmbeddingsRepository {
   async reuse(digest: string, model: string, hashes: readonly string[]): Promise<number> {
     const rows = await this.sql.rows(
       `INSERT INTO passage_embeddings (revision_digest, passage_hash, model, dimensions, embedding)
-       SELECT DISTINCT ON (passage_hash) $1, passage_hash, model, dimensions, embedding
+       SELECT DISTINCT ON (passage_hash) $1::varchar, passage_hash, model, dimensions, embedding
          FROM passage_embeddings
-        WHERE model = $2 AND passage_hash = ANY($3) AND revision_digest <> $1
+        WHERE model = $2::varchar AND passage_hash = ANY($3::char(64)[]) AND revision_digest <> $1::varchar
        ON CONFLICT (revision_digest, passage_hash) DO NOTHING
        RETURNING passage_hash`,
       [digest, model, hashes],
@@ -42,7 +42,7 @@ export class PassageEmbeddingsRepository {
     if (!vectors.length) return;
     await this.sql.rows(
       `INSERT INTO passage_embeddings (revision_digest, passage_hash, model, dimensions, embedding)
-       SELECT $1, h, $2, d, e FROM unnest($3::text[], $4::int[], $5::bytea[]) AS v(h, d, e)
+       SELECT $1::varchar, h, $2::varchar, d, e FROM unnest($3::text[], $4::int[], $5::bytea[]) AS v(h, d, e)
        ON CONFLICT (revision_digest, passage_hash) DO NOTHING`,
       [digest, model, vectors.map((v) => v.hash), vectors.map((v) => v.vector.length), vectors.map((v) => toBytes(v.vector))],
     );

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import type { Attributes } from '@opentelemetry/api';
 import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../../config/app-config.js';
@@ -14,6 +14,8 @@ import type { PreparedAgent, Revision, TokenUsage, TurnEvent, TurnInput, TurnRes
 import { contentTerms, tokenPieces } from './text/terms.js';
 import { countTextTokens } from './text/token-counter.js';
 import { tracingEnabled, withSpan, withStreamSpan } from '../../telemetry/tracing.js';
+import { embeddableRevision, PassageEmbeddingsService } from '../knowledge/passage-embeddings.service.js';
+import type { DenseRanking } from './knowledge/dense-index.js';
 
 /** The wording of a turn: its text, who wrote it, the usage the provider reported (if any), the model request. */
 interface Reply {
@@ -50,7 +52,11 @@ export class RuntimeService {
   private readonly prepared = new LRUCache<string, PreparedAgent>({ max: PREPARED_CACHE_SIZE });
   private readonly providers: { openai: LlmProvider; anthropic: LlmProvider };
 
-  constructor(config: AppConfig) {
+  constructor(
+    config: AppConfig,
+    /** Dense retrieval for bundles that name an embeddings model (absent in engine-only unit tests). */
+    @Optional() private readonly embeddings?: PassageEmbeddingsService,
+  ) {
     this.providers = {
       openai: new OpenAIProvider(config.providers.openai, config.providers.timeoutMs),
       anthropic: new AnthropicProvider(config.providers.anthropic, config.providers.timeoutMs),
@@ -98,7 +104,7 @@ export class RuntimeService {
   }
 
   private async runTurn(agent: PreparedAgent, input: TurnInput): Promise<TurnResult> {
-    const plan = this.plan(agent, input);
+    const plan = this.plan(agent, input, await this.denseRanking(agent, input));
     const provider = this.providerFor(agent, plan);
     if (!provider) return this.result(agent, plan, input, { text: plan.draft, writer: 'builtin', usage: null });
     const request = this.request(agent, plan, input);
@@ -108,7 +114,7 @@ export class RuntimeService {
   }
 
   private async *streamTurn(agent: PreparedAgent, input: TurnInput): AsyncIterable<TurnEvent> {
-    const plan = this.plan(agent, input);
+    const plan = this.plan(agent, input, await this.denseRanking(agent, input));
     const provider = this.providerFor(agent, plan);
     let text = '';
     let usage: TokenUsage | null = null;
@@ -197,7 +203,13 @@ export class RuntimeService {
 
   // -------------------------------------------------------------------------------------------------------
 
-  private plan(agent: PreparedAgent, input: TurnInput): TurnPlan {
+  /** The question's dense ranking when the bundle names an embeddings model (never throws: a failure is a `failed` ranking). */
+  private async denseRanking(agent: PreparedAgent, input: TurnInput): Promise<DenseRanking | undefined> {
+    const revision = this.embeddings && input.text?.trim() ? embeddableRevision(agent) : null;
+    return revision ? this.embeddings!.rank(revision, input.text!.trim()) : undefined;
+  }
+
+  private plan(agent: PreparedAgent, input: TurnInput, dense?: DenseRanking): TurnPlan {
     if (agent.runtime === 'v2') {
       const build = resolveV2Build(input.runtimeVersion);
       if (!build) {
@@ -206,7 +218,7 @@ export class RuntimeService {
           `Unknown runtime_version "${input.runtimeVersion}"; supported builds: 2, ${V2_BUILDS.map((b) => `${b.slice(0, 3)}, ${b}`).join(', ')}`,
         );
       }
-      return engineStep(() => planV2(agent.bundle, agent.v2 ?? prepareV2(agent.bundle), input, build));
+      return engineStep(() => planV2(agent.bundle, agent.v2 ?? prepareV2(agent.bundle), input, build, dense));
     }
     return engineStep(() => planV1(agent.bundle, agent.v1 ?? prepareV1(agent.bundle), input));
   }

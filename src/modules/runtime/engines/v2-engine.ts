@@ -7,6 +7,9 @@ import { checkGuardrails, compileGuardrails, type CompiledGuardrail } from './gu
 import { IntentClassifier } from './intent-classifier.js';
 import type { MaterialSource, TurnPlan } from './plan.js';
 import { flattenVariables, type ParamValue } from './variables.js';
+import type { DenseRanking } from '../knowledge/dense-index.js';
+import { applyDenseRanking, denseNarrative } from '../knowledge/dense-turn.js';
+import { GROUNDED_INSTRUCTIONS, recognizeDecline } from '../providers/grounding.js';
 import { followupsFor } from './v1-engine.js';
 
 /**
@@ -140,7 +143,8 @@ interface Ranked {
 
 const NOT_FOUND = 'I could not find this in the knowledge base.';
 
-export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2Build): TurnPlan {
+/** `dense`: the question's ranking by the bundle's embeddings model (RuntimeService), fused with the lexical one. */
+export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2Build, dense?: DenseRanking): TurnPlan {
   const question = (input.text ?? '').trim();
   const guard = withSpan('engine.guardrails', () => checkGuardrails(ix.guardrails, question));
   const intents = guard.passed ? withSpan('engine.intent', () => ix.intents.classify(question)) : [];
@@ -176,7 +180,7 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
 
   // Retrieval: BM25+ over passages; a passage is relevant when it covers at least half of the question's
   // own keywords (two when the question has four or more).
-  const ranked: Ranked[] = [];
+  let ranked: Ranked[] = [];
   const considered = new Map<string, number>();
   if (guard.passed && queryTerms.length) {
     withSpan('engine.retrieval', () => {
@@ -198,6 +202,11 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
       }
     });
   }
+  // Dense retrieval (docs/knowledge.md): the fused order replaces the lexical one; a failure leaves it and is traced.
+  const fusion =
+    guard.passed && question ? applyDenseRanking(ranked, dense, ix.passages, (passage) => ({ passage, score: 0, coverage: 0 })) : null;
+  if (fusion) ranked = fusion.ranked;
+  for (const r of ranked) if (!considered.has(r.passage.documentId)) considered.set(r.passage.documentId, 1);
   const topScore = ranked[0]?.score ?? 0;
   const used = ranked.filter((r) => r.score >= topScore * 0.45).slice(0, multi ? 3 : 1);
 
@@ -250,11 +259,7 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
     build,
     draft,
     fixed,
-    instructions:
-      'Answer only from the numbered sources below. After every statement put the marker of the source it comes from, ' +
-      'like [1] or [2]. Do not use outside knowledge. If the sources do not answer the question, say "' +
-      NOT_FOUND +
-      '".',
+    instructions: GROUNDED_INSTRUCTIONS,
     sources,
     facts,
     cards: [],
@@ -285,7 +290,9 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
         const r = used[n - 1]!;
         return { passage_id: r.passage.id, document_id: r.passage.documentId, score: round(r.score), text: r.passage.text };
       });
-      const answered = guard.passed && used.length > 0;
+      // A model provider's "the passages do not answer" is a decline (docs/knowledge.md), not an uncited answer.
+      const modelDecline = provider === 'builtin' ? null : recognizeDecline(text);
+      const answered = guard.passed && used.length > 0 && !modelDecline?.declined;
       const checks = [
         { name: 'guardrails', passed: guard.passed, detail: guard.reason },
         {
@@ -298,11 +305,13 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
         {
           name: 'answer_is_grounded',
           passed: !answered || cited.length > 0,
-          detail: !answered
-            ? 'no answer given without sources'
-            : cited.length
-              ? `the reply cites ${cited.length} of ${used.length} passage(s) offered`
-              : 'the reply cites none of the passages offered',
+          detail: modelDecline?.declined
+            ? 'the model said the passages do not answer the question, and cited nothing'
+            : !answered
+              ? 'no answer given without sources'
+              : cited.length
+                ? `the reply cites ${cited.length} of ${used.length} passage(s) offered`
+                : 'the reply cites none of the passages offered',
         },
       ];
       const policies = [
@@ -340,6 +349,8 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
         citations_used: citations,
         policies,
         checks,
+        dense_retrieval: fusion?.trace ?? null,
+        model_decline: modelDecline,
         narrative: narrative({
           question,
           guard: guard.passed,
@@ -351,6 +362,8 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
           provider,
           build,
           contextKeywords: context.map((t) => t.word),
+          dense: denseNarrative(fusion?.trace ?? null),
+          modelDeclined: modelDecline?.declined ?? false,
         }),
       };
     },
@@ -384,6 +397,8 @@ function narrative(x: {
   provider: string;
   build: string;
   contextKeywords: string[];
+  dense: string;
+  modelDeclined: boolean;
 }): string {
   if (!x.guard) {
     return `The question was stopped by a guardrail (${x.guardReason}), so no knowledge was searched and the guardrail's message was returned.`;
@@ -396,8 +411,11 @@ function narrative(x: {
   parts.push(
     docs ? `${docs} document(s) had matching passages; ${x.ranked.length} passage(s) were relevant enough.` : 'No document matched.',
   );
+  if (x.dense) parts.push(x.dense);
   if (!x.used.length) parts.push('Because nothing relevant was found, I said so instead of guessing.');
-  else {
+  else if (x.modelDeclined) {
+    parts.push(`The ${x.provider} model said the passages do not answer the question, so the reply cites nothing.`);
+  } else {
     const titles = [...new Set(x.used.map((u) => u.passage.title))];
     parts.push(
       `I used ${x.used.length} passage(s) from ${listPhrase(titles.map((t) => `"${t}"`))}, wrote the reply ${x.provider === 'builtin' ? 'from their best-matching sentences' : `with the ${x.provider} model`}, and cited ${x.cited.length} of them.`,
