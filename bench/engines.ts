@@ -12,7 +12,8 @@ import { parseArgs } from 'node:util';
 import type { AppConfig } from '../src/config/app-config.js';
 import type { Bundle, CatalogRecord, KnowledgeDocument, Scalar } from '../src/modules/bundles/bundle.types.js';
 import { RuntimeService } from '../src/modules/runtime/runtime.service.js';
-import type { PreparedAgent, TurnInput } from '../src/modules/runtime/runtime.types.js';
+import type { PreparedAgent } from '../src/modules/runtime/prepared-agent.js';
+import type { TurnInput } from '../src/modules/runtime/runtime.types.js';
 
 const { values } = parseArgs({
   options: {

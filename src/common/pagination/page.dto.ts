@@ -1,5 +1,5 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiExtraModels, ApiOkResponse, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiProperty, getSchemaPath, type SchemaObject } from '@nestjs/swagger';
 
 export class PageMetaDto {
   @ApiProperty({ description: 'More items exist in the direction of travel' }) has_more: boolean;
@@ -20,17 +20,20 @@ export interface Page<T> {
   links: PageLinksDto;
 }
 
-/** Documents a `Page<Item>` response with the item schema inlined. */
-export const ApiPageResponse = (item: Type<unknown>, description?: string) =>
+/**
+ * Documents a `Page<Item>` response with the item schema inlined. `item` is a model, or a schema over models
+ * (e.g. a `oneOf` discriminated union) with the models it names.
+ */
+export const ApiPageResponse = (item: Type<unknown> | { schema: SchemaObject; models: Array<Type<unknown>> }, description?: string) =>
   applyDecorators(
-    ApiExtraModels(item, PageMetaDto, PageLinksDto),
+    ApiExtraModels(...(typeof item === 'function' ? [item] : item.models), PageMetaDto, PageLinksDto),
     ApiOkResponse({
       description,
       schema: {
         type: 'object',
         required: ['results', 'meta', 'links'],
         properties: {
-          results: { type: 'array', items: { $ref: getSchemaPath(item) } },
+          results: { type: 'array', items: typeof item === 'function' ? { $ref: getSchemaPath(item) } : item.schema },
           meta: { $ref: getSchemaPath(PageMetaDto) },
           links: { $ref: getSchemaPath(PageLinksDto) },
         },

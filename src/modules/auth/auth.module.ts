@@ -10,7 +10,7 @@ import { CredentialGuard } from './guards/credential.guard.js';
 import { LoginAttempts } from './login-attempts.js';
 import { RouteAccessGuard } from './guards/route-access.guard.js';
 import { AgentApiKeyStrategy } from './strategies/agent-api-key.strategy.js';
-import { BearerTokenStrategy } from './strategies/bearer-token.strategy.js';
+import { BearerTokenStrategy, MessagingTokenStrategy } from './strategies/bearer-token.strategy.js';
 import { OrgApiKeyStrategy } from './strategies/org-api-key.strategy.js';
 import { TokenController } from './token.controller.js';
 import { TokenService } from './token.service.js';
@@ -27,6 +27,7 @@ import { TokenService } from './token.service.js';
     CredentialChangesListener,
     LoginAttempts,
     BearerTokenStrategy,
+    MessagingTokenStrategy,
     OrgApiKeyStrategy,
     AgentApiKeyStrategy,
     CredentialGuard,

@@ -2,7 +2,7 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../../config/app-config.js';
 import type { EmbeddingsSettings } from '../bundles/bundle.types.js';
-import type { PreparedAgent } from '../runtime/runtime.types.js';
+import type { PreparedAgent } from '../runtime/prepared-agent.js';
 import { EmbeddingsClient, EmbeddingsError, type EmbedOptions } from '../runtime/knowledge/dense-client.js';
 import {
   DEFAULT_MIN_SIMILARITY,

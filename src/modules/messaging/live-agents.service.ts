@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { NotFoundError } from '../../common/errors/app-error.js';
 import { SqlService } from '../../database/sql.service.js';
 import type { Bundle } from '../bundles/bundle.types.js';
-import type { PreparedAgent } from '../runtime/runtime.types.js';
+import type { PreparedAgent } from '../runtime/prepared-agent.js';
 import { RuntimeService } from '../runtime/runtime.service.js';
 import { LiveRevisionNotifier } from '../versions/live-revision.notifier.js';
 import { MetricsService } from '../metrics/metrics.service.js';

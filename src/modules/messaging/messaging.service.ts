@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError, ValidationError } from '../../common/errors/app-error.js';
+import { NotFoundError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
-import type { CardDto, TurnEvent, TurnInput, TurnResult, TurnSurface } from '../runtime/runtime.types.js';
+import type { EngineTurn, TurnEvent, TurnInput, TurnResult, TurnSurface } from '../runtime/runtime.types.js';
 import { RuntimeService } from '../runtime/runtime.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import type {
@@ -66,25 +66,26 @@ export class MessagingService {
    */
   async send(caller: TurnCaller, request: TurnRequest, onEvent?: (event: TurnStreamEvent) => void): Promise<SendMessageResponseDto> {
     const agent = await this.live.get(caller.organizationId, caller.agentId, request.noActiveVersionCode);
-    this.assertRuntimeBuild(agent, request.runtimeVersion);
-    if (!request.threadId) return this.turn(agent, null, request, onEvent);
+    const engine = this.runtime.begin(agent.prepared, request.runtimeVersion);
+    if (!request.threadId) return this.turn(agent, engine, null, request, onEvent);
     const threadId = request.threadId.toLowerCase();
     // Turns on one thread run one after the other, in arrival order.
     return this.threads.run(threadId, async () => {
       const thread = await this.turns.findThread(caller.organizationId, caller.agentId, threadId);
       if (!thread) throw new NotFoundError('Thread');
-      return this.turn(agent, thread, request, onEvent);
+      return this.turn(agent, engine, thread, request, onEvent);
     });
   }
 
   /** Answers the thread's last end-user message again with the current live version; appends the new reply. */
   async rerun(caller: TurnCaller, threadId: string, includeTrace: boolean): Promise<SendMessageResponseDto> {
     const agent = await this.live.get(caller.organizationId, caller.agentId);
+    const engine = this.runtime.begin(agent.prepared);
     return this.threads.run(threadId.toLowerCase(), async () => {
       const thread = await this.turns.findThread(caller.organizationId, caller.agentId, threadId);
       if (!thread?.last) throw new NotFoundError('Thread');
       const { text, imageUrl, agentVariables } = thread.last;
-      return this.turn(agent, thread, {
+      return this.turn(agent, engine, thread, {
         text: text ?? undefined,
         imageUrl: imageUrl ?? undefined,
         agentVariables,
@@ -117,6 +118,7 @@ export class MessagingService {
 
   private async turn(
     agent: LiveAgent,
+    engine: EngineTurn,
     thread: ThreadState | null,
     request: TurnRequest,
     onEvent?: (event: TurnStreamEvent) => void,
@@ -128,20 +130,19 @@ export class MessagingService {
       imageUrl: request.imageUrl,
       agentVariables: request.agentVariables ?? {},
       history: thread?.history ?? [],
-      runtimeVersion: agent.runtime === 'v2' ? request.runtimeVersion : undefined,
       surface: request.surface,
     };
     let result: TurnResult;
     const timer = this.metrics.turnStarted(request.surface, agent.runtime, agent.prepared.provider);
     if (onEvent) {
       onEvent({ type: 'thread', thread_id: threadId, interaction_id: interactionId });
-      result = await this.streamEngine(agent, input, onEvent).catch(timer.failed);
+      result = await this.streamEngine(engine, input, onEvent).catch(timer.failed);
     } else {
-      result = await this.runtime.run(agent.prepared, input).catch(timer.failed);
+      result = await engine.run(input).catch(timer.failed);
     }
     const createdAt = new Date();
     const replyMessageId = newId();
-    const welcome = this.runtime.welcome(agent.prepared).welcome_message;
+    const welcome = engine.welcomeMessage;
     const url = replyUrl(result);
     await this.turns
       .saveTurn({
@@ -186,22 +187,16 @@ export class MessagingService {
       input_tokens: result.usage.input_tokens,
       output_tokens: result.usage.output_tokens,
     };
-    if (request.includeTrace) message.trace_info = result.trace as MessageDto['trace_info'];
+    if (request.includeTrace) message.trace_info = result.trace;
     return { thread_id: threadId, interaction_id: interactionId, message };
   }
 
-  private async streamEngine(agent: LiveAgent, input: TurnInput, onEvent: (event: TurnStreamEvent) => void): Promise<TurnResult> {
-    for await (const event of this.runtime.stream(agent.prepared, input)) {
+  private async streamEngine(engine: EngineTurn, input: TurnInput, onEvent: (event: TurnStreamEvent) => void): Promise<TurnResult> {
+    for await (const event of engine.stream(input)) {
       if (event.type === 'result') return event.result;
       onEvent(event);
     }
     throw new Error('The engine stream ended without a result');
-  }
-
-  private assertRuntimeBuild(agent: LiveAgent, runtimeVersion: string | undefined): void {
-    if (agent.runtime === 'v2' && runtimeVersion !== undefined && !this.runtime.supportsRuntimeBuild('v2', runtimeVersion)) {
-      throw ValidationError.field('runtime_version', `runtime_version ${runtimeVersion} is not a build of the v2 engine`);
-    }
   }
 }
 
@@ -213,12 +208,7 @@ function threadTitle(request: TurnRequest): string {
 
 /** The reply's most relevant link: the top card's `url` field, else the first citation's. */
 function replyUrl(result: TurnResult): string {
-  const cardUrl = (result.cards[0] as CardDto | undefined)?.json_data.entity.url;
+  const cardUrl = result.cards[0]?.json_data.entity.url;
   if (typeof cardUrl === 'string') return cardUrl;
-  const citations = result.trace.citations_used;
-  if (Array.isArray(citations)) {
-    const first = citations[0] as { url?: unknown } | undefined;
-    if (typeof first?.url === 'string') return first.url;
-  }
-  return '';
+  return result.trace.runtime === 'v2' ? (result.trace.citations_used[0]?.url ?? '') : '';
 }

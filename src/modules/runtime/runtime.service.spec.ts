@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
-import { KB_BUNDLE } from './fixtures/kb.fixture.js';
-import { agentFor, collect, newRuntime, turn } from './fixtures/runtime.fixture.js';
-import { SHOP_BUNDLE } from './fixtures/shop.fixture.js';
+import { KB_BUNDLE } from '../../../test/fixtures/runtime/kb.fixture.js';
+import { agentFor, collect, newRuntime, turn } from '../../../test/fixtures/runtime/runtime.fixture.js';
+import { SHOP_BUNDLE } from '../../../test/fixtures/runtime/shop.fixture.js';
 import type { Bundle } from '../bundles/bundle.types.js';
 import { tokenPieces } from './text/terms.js';
 

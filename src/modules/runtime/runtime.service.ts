@@ -4,13 +4,15 @@ import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../../config/app-config.js';
 import { AppError, ValidationError } from '../../common/errors/app-error.js';
 import type { TurnPlan } from './engines/plan.js';
-import { planV1, prepareV1, V1_BUILD } from './engines/v1-engine.js';
-import { planV2, prepareV2, resolveV2Build, V2_BUILDS } from './engines/v2-engine.js';
+import { prepareV1 } from './engines/v1/prepare.js';
+import { planV1, V1_BUILD } from './engines/v1-engine.js';
+import { planV2, prepareV2, resolveV2Build, V2_BUILDS, type V2Build } from './engines/v2-engine.js';
 import { AnthropicProvider } from './providers/anthropic.provider.js';
 import type { ChatMessage, CompletionRequest, LlmProvider } from './providers/llm-provider.js';
 import { OpenAIProvider } from './providers/openai.provider.js';
 import { EngineInputError } from './runtime.errors.js';
-import type { PreparedAgent, Revision, TokenUsage, TurnEvent, TurnInput, TurnResult } from './runtime.types.js';
+import type { PreparedAgent, Revision } from './prepared-agent.js';
+import type { EngineTurn, PinnedTurnInput, TokenUsage, TurnEvent, TurnInput, TurnResult } from './runtime.types.js';
 import { contentTerms, tokenPieces } from './text/terms.js';
 import { countTextTokens } from './text/token-counter.js';
 import { tracingEnabled, withSpan, withStreamSpan } from '../../telemetry/tracing.js';
@@ -95,16 +97,36 @@ export class RuntimeService {
     return { v1: [V1_BUILD], v2: [...V2_BUILDS] };
   }
 
-  run(agent: PreparedAgent, input: TurnInput): Promise<TurnResult> {
-    return withSpan('turn', () => this.runTurn(agent, input), tracingEnabled() ? turnAttributes(agent, input) : undefined);
+  /**
+   * The turn's one entry point: resolves the engine build that answers it (a v2 `runtime_version` pin is
+   * validated here and nowhere else: unknown → 422 `runtime_version`; v1 agents ignore pins) and binds it
+   * to the prepared revision. Callers begin before any other work of the turn, so a bad pin fails first.
+   */
+  begin(agent: PreparedAgent, runtimeVersion?: string): EngineTurn {
+    const v2Build = agent.runtime === 'v2' ? pinnedV2Build(runtimeVersion) : null;
+    return {
+      runtime: agent.runtime,
+      build: v2Build ?? V1_BUILD,
+      welcomeMessage: this.welcome(agent).welcome_message,
+      run: (input) =>
+        withSpan('turn', () => this.runTurn(agent, v2Build, input), tracingEnabled() ? turnAttributes(agent, input) : undefined),
+      stream: (input) =>
+        withStreamSpan('turn', () => this.streamTurn(agent, v2Build, input), tracingEnabled() ? turnAttributes(agent, input) : undefined),
+    };
   }
 
-  stream(agent: PreparedAgent, input: TurnInput): AsyncIterable<TurnEvent> {
-    return withStreamSpan('turn', () => this.streamTurn(agent, input), tracingEnabled() ? turnAttributes(agent, input) : undefined);
+  /** Begins and answers in one call (the pin travels with the input); a bad pin is a rejection, not a throw. */
+  async run(agent: PreparedAgent, input: PinnedTurnInput): Promise<TurnResult> {
+    return this.begin(agent, input.runtimeVersion).run(input);
   }
 
-  private async runTurn(agent: PreparedAgent, input: TurnInput): Promise<TurnResult> {
-    const plan = this.plan(agent, input, await this.denseRanking(agent, input));
+  /** Begins and streams in one call; a bad pin fails the stream before its first event. */
+  async *stream(agent: PreparedAgent, input: PinnedTurnInput): AsyncIterable<TurnEvent> {
+    yield* this.begin(agent, input.runtimeVersion).stream(input);
+  }
+
+  private async runTurn(agent: PreparedAgent, v2Build: V2Build | null, input: TurnInput): Promise<TurnResult> {
+    const plan = this.plan(agent, v2Build, input, await this.denseRanking(agent, input));
     const provider = this.providerFor(agent, plan);
     if (!provider) return this.result(agent, plan, input, { text: plan.draft, writer: 'builtin', usage: null });
     const request = this.request(agent, plan, input);
@@ -113,8 +135,8 @@ export class RuntimeService {
     return this.result(agent, plan, input, { text: wrote ? text : plan.draft, writer: wrote ? provider.name : 'builtin', usage, request });
   }
 
-  private async *streamTurn(agent: PreparedAgent, input: TurnInput): AsyncIterable<TurnEvent> {
-    const plan = this.plan(agent, input, await this.denseRanking(agent, input));
+  private async *streamTurn(agent: PreparedAgent, v2Build: V2Build | null, input: TurnInput): AsyncIterable<TurnEvent> {
+    const plan = this.plan(agent, v2Build, input, await this.denseRanking(agent, input));
     const provider = this.providerFor(agent, plan);
     let text = '';
     let usage: TokenUsage | null = null;
@@ -209,17 +231,8 @@ export class RuntimeService {
     return revision ? this.embeddings!.rank(revision, input.text!.trim()) : undefined;
   }
 
-  private plan(agent: PreparedAgent, input: TurnInput, dense?: DenseRanking): TurnPlan {
-    if (agent.runtime === 'v2') {
-      const build = resolveV2Build(input.runtimeVersion);
-      if (!build) {
-        throw ValidationError.field(
-          'runtime_version',
-          `Unknown runtime_version "${input.runtimeVersion}"; supported builds: 2, ${V2_BUILDS.map((b) => `${b.slice(0, 3)}, ${b}`).join(', ')}`,
-        );
-      }
-      return engineStep(() => planV2(agent.bundle, agent.v2 ?? prepareV2(agent.bundle), input, build, dense));
-    }
+  private plan(agent: PreparedAgent, v2Build: V2Build | null, input: TurnInput, dense?: DenseRanking): TurnPlan {
+    if (v2Build) return engineStep(() => planV2(agent.bundle, agent.v2 ?? prepareV2(agent.bundle), input, v2Build, dense));
     return engineStep(() => planV1(agent.bundle, agent.v1 ?? prepareV1(agent.bundle), input));
   }
 
@@ -281,6 +294,18 @@ export class RuntimeService {
     inputTokens += countTextTokens(input.text);
     return { input_tokens: inputTokens, output_tokens: countTextTokens(text), cache_read_tokens: 0, reasoning_tokens: 0 };
   }
+}
+
+/** The v2 build a `runtime_version` pin names (the latest when absent); 422 `runtime_version` when none does. */
+function pinnedV2Build(pin: string | undefined): V2Build {
+  const build = resolveV2Build(pin);
+  if (!build) {
+    throw ValidationError.field(
+      'runtime_version',
+      `Unknown runtime_version "${pin}"; supported builds: 2, ${V2_BUILDS.map((b) => `${b.slice(0, 3)}, ${b}`).join(', ')}`,
+    );
+  }
+  return build;
 }
 
 /** Span attributes of a turn (contract: docs/performance.md); no tenant, agent or thread id. */

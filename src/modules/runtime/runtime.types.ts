@@ -1,4 +1,4 @@
-import type { Bundle } from '../bundles/bundle.types.js';
+import type { Trace } from './trace.types.js';
 
 /** One end-user turn, as the messaging, streaming and events layers hand it to the runtime. */
 export interface TurnInput {
@@ -9,10 +9,14 @@ export interface TurnInput {
   agentVariables: { static?: Record<string, unknown>; dynamic?: Record<string, unknown> } | Record<string, unknown>;
   /** Earlier turns of the thread, oldest first (may be empty). */
   history: Array<{ role: 'user' | 'agent'; text: string }>;
-  /** v2 build pin; unknown → 422 on `runtime_version`. v1 agents ignore it. */
-  runtimeVersion?: string;
   /** The transport the turn came by (a trace attribute); absent when the caller does not say. */
   surface?: TurnSurface;
+}
+
+/** A turn with its build pin, for the one-call `RuntimeService.run`/`stream` (a turn that began has its build). */
+export interface PinnedTurnInput extends TurnInput {
+  /** v2 build pin; unknown → 422 on `runtime_version`. v1 agents ignore it. */
+  runtimeVersion?: string;
 }
 
 /** The transports a turn can come by (a metrics label and a trace attribute). */
@@ -50,7 +54,7 @@ export interface TurnResult {
   cards: CardDto[];
   followupSuggestions: string[];
   /** The v1 or v2 trace (spec "Trace"), always carrying `runtime`. */
-  trace: Record<string, unknown>;
+  trace: Trace;
   usage: TokenUsage;
   facets: TurnFacets;
   intent: string | null;
@@ -61,26 +65,14 @@ export interface TurnResult {
 
 export type TurnEvent = { type: 'delta'; text: string } | { type: 'card'; card: CardDto } | { type: 'result'; result: TurnResult };
 
-export interface Revision {
-  digest: string;
+/** One turn's engine, from `RuntimeService.begin`: the revision and the build that answers, resolved once. */
+export interface EngineTurn {
   runtime: 'v1' | 'v2';
-  bundle: Bundle;
-}
-
-/**
- * A revision ready to answer: the bundle plus everything compiled from it once (guardrail and parameter
- * regexes, the intent classifier, catalog and passage indexes). Cached by digest in RuntimeService.
- */
-export interface PreparedAgent {
-  digest: string;
-  runtime: 'v1' | 'v2';
-  bundle: Bundle;
-  provider: 'builtin' | 'openai' | 'anthropic';
-  v1?: import('./engines/v1-engine.js').V1Index;
-  v2?: import('./engines/v2-engine.js').V2Index;
-  /** The identity part of the model's system prompt (name + persona), and its token count. */
-  identity: string;
-  identityTokens: number;
-  /** Token counts of sources and fixed prompt parts, memoised per revision (builtin usage accounting). */
-  tokenMemo: Map<string, number>;
+  /** The engine build that answers, e.g. `1.0.0` or `2.1.0`. */
+  build: string;
+  /** The live version's greeting, sent with every reply. */
+  welcomeMessage: string;
+  run(input: TurnInput): Promise<TurnResult>;
+  /** Deltas and cards as they come, then exactly one `result`. */
+  stream(input: TurnInput): AsyncIterable<TurnEvent>;
 }

@@ -9,11 +9,17 @@ import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import { ThreadIdParams } from '../threads/dto/thread-query.dto.js';
-import { InteractionIdParams, InteractionTraceQueryDto, ThreadTraceQueryDto, TraceRecordDto } from './dto/trace.dto.js';
+import {
+  InteractionIdParams,
+  InteractionTraceQueryDto,
+  ThreadTraceQueryDto,
+  TRACE_RECORD_SCHEMA,
+  type TraceRecordDto,
+} from './dto/trace.dto.js';
 import { TracesService } from './traces.service.js';
 
 @ManagementController('Traces')
-@ApiExtraModels(TraceRecordDto)
+@ApiExtraModels(...TRACE_RECORD_SCHEMA.models)
 export class TracesController {
   constructor(private readonly traces: TracesService) {}
 
@@ -22,7 +28,7 @@ export class TracesController {
     summary: 'The reasoning trace of every interaction in a thread, oldest first',
     description: 'Each trace carries `runtime` (`v1` or `v2`), which selects its shape.',
   })
-  @ApiPageResponse(TraceRecordDto)
+  @ApiPageResponse(TRACE_RECORD_SCHEMA)
   @ApiErrors(404, 422)
   ofThread(
     @CurrentPrincipal() who: Principal,
@@ -38,7 +44,7 @@ export class TracesController {
     summary: 'The reasoning trace of one interaction',
     description: '`thread_id` is required for runtime-v2 interactions and omitted for runtime v1.',
   })
-  @ApiOkResponse({ type: TraceRecordDto })
+  @ApiOkResponse({ schema: TRACE_RECORD_SCHEMA.schema })
   @ApiErrors(404, 422)
   ofInteraction(
     @CurrentPrincipal() who: Principal,

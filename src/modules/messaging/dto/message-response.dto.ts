@@ -1,5 +1,8 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiId } from '../../../common/ids/is-id.decorator.js';
+import { traceSchema, type TraceDto } from '../../runtime/dto/trace.dto.js';
+import { V1TraceDto } from '../../runtime/dto/v1-trace.dto.js';
+import { V2TraceDto } from '../../runtime/dto/v2-trace.dto.js';
 
 export class ParticipantDto {
   @ApiProperty() id: string;
@@ -28,13 +31,7 @@ export class CardResponseDto {
   @ApiPropertyOptional() title?: string;
 }
 
-export class TraceDto {
-  @ApiProperty({ enum: ['v1', 'v2'], description: 'Selects the shape: v1 (decisioning) or v2 (grounded); see docs/engines.md' })
-  runtime: 'v1' | 'v2';
-  [section: string]: unknown;
-}
-
-@ApiExtraModels(TraceDto)
+@ApiExtraModels(V1TraceDto, V2TraceDto)
 export class MessageDto {
   @ApiId() id: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;
@@ -47,7 +44,10 @@ export class MessageDto {
   @ApiProperty({ description: 'Link to the most relevant source of the reply (top card or first citation); empty when none' }) url: string;
   @ApiProperty({ type: 'integer', default: 0 }) input_tokens: number;
   @ApiProperty({ type: 'integer', default: 0 }) output_tokens: number;
-  @ApiPropertyOptional({ type: TraceDto, description: 'Present only when the request set include_trace to true' })
+  @ApiPropertyOptional({
+    ...traceSchema(V1TraceDto, V2TraceDto),
+    description: 'The reasoning trace (shape selected by `runtime`); present only when the request set include_trace to true',
+  })
   trace_info?: TraceDto;
 }
 

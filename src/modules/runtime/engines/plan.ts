@@ -1,4 +1,5 @@
 import type { CardDto, TurnFacets } from '../runtime.types.js';
+import type { Trace } from '../trace.types.js';
 
 /** One passage or tool hit the model may use, numbered for the prompt. */
 export interface MaterialSource {
@@ -29,5 +30,5 @@ export interface TurnPlan {
   followups: string[];
   facets: TurnFacets;
   /** Builds the trace once the final text is known (v2 resolves citation markers against it). */
-  finish(text: string, provider: string): Record<string, unknown>;
+  finish(text: string, provider: string): Trace;
 }

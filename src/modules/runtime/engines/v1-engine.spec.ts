@@ -1,10 +1,11 @@
-import { SHOP_BUNDLE } from '../fixtures/shop.fixture.js';
-import { agentFor, newRuntime, turn } from '../fixtures/runtime.fixture.js';
+import { SHOP_BUNDLE } from '../../../../test/fixtures/runtime/shop.fixture.js';
+import { agentFor, newRuntime, turn, v1Trace } from '../../../../test/fixtures/runtime/runtime.fixture.js';
 import { SHOPPING_ASSISTANT_TEMPLATE } from '../../bundles/templates/shopping-assistant.template.js';
 import { countTextTokens } from '../text/token-counter.js';
+import type { V1Decision } from '../trace.types.js';
 
 const V1_KEYS = ['computed_parameters', 'decisions', 'input', 'response', 'rules_evaluations', 'runtime', 'understanding'];
-const DECISION_KEYS = [
+const DECISION_KEYS: Array<keyof V1Decision> = [
   'check_status',
   'computation',
   'fail_reason',
@@ -23,20 +24,6 @@ const DECISION_KEYS = [
   'type',
 ];
 const RESPONSE_KEYS = ['asking_for', 'block_message', 'error', 'jsx_widgets', 'message', 'question_reason', 'suggestions', 'type'];
-
-type Trace = {
-  runtime: string;
-  input: { message: string };
-  understanding: { intents: string[]; guardrails: { passed: boolean; reason: string } };
-  decisions: Array<Record<string, unknown> & { trigger: Record<string, unknown>; rule: Record<string, unknown> }>;
-  computed_parameters: Array<{ code: string; title: string; scope: string }>;
-  response: Record<string, unknown> & { jsx_widgets: Array<Record<string, unknown>>; asking_for: string[] };
-  rules_evaluations: Array<{
-    code: string;
-    triggered: boolean;
-    reason: Array<{ passed: boolean; trigger_type: string; condition: { method: string; operation: string } }>;
-  }>;
-};
 
 describe('v1 decisioning engine (builtin provider)', () => {
   const runtime = newRuntime();
@@ -106,7 +93,7 @@ describe('v1 decisioning engine (builtin provider)', () => {
 
   it('fills every field of the spec v1 trace shape', async () => {
     const r = await runtime.run(shop, turn('Show me running shoes under $100'));
-    const t = r.trace as unknown as Trace;
+    const t = v1Trace(r.trace);
     expect(Object.keys(t).sort()).toEqual(V1_KEYS);
     expect(t.runtime).toBe('v1');
     expect(t.input).toEqual({ message: 'Show me running shoes under $100' });
@@ -199,7 +186,7 @@ describe('v1 decisioning engine (builtin provider)', () => {
     expect(r.text).toBe('Sorry, we have no running shoes under $30.');
     expect(r.cards).toEqual([]);
     expect(r.facets.rules).toContainEqual({ code: 'budget_too_low', outcome: 'blocked' });
-    const t = r.trace as unknown as Trace;
+    const t = v1Trace(r.trace);
     expect(t.response).toMatchObject({ type: 'block', block_message: 'Sorry, we have no running shoes under $30.', message: r.text });
   });
 
@@ -207,7 +194,7 @@ describe('v1 decisioning engine (builtin provider)', () => {
     const r = await runtime.run(shop, turn('running shoes under $200'));
     expect(r.text).toBe('For premium shoes, which size do you wear?');
     expect(r.cards).toEqual([]);
-    const t = r.trace as unknown as Trace;
+    const t = v1Trace(r.trace);
     expect(t.response).toMatchObject({ type: 'question', asking_for: ['size'] });
     expect(t.response.question_reason).toContain('budget_needs_size');
 
@@ -222,7 +209,7 @@ describe('v1 decisioning engine (builtin provider)', () => {
     expect(r.text).toBe('I can not give medical advice. Please see a professional.');
     expect(r.cards).toEqual([]);
     expect(r.facets).toEqual({ tools: [], rules: [], params: {} });
-    const t = r.trace as unknown as Trace;
+    const t = v1Trace(r.trace);
     expect(Object.keys(t).sort()).toEqual(V1_KEYS);
     expect(t.understanding.guardrails.passed).toBe(false);
     expect(t.understanding.guardrails.reason).toContain('no_medical');
@@ -241,7 +228,7 @@ describe('v1 decisioning engine (builtin provider)', () => {
     expect(r.cards).toEqual([]);
     expect(r.facets.tools).toEqual([]);
     expect(r.text).toBe(SHOP_BUNDLE.welcome_message);
-    const t = r.trace as unknown as Trace;
+    const t = v1Trace(r.trace);
     expect(t.decisions[0]).toMatchObject({ type: 'tool_call', status: 'skipped', qualified: false });
   });
 
@@ -252,7 +239,7 @@ describe('v1 decisioning engine (builtin provider)', () => {
     );
     expect(fromVars.facets.params).toEqual({ budget: 60, region: 'eu' });
     expect(fromVars.cards.map((c) => c.instance)).toEqual(['sku-4']);
-    const t = fromVars.trace as unknown as Trace;
+    const t = v1Trace(fromVars.trace);
     expect(t.computed_parameters).toEqual([
       { code: 'budget', title: 'Budget', scope: 'dynamic' },
       { code: 'region', title: 'region', scope: 'static' },
@@ -279,9 +266,9 @@ describe('v1 decisioning engine (builtin provider)', () => {
     expect(shoes.text).toContain('Trail Runner 2 Running Shoe');
     const gift = await rt.run(agent, turn('I need a birthday gift idea'));
     expect(gift.facets.rules).toContainEqual({ code: 'gift_needs_budget', outcome: 'fired' });
-    expect((gift.trace as unknown as Trace).response.asking_for).toEqual(['budget']);
+    expect(v1Trace(gift.trace).response.asking_for).toEqual(['budget']);
     const card = await rt.run(agent, turn('my card is 4111 1111 1111 1111'));
-    expect((card.trace as unknown as Trace).understanding.guardrails.passed).toBe(false);
+    expect(v1Trace(card.trace).understanding.guardrails.passed).toBe(false);
   });
 });
 
@@ -291,7 +278,7 @@ describe('v1 decisioning engine: image-only turns', () => {
     const shop = agentFor(runtime, 'v1', SHOP_BUNDLE);
     const r = await runtime.run(shop, { imageUrl: 'https://img.example.com/a.png', agentVariables: {}, history: [] });
     expect(r.text).toMatch(/can't look at images/);
-    expect((r.trace as { input: { message: string } }).input.message).toBe('');
+    expect(v1Trace(r.trace).input.message).toBe('');
   });
 });
 
@@ -309,9 +296,7 @@ describe('v1 decisioning engine: continuing a request across turns', () => {
     expect(r.intent).toBe('product_search');
     expect(r.cards.map((c) => c.instance)).toEqual(['sku-2']);
     expect(r.facets.params).toEqual({ budget: 140 });
-    expect(String(((r.trace as unknown as Trace).decisions[0]!.trigger.reasons as string[])[0])).toContain(
-      'continuing the earlier request',
-    );
+    expect(String(v1Trace(r.trace).decisions[0]!.trigger.reasons[0])).toContain('continuing the earlier request');
   });
 
   it('answering an ask keeps the earlier parameters and completes the search', async () => {

@@ -1,22 +1,9 @@
 import { ValidationError } from '../../../common/errors/app-error.js';
 import { KNOWLEDGE_ASSISTANT_TEMPLATE } from '../../bundles/templates/knowledge-assistant.template.js';
-import { KB_BUNDLE } from '../fixtures/kb.fixture.js';
-import { agentFor, newRuntime, turn } from '../fixtures/runtime.fixture.js';
+import { KB_BUNDLE } from '../../../../test/fixtures/runtime/kb.fixture.js';
+import { agentFor, newRuntime, turn, v2Trace } from '../../../../test/fixtures/runtime/runtime.fixture.js';
 import { words } from '../text/terms.js';
 import { chunkDocument, resolveV2Build } from './v2-engine.js';
-
-type V2Trace = {
-  runtime: string;
-  build: string;
-  understanding: { question: string; keywords: string[]; context_keywords: string[]; intent: string | null };
-  learned: Array<{ source: string; key: string; value: unknown }>;
-  sources_read: Array<{ document_id: string; title: string; passages_considered: number }>;
-  passages_used: Array<{ passage_id: string; document_id: string; score: number; text: string }>;
-  citations_used: Array<{ marker: number; document_id: string; title: string; url: string; passage_id: string; text: string }>;
-  policies: Array<{ code: string; decision: string }>;
-  checks: Array<{ name: string; passed: boolean; detail: string }>;
-  narrative: string;
-};
 
 describe('v2 grounded engine (builtin provider)', () => {
   const runtime = newRuntime();
@@ -28,7 +15,7 @@ describe('v2 grounded engine (builtin provider)', () => {
     expect(r.runtimeBuild).toBe('2.1.0');
     expect(r.text).toContain('You can return any unworn item within 30 days of delivery [1].');
     expect(r.cards).toEqual([]);
-    const t = r.trace as unknown as V2Trace;
+    const t = v2Trace(r.trace);
     expect(t.runtime).toBe('v2');
     expect(t.build).toBe('2.1.0');
     expect(t.citations_used[0]).toMatchObject({
@@ -61,7 +48,7 @@ describe('v2 grounded engine (builtin provider)', () => {
 
   it('cites the shipping document for a shipping question', async () => {
     const r = await runtime.run(kb, turn('How long does express shipping take?'));
-    const t = r.trace as unknown as V2Trace;
+    const t = v2Trace(r.trace);
     expect(t.citations_used[0]!.document_id).toBe('doc-shipping');
     expect(r.text).toMatch(/Express shipping arrives the next business day/);
   });
@@ -69,7 +56,7 @@ describe('v2 grounded engine (builtin provider)', () => {
   it('says honestly when the knowledge base has no answer, with no citations', async () => {
     const r = await runtime.run(kb, turn('What is the recipe for banana bread?'));
     expect(r.text).toMatch(/^I could not find this in the knowledge base\./);
-    const t = r.trace as unknown as V2Trace;
+    const t = v2Trace(r.trace);
     expect(t.citations_used).toEqual([]);
     expect(t.passages_used).toEqual([]);
     expect(t.policies).toContainEqual(expect.objectContaining({ code: 'no_answer_without_sources', decision: 'triggered' }));
@@ -78,7 +65,7 @@ describe('v2 grounded engine (builtin provider)', () => {
   it('blocks on a guardrail without searching', async () => {
     const r = await runtime.run(kb, turn('what is my PASSWORD'));
     expect(r.text).toBe('Never share your password. I can not help with passwords here.');
-    const t = r.trace as unknown as V2Trace;
+    const t = v2Trace(r.trace);
     expect(t.checks[0]).toMatchObject({ name: 'guardrails', passed: false });
     expect(t.sources_read).toEqual([]);
   });
@@ -94,7 +81,7 @@ describe('v2 grounded engine (builtin provider)', () => {
 
     const pinned = await runtime.run(kb, turn('How long does shipping take?', { runtimeVersion: '2.0' }));
     expect(pinned.runtimeBuild).toBe('2.0.0');
-    const t = pinned.trace as unknown as V2Trace;
+    const t = v2Trace(pinned.trace);
     expect(t.build).toBe('2.0.0');
     expect(t.citations_used).toHaveLength(1); // 2.0.0 answers from the single best passage
     const latest = await runtime.run(kb, turn('How long does shipping take?', { runtimeVersion: '2' }));
@@ -113,7 +100,7 @@ describe('v2 grounded engine (builtin provider)', () => {
       { role: 'agent' as const, text: 'International shipping takes 7 to 14 days [1].' },
     ];
     const r = await runtime.run(kb, turn('What about customs?', { history }));
-    const t = r.trace as unknown as V2Trace;
+    const t = v2Trace(r.trace);
     expect(t.citations_used[0]!.document_id).toBe('doc-shipping');
     expect(r.text).toContain('customs fees are paid by the recipient');
     expect(t.learned).toContainEqual({ source: 'history', key: 'previous_question', value: 'How long does international shipping take?' });
@@ -124,7 +111,7 @@ describe('v2 grounded engine (builtin provider)', () => {
       kb,
       turn('How do refunds work?', { agentVariables: { static: { plan: 'plus' }, dynamic: { order: { id: 'A-1' } } } }),
     );
-    const t = r.trace as unknown as V2Trace;
+    const t = v2Trace(r.trace);
     expect(t.learned).toEqual([
       { source: 'agent_variables.static', key: 'plan', value: 'plus' },
       { source: 'agent_variables.dynamic', key: 'order.id', value: 'A-1' },
@@ -150,11 +137,11 @@ describe('v2 grounded engine (builtin provider)', () => {
     const rt = newRuntime();
     const agent = agentFor(rt, 'v2', KNOWLEDGE_ASSISTANT_TEMPLATE.bundle);
     const r = await rt.run(agent, turn('How many devices can I sync on the Free plan?'));
-    const t = r.trace as unknown as V2Trace;
+    const t = v2Trace(r.trace);
     expect(t.citations_used[0]!.document_id).toBe('sync-devices');
     expect(r.text).toContain('The Free plan syncs across two devices [1].');
     const offline = await rt.run(agent, turn('Does the app work offline?'));
-    expect((offline.trace as unknown as V2Trace).citations_used[0]!.document_id).toBe('offline-mode');
+    expect(v2Trace(offline.trace).citations_used[0]!.document_id).toBe('offline-mode');
   });
 });
 

@@ -6,11 +6,12 @@ import { contentTerms, keywords, processTerm, sentences, tokenize, words } from 
 import { checkGuardrails, compileGuardrails, type CompiledGuardrail } from './guardrails.js';
 import { IntentClassifier } from './intent-classifier.js';
 import type { MaterialSource, TurnPlan } from './plan.js';
-import { flattenVariables, type ParamValue } from './variables.js';
+import type { ParamValue, V2Trace } from '../trace.types.js';
+import { followupsFor } from './followups.js';
+import { flattenVariables } from './variables.js';
 import type { DenseRanking } from '../knowledge/dense-index.js';
 import { applyDenseRanking, denseNarrative } from '../knowledge/dense-turn.js';
 import { GROUNDED_INSTRUCTIONS, recognizeDecline } from '../providers/grounding.js';
-import { followupsFor } from './v1-engine.js';
 
 /**
  * Builds of the grounded engine a send may pin with `runtime_version`. A pin names a major, a minor or an
@@ -150,7 +151,7 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   const intents = guard.passed ? withSpan('engine.intent', () => ix.intents.classify(question)) : [];
   const intent = intents[0]?.name ?? null;
   const vars = flattenVariables(input.agentVariables);
-  const learned: Array<{ source: string; key: string; value: ParamValue | string }> = [];
+  const learned: V2Trace['learned'] = [];
   const params: Record<string, ParamValue> = {};
   for (const [scope, map] of [
     ['static', vars.static],
@@ -266,7 +267,7 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
     intent,
     followups,
     facets,
-    finish: (text, provider) => {
+    finish: (text, provider): V2Trace => {
       const cited: number[] = [];
       const unknown: number[] = [];
       for (const m of text.matchAll(/\[(\d{1,3})\]/g)) {

@@ -1,7 +1,5 @@
 import type { TurnInput } from '../runtime.types.js';
-
-export type ParamValue = string | number | boolean;
-export type ParamScope = 'message' | 'static' | 'dynamic';
+import type { ParamScope, ParamValue } from '../trace.types.js';
 
 export interface ComputedParam {
   code: string;

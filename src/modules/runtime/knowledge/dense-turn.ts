@@ -1,17 +1,7 @@
+import type { V2DenseRetrieval } from '../trace.types.js';
 import { fuseWithDense, type DenseRanking } from './dense-index.js';
 
-/** The trace section of dense retrieval (V2Trace `dense_retrieval`; null when the bundle names no embeddings model). */
-export interface DenseRetrievalTrace {
-  /** `used`: fused with the lexical ranking; `failed`: the provider failed, the turn ranked lexically. */
-  status: 'used' | 'failed';
-  model: string;
-  /** Why it failed; null when used. */
-  reason: string | null;
-  min_similarity: number | null;
-  /** The fused order (best first, at most FUSED_IN_TRACE): each passage's fused score and its rank in each list. */
-  fused: Array<{ passage_id: string; score: number; lexical_rank: number | null; dense_rank: number | null; similarity: number | null }>;
-}
-
+/** Entries of the fused order the trace shows. */
 const FUSED_IN_TRACE = 10;
 
 /**
@@ -24,7 +14,7 @@ export function applyDenseRanking<P extends { id: string }, R extends { passage:
   dense: DenseRanking | undefined,
   passages: readonly P[],
   candidate: (passage: P) => R,
-): { ranked: R[]; trace: DenseRetrievalTrace | null } {
+): { ranked: R[]; trace: V2DenseRetrieval | null } {
   if (!dense) return { ranked, trace: null };
   if (dense.status === 'failed') {
     return { ranked, trace: { status: 'failed', model: dense.model, reason: dense.reason, min_similarity: null, fused: [] } };
@@ -51,7 +41,7 @@ export function applyDenseRanking<P extends { id: string }, R extends { passage:
 }
 
 /** One sentence of the narrative about dense retrieval, or '' when it took no part. */
-export function denseNarrative(trace: DenseRetrievalTrace | null): string {
+export function denseNarrative(trace: V2DenseRetrieval | null): string {
   if (!trace) return '';
   if (trace.status === 'failed') {
     return `The embeddings model ${trace.model} could not be used (${trace.reason}), so passages were ranked lexically, by their words alone.`;

@@ -1,3 +1,5 @@
+import type { V2ModelDecline } from '../trace.types.js';
+
 /**
  * What a model provider is told when it words a grounded (v2) reply, and how its "the passages do not answer"
  * is recognised afterwards: the model is asked to answer with one fixed sentence, and the trace records a decline
@@ -14,15 +16,6 @@ export const GROUNDED_INSTRUCTIONS =
   'even when you know the answer. If the sources do not answer the question, do not use the draft reply: answer with ' +
   `exactly "${MODEL_DECLINE_SENTENCE}" and nothing else.`;
 
-export interface ModelDecline {
-  /** The reply declines: no citation and either the decline sentence or a recognised paraphrase of it. */
-  declined: boolean;
-  /** `sentence`: the instructed sentence; `paraphrase`: another wording; null when nothing was recognised. */
-  how: 'sentence' | 'paraphrase' | null;
-  /** The words recognised (at most 200 characters), null when none. */
-  matched: string | null;
-}
-
 /** Ways models say the material does not answer, in lower case with plain apostrophes. */
 const PARAPHRASES = [
   /\b(?:i|we) (?:could not|couldn't|cannot|can't|can not|was unable to|am unable to|did not|didn't|do not|don't) (?:find|see|locate)\b[^.!?]*/,
@@ -33,7 +26,7 @@ const PARAPHRASES = [
 ];
 
 /** Whether (and how) a model's reply declines to answer. */
-export function recognizeDecline(text: string): ModelDecline {
+export function recognizeDecline(text: string): V2ModelDecline {
   const normalized = normalize(text);
   if (!normalized) return { declined: false, how: null, matched: null };
   const cites = /\[\d{1,3}\]/.test(text);

@@ -1,18 +1,12 @@
 import { startFakeAnthropic } from '../../../../test/support/fake-anthropic-server.js';
 import { startFakeOpenAI, type FakeServer } from '../../../../test/support/fake-openai-server.js';
 import type { Bundle } from '../../bundles/bundle.types.js';
-import { KB_BUNDLE } from '../fixtures/kb.fixture.js';
-import { agentFor, collect, newRuntime, turn } from '../fixtures/runtime.fixture.js';
-import { SHOP_BUNDLE } from '../fixtures/shop.fixture.js';
+import { KB_BUNDLE } from '../../../../test/fixtures/runtime/kb.fixture.js';
+import { agentFor, collect, newRuntime, turn, v2Trace } from '../../../../test/fixtures/runtime/runtime.fixture.js';
+import { SHOP_BUNDLE } from '../../../../test/fixtures/runtime/shop.fixture.js';
 import { UpstreamTimeoutError, UpstreamUnavailableError } from '../runtime.errors.js';
 import { countTextTokens } from '../text/token-counter.js';
 import type { RuntimeService } from '../runtime.service.js';
-
-type Citations = {
-  citations_used: Array<{ marker: number; document_id: string }>;
-  checks: Array<{ name: string; passed: boolean }>;
-  narrative: string;
-};
 
 const withProvider = (bundle: Bundle, provider: 'openai' | 'anthropic', name = `${provider}-test-model`): Bundle => ({
   ...bundle,
@@ -91,21 +85,21 @@ describe.each([
       provider === 'openai' ? String((lastBody().messages as Array<{ content: string }>)[0]!.content) : String(lastBody().system);
     expect(system).toContain('[1] Returns and refunds');
     expect(system).toMatch(/put the marker of the source/);
-    const t = r.trace as unknown as Citations;
+    const t = v2Trace(r.trace);
     expect(t.citations_used[0]).toMatchObject({ marker: 1, document_id: 'doc-returns' });
     expect(t.checks.every((c) => c.passed)).toBe(true);
     expect(t.narrative).toContain(`with the ${provider} model`);
 
     const streamed = await collect(runtime.stream(agent, turn('How long do I have to return an item?')));
     expect(streamed.deltas.join('')).toBe(streamed.result.text);
-    expect((streamed.result.trace as unknown as Citations).citations_used[0]!.document_id).toBe('doc-returns');
+    expect(v2Trace(streamed.result.trace).citations_used[0]!.document_id).toBe('doc-returns');
   });
 
   it('flags a citation marker that maps to no passage', async () => {
     fake.behave({ reply: () => 'Returns are accepted within 30 days [1]. Also see [7].' });
     const agent = agentFor(runtime, 'v2', withProvider(KB_BUNDLE, provider));
     const r = await runtime.run(agent, turn('How long do I have to return an item?'));
-    const t = r.trace as unknown as Citations;
+    const t = v2Trace(r.trace);
     expect(t.citations_used.map((c) => c.marker)).toEqual([1]);
     expect(t.checks.find((c) => c.name === 'citations_map_to_passages')!.passed).toBe(false);
   });

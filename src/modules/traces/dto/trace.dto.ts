@@ -1,7 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { ApiId, IsId } from '../../../common/ids/is-id.decorator.js';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
+import { traceSchema } from '../../runtime/dto/trace.dto.js';
+import { V1TraceDto } from '../../runtime/dto/v1-trace.dto.js';
+import { V2TraceDto } from '../../runtime/dto/v2-trace.dto.js';
+import type { Trace } from '../../runtime/trace.types.js';
 
 export class InteractionIdParams {
   @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
@@ -41,31 +45,39 @@ export class InteractionTraceQueryDto extends AgentScopeQuery {
   thread_id?: string;
 }
 
-/**
- * A stored trace (spec "Trace"): the runtime's own sections, selected by `runtime`, plus where it belongs.
- * v1: `input`, `understanding`, `decisions`, `computed_parameters`, `response`, `rules_evaluations`.
- * v2: typed sections including `passages_used`, `citations_used` and `narrative` (docs/engines.md).
- */
-export class TraceRecordDto {
-  @ApiProperty({ enum: ['v1', 'v2'], description: 'Selects the shape of the other sections' }) runtime: 'v1' | 'v2';
+/** Where a stored trace belongs: its interaction, its thread, when it was written. */
+class TraceOriginDto {
   @ApiId('The interaction (turn) this trace records') interaction_id: string;
-  @ApiId() thread_id: string;
-  @ApiProperty({ format: 'date-time' }) created_at: string;
-  [section: string]: unknown;
+  @ApiId('The thread of the interaction') thread_id: string;
+  @ApiProperty({ format: 'date-time', description: 'When the interaction was recorded' }) created_at: string;
 }
+
+/** A stored v1 trace: the decisioning engine's sections plus where the trace belongs. */
+export class V1TraceRecordDto extends IntersectionType(V1TraceDto, TraceOriginDto) {}
+
+/** A stored v2 trace: the grounded engine's sections plus where the trace belongs. */
+export class V2TraceRecordDto extends IntersectionType(V2TraceDto, TraceOriginDto) {}
+
+/** A stored trace (spec "Trace"): the runtime's own sections, selected by `runtime`, plus where it belongs. */
+export type TraceRecordDto = V1TraceRecordDto | V2TraceRecordDto;
+
+/** The OpenAPI schema of a stored trace (oneOf v1/v2, discriminated on `runtime`) and the models it names. */
+export const TRACE_RECORD_SCHEMA = {
+  schema: traceSchema(V1TraceRecordDto, V2TraceRecordDto),
+  models: [V1TraceRecordDto, V2TraceRecordDto],
+};
 
 export interface TraceRow {
   id: string;
   thread_id: string;
   agent_id: string;
   runtime: 'v1' | 'v2';
-  trace: Record<string, unknown>;
+  trace: Trace;
   created_at: Date;
 }
 
 export const toTraceRecord = (row: TraceRow): TraceRecordDto => ({
   ...row.trace,
-  runtime: (row.trace.runtime as 'v1' | 'v2' | undefined) ?? row.runtime,
   interaction_id: row.id,
   thread_id: row.thread_id,
   created_at: row.created_at.toISOString(),

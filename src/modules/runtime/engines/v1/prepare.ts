@@ -1,0 +1,101 @@
+import MiniSearch from 'minisearch';
+import { compileTenantPattern, type TenantPattern } from '../../../bundles/bundle-pattern.js';
+import type { Bundle, CatalogRecord, CatalogSearchTool, ParameterExtractor, Rule } from '../../../bundles/bundle.types.js';
+import { componentName } from '../../text/jsx.js';
+import { processTerm, tokenize } from '../../text/terms.js';
+import { compileGuardrails, type CompiledGuardrail } from '../guardrails.js';
+import { IntentClassifier } from '../intent-classifier.js';
+
+export interface CompiledExtractor {
+  def: ParameterExtractor;
+  pattern: TenantPattern;
+}
+
+export interface CompiledTool {
+  def: CatalogSearchTool;
+  records: CatalogRecord[];
+  byId: Map<string, CatalogRecord>;
+  index: MiniSearch<CatalogRecord>;
+  intents: Set<string> | null;
+  component: string;
+  /** Record fields with numbers that look like prices, shown formatted in the reply. */
+  priceFields: string[];
+  /** Field names present on variants (for string filters). */
+  variantFields: Set<string>;
+}
+
+/** Everything v1 builds once per revision: compiled matchers, classifiers and catalog indexes. */
+export interface V1Index {
+  guardrails: CompiledGuardrail[];
+  intents: IntentClassifier;
+  extractors: CompiledExtractor[];
+  titles: Map<string, string>;
+  types: Map<string, ParameterExtractor['type']>;
+  tools: CompiledTool[];
+  rules: Rule[];
+}
+
+const VARIANTS_FIELD = '__variants';
+
+export function prepareV1(bundle: Bundle): V1Index {
+  const extractors: CompiledExtractor[] = [];
+  for (const def of bundle.parameters ?? []) {
+    try {
+      extractors.push({ def, pattern: compileTenantPattern(def.pattern) });
+    } catch {
+      /* refused on push since the RE2 engine; skipped in older revisions */
+    }
+  }
+  const tools = (bundle.tools ?? [])
+    .filter((t) => t.type === 'catalog_search')
+    .map((def) => compileTool(def, bundle.collections?.[def.collection] ?? []));
+  return {
+    guardrails: compileGuardrails(bundle.guardrails),
+    intents: new IntentClassifier(bundle.intents),
+    extractors,
+    titles: new Map((bundle.parameters ?? []).map((p) => [p.code, p.title])),
+    types: new Map((bundle.parameters ?? []).map((p) => [p.code, p.type])),
+    tools,
+    rules: bundle.rules ?? [],
+  };
+}
+
+function compileTool(def: CatalogSearchTool, records: CatalogRecord[]): CompiledTool {
+  const fields = [...new Set([def.title_field, ...(def.fields ?? [])])];
+  const variantFields = new Set<string>();
+  for (const r of records) for (const v of r.variants ?? []) for (const k of Object.keys(v)) variantFields.add(k);
+  const index = new MiniSearch<CatalogRecord>({
+    idField: 'id',
+    fields: [...fields, VARIANTS_FIELD],
+    tokenize,
+    processTerm: (term) => processTerm(term),
+    extractField: (doc, field) => {
+      if (field === VARIANTS_FIELD) {
+        return (doc.variants ?? [])
+          .map((v) =>
+            Object.values(v)
+              .filter((x) => typeof x === 'string')
+              .join(' '),
+          )
+          .join(' ');
+      }
+      const value = doc[field];
+      return value === null || value === undefined || typeof value === 'object' ? '' : String(value);
+    },
+    searchOptions: { boost: { [def.title_field]: 2, [VARIANTS_FIELD]: 0.5 }, combineWith: 'OR' },
+  });
+  const unique = new Map<string, CatalogRecord>();
+  for (const r of records) if (r && typeof r.id === 'string' && !unique.has(r.id)) unique.set(r.id, r);
+  index.addAll([...unique.values()]);
+  const priceFields = fields.filter((f) => /price|cost|amount|fee/i.test(f));
+  return {
+    def,
+    records: [...unique.values()],
+    byId: unique,
+    index,
+    intents: def.intents?.length ? new Set(def.intents) : null,
+    component: componentName(def.collection),
+    priceFields,
+    variantFields,
+  };
+}
