@@ -31,7 +31,8 @@ export function embeddableRevision(agent: PreparedAgent): EmbeddableRevision | n
 
 /** After a failure, turns rank lexically without calling the provider again for this long (no storm on an outage). */
 const FAILURE_HOLD_MS = 30_000;
-const INDEX_CACHE_SIZE = 64;
+/** Vectors held in memory across revisions (a 2000-document knowledge base at 1536 dimensions takes ~35 MB). */
+const INDEX_CACHE_BYTES = 256 * 1024 * 1024;
 
 /**
  * The passage vectors of each revision that names an embeddings model: embedded once (batched, retried), stored in
@@ -42,7 +43,10 @@ const INDEX_CACHE_SIZE = 64;
 export class PassageEmbeddingsService implements OnModuleDestroy {
   private readonly logger = new Logger('PassageEmbeddings');
   private readonly client: EmbeddingsClient;
-  private readonly indexes = new LRUCache<string, DenseIndex>({ max: INDEX_CACHE_SIZE });
+  private readonly indexes = new LRUCache<string, DenseIndex>({
+    maxSize: INDEX_CACHE_BYTES,
+    sizeCalculation: (index) => Math.max(1, index.bytes),
+  });
   private readonly running = new Map<string, Promise<DenseIndex>>();
   private readonly failures = new LRUCache<string, EmbeddingsFailure>({ max: 1000, ttl: FAILURE_HOLD_MS });
 

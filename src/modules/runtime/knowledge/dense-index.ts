@@ -36,7 +36,12 @@ export class DenseIndex {
   }
 
   get size(): number {
-    return this.matrix.length / this.dimensions;
+    return this.dimensions ? this.matrix.length / this.dimensions : 0;
+  }
+
+  /** Memory the vectors take. */
+  get bytes(): number {
+    return this.matrix.byteLength;
   }
 
   /** Passage positions by cosine similarity to `query`, best first, at most `limit` (brute force: a revision holds thousands, not millions). */
