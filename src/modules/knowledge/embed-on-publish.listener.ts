@@ -23,7 +23,7 @@ export class EmbedOnPublishListener implements OnApplicationBootstrap, OnApplica
 
   onApplicationBootstrap(): void {
     this.unsubscribe = this.notifier.onChange((change) => {
-      if (change.revisionId && change.reason !== 'agent_deleted') void this.embed(change.revisionId);
+      if (change.revisionId && change.reason !== 'agent_deleted') void this.embed(change.organizationId, change.agentId, change.revisionId);
     });
   }
 
@@ -31,9 +31,9 @@ export class EmbedOnPublishListener implements OnApplicationBootstrap, OnApplica
     this.unsubscribe?.();
   }
 
-  private async embed(revisionId: string): Promise<void> {
+  private async embed(organizationId: string, agentId: string, revisionId: string): Promise<void> {
     try {
-      const content = await this.versions.revisionContent(revisionId);
+      const content = await this.versions.revisionContent(organizationId, agentId, revisionId);
       if (!content?.bundle.embeddings || content.runtime !== 'v2') return;
       const revision = embeddableRevision(this.runtime.prepare(content));
       if (revision) this.embeddings.prepareInBackground(revision);

@@ -155,15 +155,15 @@ export class VersionsService {
     message: string | null,
   ): Promise<PushResponseDto> {
     const agent = await this.visibleAgent(who, agentId);
-    const revision = await this.dataSource.transaction(async (em) => {
-      const version = await this.findVersion(em, agent.id, versionId, true);
+    const revision = await this.unitOfWork.run(async () => {
+      const version = await this.findVersion(agent.id, versionId, true);
       if (version.status === 'archived') {
         throw new ConflictError(VersionErrorCode.VersionArchived, `Version ${version.number} is archived and takes no new revisions`);
       }
-      const current = await em.getRepository(AgentRevisionEntity).findOneByOrFail({ id: version.currentRevisionId! });
+      const current = await this.currentRevision(version);
       const bundle = this.validator.assertValid(change(structuredClone(current.bundle)));
       if (current.digest === bundleDigest(bundle)) return current;
-      return this.commitRevision(em, version, bundle, message);
+      return this.commitRevision(version, bundle, message);
     });
     return {
       version_id: revision.versionId,
@@ -174,13 +174,16 @@ export class VersionsService {
     };
   }
 
-  /** A revision's digest and bundle with its agent's runtime (for work that follows a publish), or null when it is gone. */
-  async revisionContent(revisionId: string): Promise<{ digest: string; runtime: 'v1' | 'v2'; bundle: Bundle } | null> {
-    const [row] = await this.sql.rows<{ digest: string; runtime: 'v1' | 'v2'; bundle: Bundle }>(
-      `SELECT r.digest, a.runtime, r.bundle FROM agent_revisions r JOIN agents a ON a.id = r.agent_id WHERE r.id = $1`,
-      [revisionId],
-    );
-    return row ?? null;
+  /** A revision's digest and bundle with its agent's runtime (for work that follows a publish), or null when either is gone. */
+  async revisionContent(
+    organizationId: string,
+    agentId: string,
+    revisionId: string,
+  ): Promise<{ digest: string; runtime: 'v1' | 'v2'; bundle: Bundle } | null> {
+    const agent = await this.agents.findVisible(organizationId, agentId);
+    const revision = agent ? await this.versions.findRevision({ id: revisionId }) : null;
+    if (!agent || !revision || revision.agentId !== agent.id) return null;
+    return { digest: revision.digest, runtime: agent.runtime, bundle: revision.bundle };
   }
 
   /** The current revision's bundle, or the revision tagged `versionTag` of this version (404 when it has none). */
