@@ -26,6 +26,7 @@ import { ThreadsModule } from './modules/threads/threads.module.js';
 import { TracesModule } from './modules/traces/traces.module.js';
 import { UsageModule } from './modules/usage/usage.module.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
+import { KnowledgeModule } from './modules/knowledge/knowledge.module.js';
 
 /**
  * Infrastructure first, then the feature modules in the order the spec introduces them, then the worker modules
@@ -62,6 +63,7 @@ export class AppModule {
         TracesModule,
         UsageModule,
         ...(config.workersEnabled ? [EventsWorkerModule, ChannelsWorkerModule] : []),
+        KnowledgeModule,
       ],
     };
   }

@@ -48,6 +48,8 @@ export interface EventFailed extends EventOutcome {
 
 export interface EventMap {
   'agent.live_changed': LiveRevisionChange;
+  /** A revision went live through this process (publish, or a rename's re-publish): follow-up work runs once, here. */
+  'version.published': LiveRevisionChange;
   'credential.revoked': CredentialRevoked;
   'project.deleted': ProjectDeleted;
   'event.completed': EventCompleted;

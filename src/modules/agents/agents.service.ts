@@ -71,7 +71,10 @@ export class AgentsService {
       const change = renamed ? await this.versions.republishLiveWithName(agent, agent.name) : null;
       return { agent, change };
     });
-    if (change) this.bus.emit('agent.live_changed', change);
+    if (change) {
+      this.bus.emit('agent.live_changed', change);
+      this.bus.emit('version.published', change);
+    }
     return toAgentResponse(await this.getVisible(who.organizationId, agent.id));
   }
 
