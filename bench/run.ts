@@ -158,6 +158,39 @@ function baselineOf(env: Environment, scenario: Scenario, plan: LoadPlan) {
   };
 }
 
+/** Paths (`message.cards[]`) where two JSON values differ in type or keys: the baseline must answer the same shape. */
+function shapeDifferences(a: unknown, b: unknown, path = '$'): string[] {
+  const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+  if (kind(a) !== kind(b)) return [`${path}: ${kind(a)} vs ${kind(b)}`];
+  if (Array.isArray(a) && Array.isArray(b)) return a.length > 0 && b.length > 0 ? shapeDifferences(a[0], b[0], `${path}[]`) : [];
+  if (kind(a) !== 'object') return [];
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(x), ...Object.keys(y)])];
+  return keys.flatMap((key) =>
+    key in x && key in y
+      ? shapeDifferences(x[key], y[key], `${path}.${key}`)
+      : [`${path}.${key}: only in ${key in x ? 'the service' : 'the baseline'}`],
+  );
+}
+
+/** Sends the plan's first request to the service and to its same-work baseline; returns where the answers' shapes differ. */
+async function compareAnswers(serviceUrl: string, baselineUrl: string, spec: RequestSpec): Promise<string[]> {
+  const answers = await Promise.all(
+    [serviceUrl, baselineUrl].map(async (base) => {
+      const id = Math.random().toString(16).slice(2, 10);
+      const raw = spec.bodies?.[0] ?? spec.body;
+      const body = raw === undefined ? undefined : JSON.stringify(raw).replaceAll('[<id>]', id);
+      const headers = { ...(spec.headers ?? {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+      const response = await fetch(base + (spec.paths?.[0] ?? spec.path), { method: spec.method, headers, body });
+      return { status: response.status, json: (await response.json()) as unknown };
+    }),
+  );
+  const [service, baseline] = answers as [{ status: number; json: unknown }, { status: number; json: unknown }];
+  const status = service.status === baseline.status ? [] : [`status ${service.status} vs ${baseline.status}`];
+  return [...status, ...shapeDifferences(service.json, baseline.json)];
+}
+
 const addFigures = (into: Record<string, number>, figures: Record<string, number>) => {
   for (const [key, value] of Object.entries(figures)) into[key] = (into[key] ?? 0) + value;
 };
@@ -314,6 +347,13 @@ async function runScenario(env: Environment, scenario: Scenario, cleanup: Cleanu
 
   if (plan.requests.length > 0) {
     const paired = baselineOf(env, scenario, plan);
+    if (paired.url === env.sameWorkUrl && plan.requests[0]) {
+      const differences = await compareAnswers(env.ctx.baseUrl, paired.url, plan.requests[0]);
+      await paired.reset();
+      await settle();
+      if (differences.length > 0) throw new Error(`${result.baseline} does not answer what the service answers: ${differences.join('; ')}`);
+      log(`${scenario.name}: the service and ${result.baseline} answer the same status and JSON shape`);
+    }
     if (warmup > 0) {
       log(`${scenario.name}: warm-up ${warmup} s (${result.baseline}, then scenario; discarded)`);
       await measure(env, paired.url, paired.plan, warmup, paired.pid, [], cleanup);
