@@ -1,6 +1,7 @@
 import type { TestOrg } from '../factories/factory.js';
 import { liveAgent, shopBundle, type LiveTestAgent } from '../support/agents.js';
-import { eventually, inboundParams, signTwilioRequest, startFakeTwilio, type FakeTwilio } from '../support/fake-twilio-server.js';
+import { inboundParams, signTwilioRequest, startFakeTwilio, type FakeTwilio } from '../support/fake-twilio-server.js';
+import { waitFor } from '../support/wait.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const DEFAULT_SMS = '+15550001111';
@@ -86,7 +87,7 @@ describe('channels: inbound routing between organizations', () => {
     t.dataSource.query(`SELECT * FROM channel_unrouted_messages ORDER BY created_at, id`);
 
   async function answeredIn(threadId: string): Promise<Record<string, any>> {
-    return eventually(async () => {
+    return waitFor(async () => {
       const rows = await t.dataSource.query(`SELECT * FROM channel_messages WHERE thread_id = $1 AND kind = 'reply' AND status = 'sent'`, [
         threadId,
       ]);
@@ -216,7 +217,7 @@ describe('channels: inbound routing between organizations', () => {
 
     it('ignores an ErrorCode that is not a number in a status callback', async () => {
       const threadA = await start(agentA);
-      const opening = await eventually(
+      const opening = await waitFor(
         async () => (await t.dataSource.query(`SELECT * FROM channel_messages WHERE thread_id = $1 AND status = 'sent'`, [threadA]))[0],
         'opening sent',
       );

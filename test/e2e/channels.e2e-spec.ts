@@ -1,6 +1,7 @@
 import type { TestOrg } from '../factories/factory.js';
 import { liveAgent, shopBundle, type LiveTestAgent } from '../support/agents.js';
-import { eventually, inboundParams, signTwilioRequest, startFakeTwilio, type FakeTwilio } from '../support/fake-twilio-server.js';
+import { inboundParams, signTwilioRequest, startFakeTwilio, type FakeTwilio } from '../support/fake-twilio-server.js';
+import { waitFor } from '../support/wait.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const DEFAULT_SMS = '+15550001111';
@@ -35,7 +36,7 @@ async function channelMessages(t: TestApp, threadId: string): Promise<any[]> {
 }
 
 async function messageWithStatus(t: TestApp, threadId: string, kind: string, status: string): Promise<any> {
-  return eventually(
+  return waitFor(
     async () => (await channelMessages(t, threadId)).find((m) => m.kind === kind && m.status === status),
     `${kind} message ${status}`,
   );
@@ -355,7 +356,7 @@ describe('channels with a provider', () => {
             .status,
         ).toBe(200);
       }
-      await eventually(
+      await waitFor(
         async () => (await channelMessages(t, threadId)).filter((m) => m.kind === 'reply' && m.status === 'sent').length === 3,
         'three replies sent',
       );

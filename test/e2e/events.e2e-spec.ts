@@ -10,20 +10,11 @@ import type { TestOrg } from '../factories/factory.js';
 import { expectStatus, liveAgent, shopBundle } from '../support/agents.js';
 import { startFakeOpenAI, type FakeServer } from '../support/fake-openai-server.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { waitFor } from '../support/wait.js';
 
 const EVENTS = '/messaging/v1/events';
 
 /** Polls `probe` until it returns a value (not undefined), at most `timeoutMs`; never a fixed sleep. */
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe('events webhook', () => {
   let t: TestApp;
   /** An API-only instance (WORKERS=off) on its own Redis prefix: its jobs never reach `t`'s processors. */
@@ -58,8 +49,8 @@ describe('events webhook', () => {
         if (rows.length !== eventIds.length || rows.some((r) => r.status === 'queued' || r.status === 'processing')) return undefined;
         return Promise.all(eventIds.map((id) => status(id, headers)));
       },
-      timeoutMs,
       `${eventIds.length} events to settle`,
+      timeoutMs,
     );
   }
 
@@ -470,8 +461,8 @@ describe('events webhook', () => {
           const s = await status(eventId, agent.headers);
           return s.attempts >= 1 && s.error ? s : undefined;
         },
-        15_000,
         'a failed first attempt',
+        15_000,
       );
       expect(retrying.error).toContain('upstream');
       fake.behave({});
@@ -496,8 +487,8 @@ describe('events webhook', () => {
           const [r] = await t.dataSource.query(`SELECT status, attempts, error FROM events WHERE id = $1`, [eventId]);
           return r.status === 'failed' ? r : undefined;
         },
-        15_000,
         'the event to fail',
+        15_000,
       );
       expect(row).toEqual({ status: 'failed', attempts: 1, error: expect.stringContaining('not_found') });
     });

@@ -7,6 +7,7 @@ import { expectStatus, liveAgent, shopBundle, type LiveTestAgent } from '../supp
 import { startFakeOpenAI, type FakeServer } from '../support/fake-openai-server.js';
 import { openSse } from '../support/sse-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { waitFor } from '../support/wait.js';
 
 const HEX_ID = /\b[0-9a-f]{24}\b/;
 const SEND_ROUTE = '/messaging/v1/messages';
@@ -54,16 +55,6 @@ function promtoolCheck(text: string): { status: number | null; output: string } 
 }
 
 /** Polls `probe` until it returns a value (not undefined), bounded; never a fixed sleep. */
-async function waitFor<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /** One WebSocket turn: opens a session, sends one message, waits for its `done` frame; `whileOpen` runs before closing. */
 async function wsTurn(t: TestApp, agent: LiveTestAgent, whileOpen: () => Promise<void>): Promise<void> {
   const socket = new WebSocket(`${t.baseUrl.replace(/^http/, 'ws')}/messaging/v1/session`, { headers: agent.headers });

@@ -7,6 +7,7 @@ import { helpBundle, liveAgent, shopBundle, type LiveTestAgent } from '../suppor
 import { startFakeOpenAI, type FakeServer } from '../support/fake-openai-server.js';
 import { openSse, type SseEvent } from '../support/sse-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { waitFor } from '../support/wait.js';
 
 const STREAM = '/messaging/v1/messages/stream';
 const ID = /^[0-9a-f]{24}$/;
@@ -49,16 +50,6 @@ function rawExchange(baseUrl: string, head: string[], body: string): Promise<{ s
       resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1] ?? 0), headers: headers.toLowerCase(), body: rest });
     });
   });
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe('POST /messaging/v1/messages/stream (SSE)', () => {
@@ -303,7 +294,7 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
       });
       const [thread] = await stream.collect((_, all) => all.length === 1);
       stream.abort();
-      const row = await waitFor(async () => (await t.dataSource.query(`SELECT id, reply_text FROM interactions`))[0]);
+      const row = await waitFor(async () => (await t.dataSource.query(`SELECT id, reply_text FROM interactions`))[0], 'the saved turn');
       expect(row.id).toBe(thread!.data.interaction_id);
       const rest = await (await openSse(t.baseUrl, STREAM, { headers: agent.headers, lastEventId: thread!.id })).collect();
       expect(rest.find((e) => e.event === 'message')!.data.message.text).toBe(row.reply_text);
@@ -440,7 +431,7 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
         if (res.status === 200) return res;
         expect(res.status).toBe(429);
         return undefined;
-      });
+      }, 'a resume slot');
       for (const r of [...resumes, again, live]) r.abort();
     });
 
@@ -489,7 +480,7 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
       expect(cut).toBe(true);
       expect(firstId).toMatch(/^[0-9a-f]{24}:1$/);
       // The turn still completes and is saved; the client resumes from the buffer.
-      await waitFor(async () => (await t3.dataSource.query(`SELECT id FROM interactions`))[0]);
+      await waitFor(async () => (await t3.dataSource.query(`SELECT id FROM interactions`))[0], 'the saved turn');
       const resumed = await openSse(t3.baseUrl, STREAM, { headers: agent.headers, lastEventId: firstId });
       expect([resumed.status, resumed.body]).toEqual([200, undefined]);
       const rest = await resumed.collect();

@@ -10,22 +10,13 @@ import { expectStatus, liveAgent, shopBundle } from '../support/agents.js';
 import { startFakeOpenAI, type FakeServer } from '../support/fake-openai-server.js';
 import { startServiceProcess } from '../support/service-process.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { waitFor } from '../support/wait.js';
 
 const SEND = '/messaging/v1/messages';
 const EVENTS = '/messaging/v1/events';
 const V1_STEPS = ['engine.guardrails', 'engine.intent', 'engine.tools', 'engine.rules', 'engine.compose'];
 
 /** Polls `probe` until it returns a value (not undefined), at most `timeoutMs`; never a fixed sleep. */
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 20_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 function parentOf(span: ReadableSpan): string | undefined {
   return span.parentSpanContext?.spanId;
 }
@@ -141,7 +132,7 @@ describe('OpenTelemetry tracing', () => {
       exporter.reset();
       const res = await t.http.post(EVENTS, { text: 'I am looking for trail shoes', thread_id: 'order-1' }, { 'x-agent-api-key': key });
       expect(res.status).toBe(202);
-      const processed = await waitFor(() => exporter.getFinishedSpans().find((s) => s.name === 'event.process'), 20_000, 'event.process');
+      const processed = await waitFor(() => exporter.getFinishedSpans().find((s) => s.name === 'event.process'), 'event.process', 20_000);
       const [row] = await t.dataSource.query(`SELECT status FROM events WHERE id = $1`, [res.body.event_id]);
       expect(row.status).toBe('completed');
 
@@ -177,8 +168,8 @@ describe('OpenTelemetry tracing', () => {
           const found = exporter.getFinishedSpans().filter((s) => s.name === 'turn');
           return found.length === 2 ? found : undefined;
         },
-        5000,
         'two turns',
+        5000,
       );
       for (const turn of turns) {
         expect(turn.attributes).toMatchObject({ 'agent.runtime': 'v1', 'agent.provider': 'openai' });
@@ -218,11 +209,11 @@ describe('OpenTelemetry tracing', () => {
           body: JSON.stringify({ text: 'I am looking for trail shoes', user_id: 'u1' }),
         });
         expect(res.status).toBe(200);
-        const turn = await waitFor(() => received.find((s) => s.name === 'turn'), 10_000, 'the turn span');
+        const turn = await waitFor(() => received.find((s) => s.name === 'turn'), 'the turn span', 10_000);
         const server = await waitFor(
           () => received.find((s) => s.traceId === turn.traceId && s.kind === OTLP_SERVER_KIND),
-          10_000,
           'the HTTP server span',
+          10_000,
         );
         const inTrace = await waitFor(
           () => {
@@ -233,8 +224,8 @@ describe('OpenTelemetry tracing', () => {
               ? spans
               : undefined;
           },
-          10_000,
           'PostgreSQL and Redis spans in the trace of the send',
+          10_000,
         );
         expect(server.scope).toBe('@opentelemetry/instrumentation-http');
         const byId = new Map(inTrace.map((s) => [s.spanId, s]));
@@ -249,8 +240,8 @@ describe('OpenTelemetry tracing', () => {
         ).toEqual([...V1_STEPS].sort());
         const requestLine = await waitFor(
           () => service.logs.map(parseLine).find((l) => l?.msg === 'request' && l.path === SEND),
-          5000,
           'the request log line',
+          5000,
         );
         expect(requestLine).toMatchObject({
           trace_id: turn.traceId,
@@ -267,7 +258,7 @@ describe('OpenTelemetry tracing', () => {
       const agent = await liveAgent(t, org, { template: 'knowledge-assistant' });
       exporter.reset();
       expectStatus(await t.http.post(SEND, { text: 'How do I reset my password?', user_id: 'u1' }, agent.headers), 200, 'send');
-      const turn = await waitFor(() => exporter.getFinishedSpans().find((s) => s.name === 'turn'), 5000, 'turn');
+      const turn = await waitFor(() => exporter.getFinishedSpans().find((s) => s.name === 'turn'), 'turn', 5000);
       expect(Object.keys(turn.attributes).sort()).toEqual(['agent.provider', 'agent.runtime', 'agent.surface']);
       expect(turn.attributes['agent.runtime']).toBe('v2');
       const steps = childrenOf(exporter.getFinishedSpans(), turn).map((s) => s.name);

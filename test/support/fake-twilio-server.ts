@@ -179,14 +179,3 @@ export function inboundParams(
     ApiVersion: '2010-04-01',
   };
 }
-
-/** Polls `probe` until it returns a truthy value (no fixed sleeps in tests). */
-export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

@@ -2,13 +2,13 @@ import { Injectable, Logger } from '@nestjs/common';
 import argon2 from 'argon2';
 import ipaddr from 'ipaddr.js';
 import { AppConfig } from '../../config/app-config.js';
-import { ForbiddenError, UnauthorizedError } from '../../common/errors/app-error.js';
+import { BadRequestError, ForbiddenError, UnauthorizedError } from '../../common/errors/app-error.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { CredentialCache } from './credential-cache.js';
 import { CredentialChanges } from './credential-changes.js';
 import { CredentialsRepository, type StoredKey } from './credentials.repository.js';
 import { LoginAttempts } from './login-attempts.js';
-import type { Principal } from './principal.js';
+import type { AgentPrincipal, Principal } from './principal.js';
 import { digestsEqual, hashSecret } from './secrets.js';
 import { TokenService, type TokenClaims } from './token.service.js';
 
@@ -20,6 +20,13 @@ export class TokenGrantError extends Error {
   ) {
     super(errorDescription);
   }
+}
+
+/** A bearer token that may act as an agent on the messaging surface, and when it stops being valid. */
+export interface MessagingAuthentication {
+  principal: AgentPrincipal;
+  /** The token's expiry (epoch ms): a WebSocket session ends then, as HTTP access would. */
+  expiresAt: number;
 }
 
 export interface IssuedToken {
@@ -90,9 +97,22 @@ export class AuthService {
   }
 
   async authenticateBearer(token: string): Promise<Principal> {
-    const claims = await this.tokens.verify(token);
-    if (!claims) throw new UnauthorizedError('The access token is invalid or expired');
-    return this.principalOf(claims);
+    return this.principalOf(await this.verifiedClaims(token));
+  }
+
+  /**
+   * The messaging surface's check of a bearer token, for HTTP routes (MessagingTokenStrategy) and the WebSocket
+   * handshake and its re-checks alike: verified once, its credential still there, acting as an agent (a login session
+   * not scoped to one is 400), and called from an origin its publishable key allows.
+   */
+  async authenticateMessagingToken(token: string, origin: string | undefined): Promise<MessagingAuthentication> {
+    const claims = await this.verifiedClaims(token);
+    const principal = await this.principalOf(claims);
+    if (!principal.agentId) {
+      throw new BadRequestError('This login session is not scoped to an agent; log in with agent_id to use messaging');
+    }
+    this.assertOriginAllowed(principal, origin);
+    return { principal: principal as AgentPrincipal, expiresAt: claims.exp * 1000 };
   }
 
   /** `grant_type=publishable_key`: checks the key, its allowed origins and IP ranges, and mints a client token. */
@@ -130,17 +150,23 @@ export class AuthService {
   }
 
   /** Messaging with a client token: its key's allowed origins apply to every browser request, not only the exchange. */
-  assertOriginAllowed(principal: Principal, origin: string | undefined): void {
+  private assertOriginAllowed(principal: Principal, origin: string | undefined): void {
     if (principal.kind === 'clientToken' && origin && principal.allowedOrigins.length > 0 && !principal.allowedOrigins.includes(origin)) {
       throw new ForbiddenError(`Origin ${origin} is not allowed for this publishable key`);
     }
+  }
+
+  private async verifiedClaims(token: string): Promise<TokenClaims> {
+    const claims = await this.tokens.verify(token);
+    if (!claims) throw new UnauthorizedError('The access token is invalid or expired');
+    return claims;
   }
 
   /**
    * A token is only as good as what it was minted from: a client token needs its publishable key (deleted with its
    * agent or project), a session its user and, when scoped to an agent, that agent (not deleted, nor its project).
    */
-  private async principalOf(claims: TokenClaims): Promise<Principal> {
+  private async principalOf(claims: TokenClaims): Promise<Extract<Principal, { kind: 'clientToken' | 'session' }>> {
     if (claims.typ === 'client') {
       const key = await this.cache.get(`pkid:${claims.kid}`, () => this.repository.findPublishableKeyById(claims.kid));
       if (!key || key.revoked || key.organization_id !== claims.org) {

@@ -1,13 +1,13 @@
-import { Body, Controller, Headers, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
-import { AppConfig } from '../../config/app-config.js';
 import { Public } from '../auth/decorators/auth.decorator.js';
 import { ChannelPipe } from './channel.pipe.js';
 import { ChannelInboundService } from './channel-inbound.service.js';
 import { CHANNELS, type Channel } from './channels.constants.js';
 import { InboundChannelMessageDto, ProviderStatusCallbackDto } from './dto/channel-thread.dto.js';
+import { TwilioSignatureGuard } from './twilio-signature.guard.js';
 
 /** What the provider is answered: an empty TwiML document (no message sent from the webhook itself). */
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
@@ -18,17 +18,15 @@ const TWIML_RESPONSE = {
 
 /**
  * Webhooks the channel provider calls (no API credential: each call is authenticated by the provider's
- * `X-Twilio-Signature` over CHANNEL_PUBLIC_BASE_URL + the path and the form parameters).
+ * `X-Twilio-Signature`, see TwilioSignatureGuard).
  */
 @ApiTags('Channels')
 @Controller('messaging/v1')
 @Public()
+@UseGuards(TwilioSignatureGuard)
 @ApiErrors(500)
 export class ChannelWebhooksController {
-  constructor(
-    private readonly inbound: ChannelInboundService,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly inbound: ChannelInboundService) {}
 
   @Post('channels/:channel/inbound')
   @HttpCode(200)
@@ -50,15 +48,10 @@ export class ChannelWebhooksController {
   async receive(
     @Param('channel', ChannelPipe) channel: Channel,
     @Body() params: Record<string, unknown> | undefined,
-    @Headers('x-twilio-signature') signature: string | undefined,
-    @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const form = params ?? {};
-    this.inbound.verify(this.publicUrl(request), form, signature);
-    await this.inbound.receive(channel, form);
-    void reply.type('text/xml; charset=utf-8');
-    return EMPTY_TWIML;
+    await this.inbound.receive(channel, params ?? {});
+    return twiml(reply);
   }
 
   @Post('channels/:channel/status')
@@ -73,20 +66,14 @@ export class ChannelWebhooksController {
   async status(
     @Param('channel', ChannelPipe) channel: Channel,
     @Body() params: Record<string, unknown> | undefined,
-    @Headers('x-twilio-signature') signature: string | undefined,
-    @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const form = params ?? {};
-    this.inbound.verify(this.publicUrl(request), form, signature);
-    await this.inbound.status(channel, form);
-    void reply.type('text/xml; charset=utf-8');
-    return EMPTY_TWIML;
+    await this.inbound.status(channel, params ?? {});
+    return twiml(reply);
   }
+}
 
-  /** The URL the provider called and signed: the configured public base (proxies change the host), then the path as received. */
-  private publicUrl(request: FastifyRequest): string {
-    const base = this.config.channels.publicBaseUrl ?? `${request.protocol}://${request.host}`;
-    return `${base}${request.originalUrl}`;
-  }
+function twiml(reply: FastifyReply): string {
+  void reply.type('text/xml; charset=utf-8');
+  return EMPTY_TWIML;
 }

@@ -5,7 +5,7 @@ import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import { actingAgentId, type Principal } from '../auth/principal.js';
 import { FollowupSuggestionsResponseDto, SendMessageResponseDto, WelcomeMessageResponseDto } from './dto/message-response.dto.js';
-import { FollowupSuggestionsRequestDto, RerunDto, SendMessageDto, ThreadIdParams } from './dto/send-message.dto.js';
+import { FollowupSuggestionsRequestDto, RerunDto, SendMessageDto, ThreadIdParams, toTurnRequest } from './dto/send-message.dto.js';
 import { MessagingService, type TurnCaller } from './messaging.service.js';
 
 const caller = (who: Principal): TurnCaller => ({ organizationId: who.organizationId, agentId: actingAgentId(who) });
@@ -20,16 +20,7 @@ export class MessagingController {
   @ApiOkResponse({ type: SendMessageResponseDto })
   @ApiErrors(400, 403, 404, 413, 422, 502, 504)
   send(@CurrentPrincipal() who: Principal, @Body() body: SendMessageDto): Promise<SendMessageResponseDto> {
-    return this.messaging.send(caller(who), {
-      text: body.text,
-      userId: body.user_id,
-      threadId: body.thread_id,
-      imageUrl: body.image_url,
-      agentVariables: body.agent_variables as Record<string, unknown> | undefined,
-      runtimeVersion: body.runtime_version,
-      includeTrace: body.include_trace,
-      surface: 'json',
-    });
+    return this.messaging.send(caller(who), toTurnRequest(body, 'json'));
   }
 
   @Post('threads/:threadId/rerun')

@@ -2,22 +2,22 @@ import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { jest } from '@jest/globals';
 import { UnauthorizedError } from '../../common/errors/app-error.js';
-import { bearerToken, SessionService } from './session.service.js';
+import { handshakeToken, SessionService } from './session.service.js';
 
 const upgrade = (url: string, headers: Record<string, string> = {}) => ({ url, headers }) as unknown as IncomingMessage;
 
 describe('WebSocket session credentials', () => {
   it('reads the token from the Authorization header, the access_token query or the bearer subprotocol', () => {
-    expect(bearerToken(upgrade('/messaging/v1/session', { authorization: 'Bearer abc.def' }))).toBe('abc.def');
-    expect(bearerToken(upgrade('/messaging/v1/session?access_token=q.t'))).toBe('q.t');
-    expect(bearerToken(upgrade('/messaging/v1/session', { 'sec-websocket-protocol': 'bearer, p.t' }))).toBe('p.t');
+    expect(handshakeToken(upgrade('/messaging/v1/session', { authorization: 'Bearer abc.def' }))).toBe('abc.def');
+    expect(handshakeToken(upgrade('/messaging/v1/session?access_token=q.t'))).toBe('q.t');
+    expect(handshakeToken(upgrade('/messaging/v1/session', { 'sec-websocket-protocol': 'bearer, p.t' }))).toBe('p.t');
   });
 
   it('prefers the header, and finds nothing without one of the three', () => {
-    expect(bearerToken(upgrade('/s?access_token=q', { authorization: 'Bearer h', 'sec-websocket-protocol': 'bearer, p' }))).toBe('h');
-    expect(bearerToken(upgrade('/s', { authorization: 'Basic dXNlcg==' }))).toBeUndefined();
-    expect(bearerToken(upgrade('/s', { 'sec-websocket-protocol': 'bearer' }))).toBeUndefined();
-    expect(bearerToken(upgrade('/s'))).toBeUndefined();
+    expect(handshakeToken(upgrade('/s?access_token=q', { authorization: 'Bearer h', 'sec-websocket-protocol': 'bearer, p' }))).toBe('h');
+    expect(handshakeToken(upgrade('/s', { authorization: 'Basic dXNlcg==' }))).toBeUndefined();
+    expect(handshakeToken(upgrade('/s', { 'sec-websocket-protocol': 'bearer' }))).toBeUndefined();
+    expect(handshakeToken(upgrade('/s'))).toBeUndefined();
   });
 
   it('selects the bearer subprotocol so browsers complete the handshake', () => {
@@ -64,27 +64,18 @@ describe('WebSocket session: revocation reaches open sessions', () => {
         listener = l;
         return () => undefined;
       },
-      authenticateBearer: async (token: string) => {
+      authenticateMessagingToken: async (token: string) => {
         if (revoked.has(token)) throw new UnauthorizedError('The publishable key behind this token was revoked');
-        return { kind: 'clientToken', organizationId: 'o', agentId: 'a', publishableKeyId: token, allowedOrigins: [] };
+        const principal = { kind: 'clientToken', organizationId: 'o', agentId: 'a', publishableKeyId: token, allowedOrigins: [] };
+        return { principal, expiresAt: Date.now() + 3_600_000 };
       },
-      assertOriginAllowed: () => undefined,
     };
-    const tokens = { verify: async () => ({ exp: Math.floor(Date.now() / 1000) + 3600 }) };
     const config = {
       session: { framesPerSecond: 10, frameBurst: 30, maxInFlight: 8, maxPerCredential: 1000 },
       streaming: { maxBufferedBytes: 1 << 20 },
     };
     const metrics = { wsSessionOpened: () => undefined, wsSessionClosed: () => undefined };
-    const service = new SessionService(
-      auth as never,
-      tokens as never,
-      {} as never,
-      {} as never,
-      config as never,
-      {} as never,
-      metrics as never,
-    );
+    const service = new SessionService(auth as never, {} as never, {} as never, config as never, {} as never, metrics as never);
     service.onModuleInit();
     const connect = async (token: string) => {
       const socket = fakeSocket();

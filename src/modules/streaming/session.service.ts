@@ -3,23 +3,26 @@ import type { IncomingMessage } from 'node:http';
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import secureJson from 'secure-json-parse';
 import type { WebSocket, RawData } from 'ws';
-import { AppError, RateLimitedError, UnauthorizedError, ValidationError } from '../../common/errors/app-error.js';
+import { AppError, ValidationError } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
 import { newId } from '../../common/ids/new-id.js';
 import { INPUT_LIMITS } from '../../common/validation/input-limits.js';
 import { assertDepthWithin, firstUnstorable } from '../../common/validation/safe-json.js';
 import { createValidationPipe } from '../../common/validation/validation-pipe.js';
+import { FixedWindowLimiter } from '../../common/http/fixed-window.limiter.js';
 import { RedisService } from '../../common/redis/redis.service.js';
 import { AppConfig } from '../../config/app-config.js';
 import { AuthService } from '../auth/auth.service.js';
+import { bearerToken } from '../auth/strategies/bearer-token.strategy.js';
 import { rateLimitSubject, type AgentPrincipal } from '../auth/principal.js';
-import { TokenService } from '../auth/token.service.js';
+import { toTurnRequest } from '../messaging/dto/send-message.dto.js';
 import { LiveAgentsService } from '../messaging/live-agents.service.js';
 import { MessagingService, type TurnCaller, type TurnStreamEvent } from '../messaging/messaging.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { SessionMessageFrameDto } from './dto/session-frame.dto.js';
 import { FrameBucket } from './frame-bucket.js';
-import { closingEvents, errorParts, toTurnRequest, type StreamEvent } from './stream-events.js';
+import { RunningTurns } from './running-turns.js';
+import { closingEvents, errorParts, toStreamEvent, type StreamEvent } from './stream-events.js';
 
 /** Close code for missing, invalid, expired or revoked credentials (spec Authentication rule 5), and for floods. */
 export const CLOSE_POLICY_VIOLATION = 1008;
@@ -71,21 +74,23 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
   private readonly sessions = new Map<WebSocket, Session>();
   /** Authenticated sessions per credential (rate-limit subject) on this instance. */
   private readonly perCredential = new Map<string, number>();
-  private readonly running = new Set<Promise<void>>();
+  private readonly turns = new RunningTurns();
   private keepalive: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private recheckRound: Promise<void> | undefined;
   private recheckAgain = false;
+  private readonly limiter: FixedWindowLimiter;
 
   constructor(
     private readonly auth: AuthService,
-    private readonly tokens: TokenService,
     private readonly messaging: MessagingService,
     private readonly live: LiveAgentsService,
     private readonly config: AppConfig,
-    private readonly redis: RedisService,
+    redis: RedisService,
     private readonly metrics: MetricsService,
-  ) {}
+  ) {
+    this.limiter = new FixedWindowLimiter(redis, config, metrics);
+  }
 
   /** Picks `bearer` from the offered subprotocols so the browser's `['bearer', token]` handshake succeeds. */
   static selectProtocol(protocols: Set<string>): string | false {
@@ -143,20 +148,12 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.keepalive);
     this.keepalive = undefined;
-    if (this.running.size === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.running]),
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
-      }),
-    ]);
-    clearTimeout(timer);
+    await this.turns.settle(SHUTDOWN_GRACE_MS);
   }
 
   private async authenticate(session: Session, request: IncomingMessage): Promise<boolean> {
     const { socket } = session;
-    const token = bearerToken(request);
+    const token = handshakeToken(request);
     if (!token) {
       socket.close(CLOSE_POLICY_VIOLATION, 'missing credentials: send a Bearer token');
       return false;
@@ -168,10 +165,7 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
     let principal: AgentPrincipal;
     let expiresAt: number;
     try {
-      const claims = await this.tokens.verify(token);
-      if (!claims) throw new UnauthorizedError('The access token is invalid or expired');
-      principal = await this.messagingPrincipal(token, origin);
-      expiresAt = claims.exp * 1000;
+      ({ principal, expiresAt } = await this.auth.authenticateMessagingToken(token, origin));
     } catch (error) {
       const reason = error instanceof AppError && error.status < 500 ? error.message : 'credentials could not be checked';
       if (!(error instanceof AppError)) this.logger.error({ err: error }, 'session authentication failed');
@@ -277,15 +271,15 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
     }
     // The place is taken before the rate-limit round trip, so frames arriving meanwhile see it.
     session.inFlight.add(dto.id);
-    const limited = await this.rateLimited(session);
+    // Each `message` frame counts against the credential's rate limit like an HTTP request: a session is no way around it.
+    const limited = session.rateLimitSubject ? await this.limiter.hit(session.rateLimitSubject) : undefined;
     if (limited) {
       session.inFlight.delete(dto.id);
       this.sendError(session, dto.id, limited, requestId);
       return;
     }
     const work = this.turn(session, dto, requestId).finally(() => session.inFlight.delete(dto.id));
-    this.running.add(work);
-    void work.finally(() => this.running.delete(work));
+    this.turns.hold(work);
     await work;
   }
 
@@ -298,10 +292,7 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
       // Token-by-token streaming over the session is for v1 agents (spec "Stream events"); v2 gets the final message.
       const deltas = agent.runtime === 'v1';
       const outcome = await this.messaging.send(caller, toTurnRequest(dto, 'ws'), (event: TurnStreamEvent) => {
-        if (event.type === 'thread') emit({ event: 'thread', data: { thread_id: event.thread_id, interaction_id: event.interaction_id } });
-        else if (event.type === 'delta') {
-          if (deltas) emit({ event: 'delta', data: { text: event.text } });
-        } else emit({ event: 'card', data: { card: event.card } });
+        if (event.type !== 'delta' || deltas) emit(toStreamEvent(event));
       });
       for (const event of closingEvents(outcome)) emit(event);
     } catch (error) {
@@ -312,22 +303,13 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
     }
   }
 
-  /** The session's token, still valid for messaging as its agent; throws the refusal otherwise. */
-  private async messagingPrincipal(token: string, origin: string | undefined): Promise<AgentPrincipal> {
-    const principal = await this.auth.authenticateBearer(token);
-    if (principal.kind !== 'clientToken' && principal.kind !== 'session') throw new UnauthorizedError();
-    if (!principal.agentId) throw new UnauthorizedError('This login session is not scoped to an agent');
-    this.auth.assertOriginAllowed(principal, origin);
-    return principal as AgentPrincipal;
-  }
-
   /**
    * Re-checks an open session's credential (from the credential cache, so cheap). Refused → closed with 1008. When the
    * check itself fails (database down), the session stays open; the frame being handled, if any, gets the error.
    */
   private async stillAuthorized(session: Session, requestKey: string | null = null, requestId?: string): Promise<boolean> {
     try {
-      await this.messagingPrincipal(session.token!, session.origin);
+      await this.auth.authenticateMessagingToken(session.token!, session.origin);
       return true;
     } catch (error) {
       if (error instanceof AppError && error.status < 500) {
@@ -359,30 +341,6 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
     const authenticated = [...this.sessions.values()].filter((s) => s.token && s.socket.readyState === s.socket.OPEN);
     for (let i = 0; i < authenticated.length; i += RECHECK_CONCURRENCY) {
       await Promise.all(authenticated.slice(i, i + RECHECK_CONCURRENCY).map((s) => this.stillAuthorized(s)));
-    }
-  }
-
-  /**
-   * Each `message` frame counts against the credential's rate limit like an HTTP request (same Redis fixed window as
-   * RateLimitGuard), so a session is no way around it: over the limit the request gets `rate_limited`.
-   */
-  private async rateLimited(session: Session): Promise<RateLimitedError | undefined> {
-    const { max, windowSeconds } = this.config.rateLimit;
-    if (max === 0 || !session.rateLimitSubject) return undefined;
-    const nowSeconds = Math.floor(Date.now() / 1000);
-    const window = Math.floor(nowSeconds / windowSeconds);
-    const key = this.redis.key('rl', session.rateLimitSubject, String(window));
-    try {
-      const results = await this.redis.client
-        .pipeline()
-        .incr(key)
-        .expire(key, windowSeconds + 1)
-        .exec();
-      const count = Number(results?.[0]?.[1] ?? 0);
-      return count > max ? new RateLimitedError((window + 1) * windowSeconds - nowSeconds) : undefined;
-    } catch (error) {
-      this.logger.warn({ err: error }, 'rate limit check failed; allowing the request');
-      return undefined;
     }
   }
 
@@ -419,12 +377,9 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
 }
 
 /** The token from `Authorization: Bearer`, `?access_token=`, or the `bearer, <token>` subprotocol pair. */
-export function bearerToken(request: IncomingMessage): string | undefined {
+export function handshakeToken(request: IncomingMessage): string | undefined {
   const header = request.headers.authorization;
-  if (header) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    return match?.[1];
-  }
+  if (header) return bearerToken(header);
   const query = new URL(request.url ?? '/', 'http://localhost').searchParams.get('access_token');
   if (query) return query;
   const offered = (request.headers['sec-websocket-protocol'] ?? '')

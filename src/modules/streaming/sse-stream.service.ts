@@ -5,8 +5,9 @@ import { AppConfig } from '../../config/app-config.js';
 import { MessagingService, type TurnCaller, type TurnRequest, type TurnStreamEvent } from '../messaging/messaging.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { ReplayBufferRepository, type BufferedEvent, type ReplayWriter } from './replay-buffer.repository.js';
+import { RunningTurns } from './running-turns.js';
 import type { SseConnection } from './sse-connection.js';
-import { closingEvents, errorEvent, errorParts, isTerminal, type StreamEvent } from './stream-events.js';
+import { closingEvents, errorEvent, errorParts, isTerminal, toStreamEvent, type StreamEvent } from './stream-events.js';
 
 /** `Last-Event-ID` as this service writes it: `<interaction_id>:<seq>`. */
 const EVENT_ID = /^([0-9a-fA-F]{24}):(\d{1,9})$/;
@@ -36,7 +37,7 @@ export interface SseSink {
 @Injectable()
 export class SseStreamService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('SseStream');
-  private readonly running = new Set<Promise<unknown>>();
+  private readonly turns = new RunningTurns();
   private readonly connections = new Set<SseConnection>();
   /** Resumes following each live stream on this instance, by interaction id. */
   private readonly liveResumes = new Map<string, number>();
@@ -72,13 +73,12 @@ export class SseStreamService implements BeforeApplicationShutdown {
         buffer = this.buffers.open(interactionId, caller);
         sink.open();
         this.track(connection);
-        emit({ event: 'thread', data: { thread_id: event.thread_id, interaction_id: event.interaction_id } });
-      } else if (event.type === 'delta') emit({ event: 'delta', data: { text: event.text } });
-      else emit({ event: 'card', data: { card: event.card } });
+      }
+      emit(toStreamEvent(event));
     };
 
     const work = this.messaging.send(caller, request, onEvent);
-    this.hold(work);
+    this.turns.hold(work);
     try {
       const outcome = await work;
       for (const event of closingEvents(outcome)) emit(event);
@@ -192,15 +192,7 @@ export class SseStreamService implements BeforeApplicationShutdown {
   /** On shutdown: end open streams (clients resume on another instance) and let running turns be saved. */
   async beforeApplicationShutdown(): Promise<void> {
     for (const connection of this.connections) connection.end();
-    if (this.running.size === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.running]),
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
-      }),
-    ]);
-    clearTimeout(timer);
+    await this.turns.settle(SHUTDOWN_GRACE_MS);
   }
 
   private track(connection: SseConnection): void {
@@ -212,15 +204,6 @@ export class SseStreamService implements BeforeApplicationShutdown {
   private resumeMissed(): NotFoundError {
     this.metrics.streamResumed('not_found');
     return new NotFoundError('Stream');
-  }
-
-  private hold(work: Promise<unknown>): void {
-    const settled = work.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.running.add(settled);
-    void settled.then(() => this.running.delete(settled));
   }
 
   private logFailure(error: unknown, requestId: string, interactionId: string): void {

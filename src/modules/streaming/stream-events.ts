@@ -1,9 +1,8 @@
 import { AppError, type ErrorDetail } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
 import { errorEnvelope, type ErrorEnvelope } from '../../common/errors/error-envelope.js';
-import type { SendMessageDto } from '../messaging/dto/send-message.dto.js';
 import type { SendMessageResponseDto } from '../messaging/dto/message-response.dto.js';
-import type { TurnRequest } from '../messaging/messaging.service.js';
+import type { TurnStreamEvent } from '../messaging/messaging.service.js';
 import type { CardDto } from '../runtime/runtime.types.js';
 
 /**
@@ -46,16 +45,14 @@ export function errorEvent(error: unknown, requestId: string): StreamEvent {
   return { event: 'error', data: errorEnvelope(code, message, requestId, details) };
 }
 
-/** The messaging turn request of a send/stream body or a WebSocket `message` frame (validated `SendMessageDto`). */
-export function toTurnRequest(body: SendMessageDto, surface: 'sse' | 'ws'): TurnRequest {
-  return {
-    surface,
-    text: body.text,
-    userId: body.user_id,
-    threadId: body.thread_id,
-    imageUrl: body.image_url,
-    agentVariables: body.agent_variables as Record<string, unknown> | undefined,
-    runtimeVersion: body.runtime_version,
-    includeTrace: body.include_trace,
-  };
+/** The stream event (SSE event or WebSocket frame) of one of the engine's events during a turn. */
+export function toStreamEvent(event: TurnStreamEvent): StreamEvent {
+  switch (event.type) {
+    case 'thread':
+      return { event: 'thread', data: { thread_id: event.thread_id, interaction_id: event.interaction_id } };
+    case 'delta':
+      return { event: 'delta', data: { text: event.text } };
+    case 'card':
+      return { event: 'card', data: { card: event.card } };
+  }
 }

@@ -19,7 +19,7 @@ import {
 } from './dto/stream-event.dto.js';
 import { SseConnection } from './sse-connection.js';
 import { SseStreamService } from './sse-stream.service.js';
-import { toTurnRequest } from './stream-events.js';
+import { toTurnRequest } from '../messaging/dto/send-message.dto.js';
 
 const validation = createValidationPipe();
 

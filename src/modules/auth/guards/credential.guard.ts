@@ -2,24 +2,27 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { Reflector } from '@nestjs/core';
 import { AuthGuard, type IAuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
-import { BadRequestError, UnauthorizedError } from '../../../common/errors/app-error.js';
-import { AuthService } from '../auth.service.js';
+import { UnauthorizedError } from '../../../common/errors/app-error.js';
 import { AUTH_CREDENTIALS } from '../decorators/auth.metadata.js';
 import { Credential, type Principal } from '../principal.js';
 import { AGENT_API_KEY_HEADER, AGENT_API_KEY_STRATEGY } from '../strategies/agent-api-key.strategy.js';
-import { BEARER_STRATEGY } from '../strategies/bearer-token.strategy.js';
+import { BEARER_STRATEGY, MESSAGING_TOKEN_STRATEGY } from '../strategies/bearer-token.strategy.js';
 import { ORG_API_KEY_HEADER, ORG_API_KEY_STRATEGY } from '../strategies/org-api-key.strategy.js';
 
 const BEARER_CREDENTIALS = [Credential.ClientToken, Credential.Session, Credential.AgentSession];
 
+type StrategyName = 'bearer' | 'messaging' | 'org' | 'agent';
+
 /**
  * Picks the Passport strategy from the header the caller sent, runs it, and then enforces the surface rules:
- * a credential the route does not list is 401; an unscoped login session on messaging is 400 (missing context).
+ * a credential the route does not list is 401. A bearer token on a messaging route is checked as the WebSocket
+ * session checks it (AuthService.authenticateMessagingToken: an unscoped login session is 400, a disallowed origin 403).
  */
 @Injectable()
 export class CredentialGuard implements CanActivate {
-  private readonly strategies: Record<'bearer' | 'org' | 'agent', IAuthGuard> = {
+  private readonly strategies: Record<StrategyName, IAuthGuard> = {
     bearer: new (AuthGuard(BEARER_STRATEGY))(),
+    messaging: new (AuthGuard(MESSAGING_TOKEN_STRATEGY))(),
     org: new (AuthGuard(ORG_API_KEY_STRATEGY))(),
     agent: new (AuthGuard(AGENT_API_KEY_STRATEGY))(),
   };
@@ -27,18 +30,17 @@ export class CredentialGuard implements CanActivate {
   // Route metadata never changes after start-up: read it once per handler, not on every request.
   private readonly acceptedByHandler = new WeakMap<object, Credential[]>();
 
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly auth: AuthService,
-  ) {}
+  constructor(private readonly reflector: Reflector) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const accepted = this.acceptedCredentials(context);
     const request = context.switchToHttp().getRequest<FastifyRequest & { user?: Principal }>();
     const headers = request.headers;
-    const strategy =
+    const strategy: StrategyName | undefined =
       headers.authorization !== undefined
-        ? 'bearer'
+        ? isMessagingRoute(accepted)
+          ? 'messaging'
+          : 'bearer'
         : headers[ORG_API_KEY_HEADER] !== undefined
           ? 'org'
           : headers[AGENT_API_KEY_HEADER] !== undefined
@@ -49,9 +51,7 @@ export class CredentialGuard implements CanActivate {
       throw new UnauthorizedError(`This credential is not accepted here; send ${describe(accepted)}`);
     }
     await this.strategies[strategy].canActivate(context);
-    const principal = request.user!;
-    assertAccepted(principal, accepted);
-    this.auth.assertOriginAllowed(principal, headers.origin);
+    assertAccepted(request.user!, accepted);
     return true;
   }
 
@@ -66,8 +66,15 @@ export class CredentialGuard implements CanActivate {
   }
 }
 
-function acceptsStrategy(accepted: Credential[], strategy: 'bearer' | 'org' | 'agent'): boolean {
-  if (strategy === 'bearer') return accepted.some((c) => BEARER_CREDENTIALS.includes(c));
+/** Bearer tokens act as an agent here: no management login session is accepted. */
+function isMessagingRoute(accepted: Credential[]): boolean {
+  return (
+    !accepted.includes(Credential.Session) && (accepted.includes(Credential.ClientToken) || accepted.includes(Credential.AgentSession))
+  );
+}
+
+function acceptsStrategy(accepted: Credential[], strategy: StrategyName): boolean {
+  if (strategy === 'bearer' || strategy === 'messaging') return accepted.some((c) => BEARER_CREDENTIALS.includes(c));
   return accepted.includes(strategy === 'org' ? Credential.OrgApiKey : Credential.AgentApiKey);
 }
 
@@ -77,11 +84,8 @@ function assertAccepted(principal: Principal, accepted: Credential[]): void {
       if (accepted.includes(Credential.ClientToken)) return;
       throw new UnauthorizedError('A publishable-key access token serves the messaging surface only');
     case 'session':
-      if (accepted.includes(Credential.Session)) return;
-      if (accepted.includes(Credential.AgentSession)) {
-        if (principal.agentId) return;
-        throw new BadRequestError('This login session is not scoped to an agent; log in with agent_id to use messaging');
-      }
+      // On a route accepting AgentSession but not Session, MessagingTokenStrategy has refused unscoped sessions.
+      if (accepted.includes(Credential.Session) || accepted.includes(Credential.AgentSession)) return;
       throw new UnauthorizedError('A login-session token is not accepted here');
     case 'orgKey':
       if (accepted.includes(Credential.OrgApiKey)) return;

@@ -7,6 +7,7 @@ import { AuthService } from '../auth.service.js';
 import type { Principal } from '../principal.js';
 
 export const BEARER_STRATEGY = 'bearer-token';
+export const MESSAGING_TOKEN_STRATEGY = 'messaging-token';
 
 /** `Authorization: Bearer <access token>` from the publishable-key or password grant. */
 @Injectable()
@@ -16,14 +17,31 @@ export class BearerTokenStrategy extends PassportStrategy(Strategy, BEARER_STRAT
   }
 
   validate(request: FastifyRequest): Promise<Principal> {
-    const token = bearerToken(request.headers.authorization);
-    if (!token) throw new UnauthorizedError('Send the access token as Authorization: Bearer <token>');
-    return this.auth.authenticateBearer(token);
+    return this.auth.authenticateBearer(requiredBearerToken(request));
   }
 }
 
+/** The bearer token on messaging routes: acting as an agent, from an allowed origin (as the WebSocket session checks it). */
+@Injectable()
+export class MessagingTokenStrategy extends PassportStrategy(Strategy, MESSAGING_TOKEN_STRATEGY) {
+  constructor(private readonly auth: AuthService) {
+    super();
+  }
+
+  async validate(request: FastifyRequest): Promise<Principal> {
+    return (await this.auth.authenticateMessagingToken(requiredBearerToken(request), request.headers.origin)).principal;
+  }
+}
+
+/** The token of an `Authorization: Bearer <token>` header; undefined for a missing header or another scheme. */
 export function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
+}
+
+function requiredBearerToken(request: FastifyRequest): string {
+  const token = bearerToken(request.headers.authorization);
+  if (!token) throw new UnauthorizedError('Send the access token as Authorization: Bearer <token>');
+  return token;
 }

@@ -1,10 +1,11 @@
-import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiHideProperty, ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsObject, Max, Min, IsOptional, IsString, IsUrl, Matches, ValidateIf, ValidateNested } from 'class-validator';
 import { IsId } from '../../../common/ids/is-id.decorator.js';
 import { CharLength, IsMessageText, MaxChars } from '../../../common/validation/char-length.js';
 import { INPUT_LIMITS } from '../../../common/validation/input-limits.js';
 import { MustBeAbsent } from '../../../common/validation/must-be-absent.js';
+import type { TurnRequest } from '../messaging.service.js';
 
 export const AGENT_ID_REJECTED = 'agent_id is not accepted: the access token carries the agent';
 
@@ -80,16 +81,8 @@ export class SendMessageDto {
   agent_id?: never;
 }
 
-export class RerunDto {
-  @ApiPropertyOptional({ default: false })
-  @IsOptional()
-  @IsBoolean()
-  include_trace?: boolean;
-
-  @ApiHideProperty()
-  @MustBeAbsent(AGENT_ID_REJECTED)
-  agent_id?: never;
-}
+/** A rerun takes the send body's `include_trace`, and refuses `agent_id` as it does. */
+export class RerunDto extends PickType(SendMessageDto, ['include_trace', 'agent_id'] as const) {}
 
 export class ThreadIdParams {
   @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
@@ -117,4 +110,18 @@ export class FollowupSuggestionsRequestDto {
   @Min(1)
   @Max(10)
   limit?: number;
+}
+
+/** The messaging turn request of a send or stream body, or of a WebSocket `message` frame (validated `SendMessageDto`). */
+export function toTurnRequest(body: SendMessageDto, surface: TurnRequest['surface']): TurnRequest {
+  return {
+    surface,
+    text: body.text,
+    userId: body.user_id,
+    threadId: body.thread_id,
+    imageUrl: body.image_url,
+    agentVariables: body.agent_variables as Record<string, unknown> | undefined,
+    runtimeVersion: body.runtime_version,
+    includeTrace: body.include_trace,
+  };
 }

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../common/errors/app-error.js';
-import type { ListThreadsQueryDto } from './dto/thread-query.dto.js';
+import type { ListThreadsQueryDto } from '../threads/dto/thread-query.dto.js';
 import { SqlParams } from '../../database/sql-params.js';
 import { rareFacetDriven, threadFilterConditions, type FacetFrequency } from './thread-filters.js';
 

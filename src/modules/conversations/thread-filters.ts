@@ -1,6 +1,6 @@
 import { ValidationError } from '../../common/errors/app-error.js';
 import { parseDateTime } from '../../common/validation/date-time.js';
-import { PARAM_FILTER_PATTERN, selectedRuntime, type ListThreadsQueryDto } from './dto/thread-query.dto.js';
+import { PARAM_FILTER_PATTERN, selectedRuntime, type ListThreadsQueryDto } from '../threads/dto/thread-query.dto.js';
 import type { SqlParams } from '../../database/sql-params.js';
 
 const COMPARATORS = new Set(['>=', '<=', '>', '<']);

@@ -1,0 +1,48 @@
+import type { AppConfig } from '../../config/app-config.js';
+import type { MetricsService } from '../../modules/metrics/metrics.service.js';
+import { RateLimitedError } from '../errors/app-error.js';
+import type { RedisService } from '../redis/redis.service.js';
+
+/**
+ * The fixed-window limit per rate-limit subject (a credential, or a client IP on public routes), counted in Redis so
+ * it holds across instances: one pipelined round trip per request. HTTP requests (RateLimitGuard) and WebSocket
+ * `message` frames (SessionService) count in the same buckets. Without Redis the limit fails open (counted and logged
+ * by RedisService): an outage of the limiter's store must not turn every request into a 500.
+ */
+export class FixedWindowLimiter {
+  constructor(
+    private readonly redis: RedisService,
+    private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
+  ) {}
+
+  /** Counts one request of `subject`; the refusal (429 with Retry-After) when it is over the limit. */
+  async hit(subject: string): Promise<RateLimitedError | undefined> {
+    const { max, windowSeconds } = this.config.rateLimit;
+    if (max === 0) return undefined;
+    if (!this.redis.ready) {
+      this.redis.failedOpen('rate_limit');
+      return undefined;
+    }
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const window = Math.floor(nowSeconds / windowSeconds);
+    const key = this.redis.key('rl', subject, String(window));
+    let count: number;
+    try {
+      const results = await this.redis.client
+        .pipeline()
+        .incr(key)
+        .expire(key, windowSeconds + 1)
+        .exec();
+      const [error, value] = results?.[0] ?? [new Error('no reply')];
+      if (error) throw error;
+      count = Number(value);
+    } catch (error) {
+      this.redis.failedOpen('rate_limit', error);
+      return undefined;
+    }
+    if (count <= max) return undefined;
+    this.metrics.rateLimitRejected();
+    return new RateLimitedError((window + 1) * windowSeconds - nowSeconds);
+  }
+}
