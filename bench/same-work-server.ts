@@ -30,7 +30,7 @@ import { RuntimeService } from '../src/modules/runtime/runtime.service.js';
 import type { TurnResult } from '../src/modules/runtime/runtime.types.js';
 import { ACCEPT_BASELINE_LIST, SAME_WORK_APPLICATION } from './lib/same-work.js';
 
-/** Earlier turns read with the thread (the service's HISTORY_TURNS). */
+/** Earlier turns read with the thread (the service's HISTORY_TURNS, src/modules/conversations/conversations.types.ts). */
 const HISTORY_TURNS = 6;
 const TITLE_LENGTH = 80;
 
@@ -126,7 +126,7 @@ const organizationKey = keyOwner('organization_api_keys');
 
 const fail = (reply: FastifyReply, status: number, code: string) => reply.code(status).send({ error: { code, message: code } });
 
-// The service's messaging turn read (TurnsRepository.findThread): the thread and its newest turns, one statement.
+// The service's turn read (ConversationsRepository.threadState, src/modules/conversations): the thread and its newest turns.
 const FIND_THREAD = `SELECT t.id, t.user_id,
         COALESCE((SELECT json_agg(h ORDER BY h.seq) FROM (
            SELECT seq, user_text, reply_text FROM interactions
@@ -286,7 +286,7 @@ interface ListQuery {
 
 /**
  * The thread list's statement for the filters the benchmark sends (one value per filter): the conditions
- * `threadFilterConditions` writes for them, the keyset order and limit `paginateSql` adds.
+ * `threadFilterConditions` (src/modules/conversations/thread-filters.ts) writes for them, the keyset order and limit `paginateSql` adds.
  */
 app.get('/management/v1/threads', async (request, reply) => {
   const secret = request.headers['x-organization-api-key'];
