@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { RateLimitGuard } from '../../common/http/rate-limit.guard.js';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 import { AuthService } from './auth.service.js';
 import { CredentialChangesListener } from './credential-changes.listener.js';

@@ -3,7 +3,7 @@ import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageQuery } from '../../common/pagination/page-query.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { SqlParams } from '../../database/sql-params.js';
-import type { ListThreadsQueryDto } from '../threads/dto/thread-query.dto.js';
+import type { ThreadListFilter } from './thread-list-filter.js';
 import { ConversationsRepository } from './conversations.repository.js';
 import type {
   ChannelThread,
@@ -72,7 +72,7 @@ export class ConversationsService {
   /** The organization's threads matching the list filters, one page. */
   async listThreads<T>(
     organizationId: string,
-    query: ListThreadsQueryDto,
+    query: ThreadListFilter & PageQuery,
     request: PageRequest,
     toItem: (row: ThreadItemRow) => T,
   ): Promise<Page<T>> {

@@ -7,5 +7,6 @@ import { KeysService } from './keys.service.js';
   imports: [AgentsModule],
   controllers: [KeysController],
   providers: [KeysService],
+  exports: [KeysService],
 })
 export class KeysModule {}

@@ -3,7 +3,8 @@ import { NotFoundError } from '../../common/errors/app-error.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import type { Principal } from '../auth/principal.js';
-import { selectedRuntime, type ListMessagesQueryDto, type ListThreadsQueryDto } from './dto/thread-query.dto.js';
+import { selectedRuntime } from '../conversations/thread-list-filter.js';
+import type { ListMessagesQueryDto, ListThreadsQueryDto } from './dto/thread-query.dto.js';
 import {
   toThread,
   toThreadItem,

@@ -15,9 +15,11 @@ import { BundlesService } from '../bundles/bundles.service.js';
 import type { ListVersionsQueryDto } from './dto/list-versions.query.dto.js';
 import type { CreateVersionDto, PushBundleDto, UpdateVersionDto } from './dto/version-request.dto.js';
 import type { BundleResponseDto, PushResponseDto, VersionResponseDto } from './dto/version-response.dto.js';
+import { EventBus } from '../../common/bus/event-bus.js';
+import type { LiveRevisionChange } from '../../common/bus/event-map.js';
 import type { AgentRevisionEntity } from './entities/agent-revision.entity.js';
 import type { AgentVersionEntity } from './entities/agent-version.entity.js';
-import { LiveRevisionNotifier, type LiveRevisionChange } from './live-revision.notifier.js';
+import { assertProviderConfigured } from './provider-keys.check.js';
 import { VersionErrorCode } from './versions.errors.js';
 import { toVersionResponse } from './version-item.js';
 import { VersionsRepository } from './versions.repository.js';
@@ -37,7 +39,7 @@ export class VersionsService {
     private readonly agents: AgentsRepository,
     private readonly validator: BundleValidator,
     private readonly bundles: BundlesService,
-    private readonly notifier: LiveRevisionNotifier,
+    private readonly bus: EventBus,
     private readonly config: AppConfig,
   ) {}
 
@@ -96,10 +98,11 @@ export class VersionsService {
         );
       }
       const revision = await this.currentRevision(version);
+      assertProviderConfigured(revision.bundle, this.config.providers);
       if (version.status !== 'published') await this.versions.updateVersion(version.id, { status: 'published' });
       return this.moveLivePointer(agent, version.id, revision, 'publish');
     });
-    this.notifier.notify(change);
+    this.bus.emit('agent.live_changed', change);
     return this.item(change.agentId, versionId);
   }
 
