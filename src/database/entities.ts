@@ -1,8 +1,8 @@
 import { AgentEntity } from '../modules/agents/agent.entity.js';
 import { AgentApiKeyEntity } from '../modules/auth/entities/agent-api-key.entity.js';
-import { OrganizationApiKeyEntity } from '../modules/auth/entities/organization-api-key.entity.js';
+import { OrganizationApiKeyEntity } from '../modules/organizations/entities/organization-api-key.entity.js';
 import { PublishableKeyEntity } from '../modules/auth/entities/publishable-key.entity.js';
-import { UserEntity } from '../modules/auth/entities/user.entity.js';
+import { UserEntity } from '../modules/organizations/entities/user.entity.js';
 import { OrganizationEntity } from '../modules/organizations/organization.entity.js';
 import { ProjectEntity } from '../modules/projects/project.entity.js';
 import { AgentVersionEntity } from '../modules/versions/entities/agent-version.entity.js';

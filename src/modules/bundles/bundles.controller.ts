@@ -1,6 +1,6 @@
 import { Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ManagementController } from '../../common/http/surface.decorators.js';
+import { ManagementController } from '../auth/decorators/surface.decorators.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { BundlesService } from './bundles.service.js';
 import { TemplateDetailResponseDto, TemplateIdParams, TemplateListResponseDto } from './dto/template.dto.js';

@@ -1,6 +1,6 @@
 import { Body, Get, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam } from '@nestjs/swagger';
-import { MessagingController } from '../../common/http/surface.decorators.js';
+import { MessagingController } from '../auth/decorators/surface.decorators.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import { actingAgentId, type Principal } from '../auth/principal.js';

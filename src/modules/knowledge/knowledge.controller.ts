@@ -3,7 +3,7 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { MULTIPART_ROUTE } from '../../common/http/body-parsers.js';
-import { ManagementController } from '../../common/http/surface.decorators.js';
+import { ManagementController } from '../auth/decorators/surface.decorators.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import type { Principal } from '../auth/principal.js';

@@ -1,7 +1,7 @@
 import { Body, Headers, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MessagingController as Messaging } from '../../common/http/surface.decorators.js';
+import { MessagingController as Messaging } from '../auth/decorators/surface.decorators.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { createValidationPipe } from '../../common/validation/validation-pipe.js';
 import { AppConfig } from '../../config/app-config.js';

@@ -4,7 +4,8 @@ import { IsIn, IsOptional, IsString, ValidateIf } from 'class-validator';
 import { ApiId, IsId } from '../../../common/ids/is-id.decorator.js';
 import { CharLength, MaxChars } from '../../../common/validation/char-length.js';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
-import type { AgentEntity, AgentRuntime } from '../agent.entity.js';
+import type { AgentRuntime } from '../../bundles/bundle.types.js';
+import type { AgentEntity } from '../agent.entity.js';
 
 export const AGENT_RUNTIMES = ['v1', 'v2'] as const;
 
