@@ -8,11 +8,11 @@ import { SqlService } from '../../database/sql.service.js';
 import { Public } from '../auth/decorators/auth.decorator.js';
 
 class HealthDto {
-  @ApiProperty({ example: 'ok' }) status: 'ok';
+  @ApiProperty({ example: 'ok', description: 'Always ok when the service answers' }) status: 'ok';
 }
 
 class ReadinessDto extends HealthDto {
-  @ApiProperty({ example: { database: 'ok', redis: 'ok' } }) checks: Record<string, 'ok'>;
+  @ApiProperty({ example: { database: 'ok', redis: 'ok' }, description: 'Each dependency checked' }) checks: Record<string, 'ok'>;
 }
 
 const HEALTHY: HealthDto = { status: 'ok' };
