@@ -15,7 +15,7 @@ export class AgentIdParams {
 }
 
 export class CreateAgentDto {
-  @ApiProperty({ minLength: 1, maxLength: 100, example: 'Store assistant', description: 'Name, unique within the project' })
+  @ApiProperty({ minLength: 1, maxLength: 100, example: 'Store assistant', description: 'Display name' })
   @IsString()
   @CharLength(1, 100)
   name: string;
@@ -40,7 +40,7 @@ export class CreateAgentDto {
 
 /** Rename (re-publishes the live revision with the new name) and description. */
 export class UpdateAgentDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 100, description: 'New name, unique within the project' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100, description: 'New name' })
   @ValidateIf((o: UpdateAgentDto) => o.name !== undefined)
   @IsString()
   @CharLength(1, 100)
@@ -67,7 +67,7 @@ export class ListAgentsQueryDto extends PageQueryDto(AGENT_SORT_FIELDS, 'created
 export class AgentResponseDto {
   @ApiId('Agent id') id: string;
   @ApiId('The project the agent belongs to') project_id: string;
-  @ApiProperty({ example: 'Store assistant', description: 'Name, unique within the project' }) name: string;
+  @ApiProperty({ example: 'Store assistant', description: 'Display name' }) name: string;
   @ApiProperty({ type: String, nullable: true, description: 'Free text for your team' }) description: string | null;
   @ApiProperty({ enum: AGENT_RUNTIMES, description: 'Engine generation: v1 decisioning, v2 grounded' }) runtime: AgentRuntime;
   @ApiProperty({ type: String, nullable: true, description: 'The live version; null until a publish' }) live_version_id: string | null;

@@ -22,7 +22,12 @@ export class SessionMessageFrameDto extends SendMessageDto {
   type: 'message';
 
   /** The client's id for this request; every server frame about it carries it. */
-  @ApiProperty({ minLength: 1, maxLength: 128, example: 'req-1', description: "Your id for this request; every server frame about it carries it" })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 128,
+    example: 'req-1',
+    description: 'Your id for this request; every server frame about it carries it',
+  })
   @IsString()
   @CharLength(1, 128)
   id: string;
@@ -61,7 +66,11 @@ class NoPayload {}
 export const SessionThreadFrameDto = requestFrame('thread', StreamThreadEventDto, 'first frame of a request');
 export const SessionDeltaFrameDto = requestFrame('delta', StreamDeltaEventDto, 'the next piece of the reply text (runtime-v1 agents only)');
 export const SessionCardFrameDto = requestFrame('card', StreamCardEventDto, 'a product or record card');
-export const SessionReplyFrameDto = requestFrame('message', StreamMessageEventDto, 'the whole reply, as POST /messaging/v1/messages answers it');
+export const SessionReplyFrameDto = requestFrame(
+  'message',
+  StreamMessageEventDto,
+  'the whole reply, as POST /messaging/v1/messages answers it',
+);
 export const SessionSuggestionsFrameDto = requestFrame('suggestions', StreamSuggestionsEventDto, 'follow-up suggestions');
 export const SessionDoneFrameDto = requestFrame('done', NoPayload, 'the request is finished');
 
