@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiResponse } from '@nestjs/swagger';
+import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ErrorCode } from '../errors/error-code.js';
 import { ErrorEnvelopeDto, type ErrorEnvelope } from '../errors/error-envelope.js';
 
@@ -69,13 +69,14 @@ export function errorExample(error: Omit<ApiErrorCase, 'status' | 'description'>
  */
 export const ApiErrors = (...errors: Array<number | ApiErrorCase>) =>
   applyDecorators(
+    ApiExtraModels(ErrorEnvelopeDto),
     ...errors.map((error) => {
       const known = typeof error === 'number' ? { status: error, ...DEFAULT_CASES[error]! } : error;
+      // Errors are JSON whatever the operation produces on success (the stream's are not events).
       return ApiResponse({
         status: known.status,
         description: known.description ?? DESCRIPTIONS[known.status] ?? 'Error',
-        type: ErrorEnvelopeDto,
-        example: errorExample(known),
+        content: { 'application/json': { schema: { $ref: getSchemaPath(ErrorEnvelopeDto) }, example: errorExample(known) } },
       });
     }),
   );
