@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { Type } from '@nestjs/common';
 import { getSchemaPath, type OpenAPIObject } from '@nestjs/swagger';
 
@@ -43,7 +44,12 @@ export function completeOpenApiDocument(document: OpenAPIObject, basePath: strin
   ];
   for (const methods of Object.values(document.paths)) {
     for (const operation of Object.values(methods)) {
-      if (typeof operation === 'object' && operation !== null && 'responses' in operation) operation.security ??= [];
+      if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
+      operation.security ??= [];
+      // A success response declared by type only: name its status rather than leave the description empty.
+      for (const [status, response] of Object.entries(operation.responses as Record<string, { description?: string }>)) {
+        if (response.description === '') response.description = STATUS_CODES[status] ?? status;
+      }
     }
   }
   (document as OpenAPIObject & Record<'x-websocket', unknown>)['x-websocket'] = Object.fromEntries(
