@@ -6,6 +6,7 @@ RUN npm install --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY bench ./bench
+COPY playground ./playground
 RUN npm run build && npm prune --omit=dev
 
 FROM node:22-bookworm-slim AS runtime

@@ -30,6 +30,26 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
+    // The playground page shows untrusted agent text and catalog fields (docs/playground.md): only as text nodes.
+    files: ['playground/src/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Render untrusted text as text, never as HTML.' },
+        { selector: 'MemberExpression[property.name=/^(innerHTML|outerHTML)$/]', message: 'Render untrusted text as text, never as HTML.' },
+        {
+          selector: 'CallExpression[callee.property.name=/^(insertAdjacentHTML|createContextualFragment|write|writeln)$/]',
+          message: 'Render untrusted text as text, never as HTML.',
+        },
+      ],
+    },
+  },
+  {
+    // Build tooling: the dev server's proxy reads PORT like the service does.
+    files: ['playground/vite.config.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
     files: ['test/**', '**/*.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },

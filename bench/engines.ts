@@ -6,11 +6,14 @@
  * Generates a 500-record catalog (with variants, parameters, rules and guardrails) for the v1 decisioning
  * engine and a 200-document knowledge base for the v2 grounded engine, prepares each once (as the service
  * does per live revision), warms up, then times `run()` and a fully consumed `stream()` per turn and prints
- * median / p95 / p99 per engine. Goal (issue 4): under 1 ms median per turn for both engines.
+ * median / p95 / p99 per engine. Goal (issue 4): under 1 ms median per turn for both engines. A second v2
+ * knowledge base of 10,000 documents gives the build cost of a large revision (with the first load of WordNet
+ * reported apart) and its turn, which must stay under 2 ms median (issue 16).
  */
 import { parseArgs } from 'node:util';
 import type { AppConfig } from '../src/config/app-config.js';
 import type { Bundle, CatalogRecord, KnowledgeDocument, Scalar } from '../src/modules/bundles/bundle.types.js';
+import { wordnet } from '../src/modules/runtime/knowledge/wordnet.js';
 import { RuntimeService } from '../src/modules/runtime/runtime.service.js';
 import type { PreparedAgent } from '../src/modules/runtime/prepared-agent.js';
 import type { TurnInput } from '../src/modules/runtime/runtime.types.js';
@@ -274,12 +277,21 @@ async function measure(runtime: RuntimeService, agent: PreparedAgent, inputs: Tu
 
 async function main(): Promise<void> {
   const runtime = new RuntimeService({ providers: { openai: {}, anthropic: {}, timeoutMs: 30000 } } as unknown as AppConfig);
+  // WordNet loads once per process, on the first knowledge index: measured apart from the index builds.
+  const heapBefore = process.memoryUsage().heapUsed;
   let t0 = performance.now();
+  wordnet();
+  const wordnetMs = performance.now() - t0;
+  const wordnetMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 ** 2;
+  t0 = performance.now();
   const shop = runtime.prepare({ digest: 'sha256:bench-shop', runtime: 'v1', bundle: shopBundle });
   const prepareShopMs = performance.now() - t0;
   t0 = performance.now();
   const kb = runtime.prepare({ digest: 'sha256:bench-kb', runtime: 'v2', bundle: kbBundle });
   const prepareKbMs = performance.now() - t0;
+  t0 = performance.now();
+  const large = runtime.prepare({ digest: 'sha256:bench-kb-10k', runtime: 'v2', bundle: { ...kbBundle, knowledge: knowledge(10_000) } });
+  const prepareLargeMs = performance.now() - t0;
 
   const history: TurnInput['history'] = [
     { role: 'user', text: 'hi' },
@@ -293,14 +305,17 @@ async function main(): Promise<void> {
     { engine: 'v1 decisioning, 500-record catalog', mode: 'stream', ...stats(await measure(runtime, shop, shopInputs, 'stream')) },
     { engine: 'v2 grounded, 200-document KB', mode: 'run', ...stats(await measure(runtime, kb, kbInputs, 'run')) },
     { engine: 'v2 grounded, 200-document KB', mode: 'stream', ...stats(await measure(runtime, kb, kbInputs, 'stream')) },
+    { engine: 'v2 grounded, 10,000-document KB', mode: 'run', ...stats(await measure(runtime, large, kbInputs, 'run')) },
   ];
   const sample = await runtime.run(kb, kbInputs[0]!);
   const report = {
     node: process.version,
     turns: TURNS,
     warmup: WARMUP,
-    prepare_ms: { v1: round(prepareShopMs), v2: round(prepareKbMs) },
+    prepare_ms: { v1: round(prepareShopMs), v2: round(prepareKbMs), v2_10k: round(prepareLargeMs) },
+    wordnet: { load_ms: round(wordnetMs), heap_mib: round(wordnetMb) },
     passages: kb.v2?.passages.length ?? 0,
+    passages_10k: large.v2?.passages.length ?? 0,
     results: rows.map((r) => ({
       engine: r.engine,
       mode: r.mode,
@@ -309,8 +324,8 @@ async function main(): Promise<void> {
       p99_ms: round(r.p99),
       mean_ms: round(r.mean),
     })),
-    goal: 'median < 1 ms per turn',
-    met: rows.every((r) => r.median < 1),
+    goal: 'median < 1 ms per turn (200-document KB and catalog), < 2 ms with 10,000 documents',
+    met: rows.every((r) => r.median < (r.engine.includes('10,000') ? 2 : 1)),
   };
   if (values.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -318,7 +333,9 @@ async function main(): Promise<void> {
   }
   process.stdout.write(`Engine benchmark (builtin provider, no HTTP) — node ${process.version}, ${TURNS} turns after ${WARMUP} warm-up\n`);
   process.stdout.write(
-    `prepare (once per revision): v1 ${report.prepare_ms.v1} ms, v2 ${report.prepare_ms.v2} ms (${report.passages} passages)\n\n`,
+    `prepare (once per revision): v1 ${report.prepare_ms.v1} ms, v2 ${report.prepare_ms.v2} ms (${report.passages} passages), ` +
+      `v2 10,000 documents ${report.prepare_ms.v2_10k} ms (${report.passages_10k} passages); ` +
+      `WordNet, once per process: ${report.wordnet.load_ms} ms, ${report.wordnet.heap_mib} MiB heap\n\n`,
   );
   process.stdout.write('| engine | mode | median ms | p95 ms | p99 ms | mean ms |\n|---|---|---|---|---|---|\n');
   for (const r of report.results) {

@@ -19,9 +19,9 @@ import { newId } from '../src/common/ids/new-id.js';
 import { generateSecret, hashSecret, secretPrefix } from '../src/modules/auth/secrets.js';
 import type { ListThreadsQueryDto } from '../src/modules/threads/dto/thread-query.dto.js';
 import { SqlParams } from '../src/database/sql-params.js';
-import { rareFacetDriven, threadFilterConditions, type FacetFrequency } from '../src/modules/threads/thread-filters.js';
+import { rareFacetDriven, threadFilterConditions, type FacetFrequency } from '../src/modules/conversations/thread-filters.js';
 import { parseUsageRange, planUsage } from '../src/modules/usage/usage-range.js';
-import { UsageRepository } from '../src/modules/usage/usage.repository.js';
+import { ConversationsRepository } from '../src/modules/conversations/conversations.repository.js';
 import type { SqlService } from '../src/database/sql.service.js';
 
 const { values } = parseArgs({
@@ -118,7 +118,7 @@ const usageSql = (scope: 'agent_id' | 'project_id', id: string, from?: string, t
       return undefined;
     },
   } as unknown as SqlService;
-  void new UsageRepository(fake).sum(scope, id, planUsage(parseUsageRange(from, to)));
+  void new ConversationsRepository(fake).usage(scope, id, planUsage(parseUsageRange(from, to)));
   return captured;
 };
 const usage = (name: string, scope: 'agent_id' | 'project_id', id: string, from?: string, to?: string): Case => {

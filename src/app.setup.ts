@@ -3,7 +3,7 @@ import fastifyCors from '@fastify/cors';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
@@ -15,6 +15,7 @@ import { authenticateAgentKeyBeforeBody } from './modules/events/authenticate-be
 import { registerBodyParsers } from './common/http/body-parsers.js';
 import { requestIdFrom } from './common/http/request-id.js';
 import { RouteIndex } from './common/http/route-index.js';
+import { registerPlayground } from './common/http/playground.js';
 import { SessionWsAdapter } from './modules/streaming/session-ws.adapter.js';
 import { SESSION_WEBSOCKET_DOC } from './modules/streaming/dto/session-frame.dto.js';
 import { SESSION_PATH } from './modules/streaming/session.gateway.js';
@@ -57,7 +58,8 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   const logsRequests = logger.isLevelEnabled('info');
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
-    disableRequestLogging: true,
+    // Requests are logged by our own hook (configureApp); fastify's per-request lines stay off.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.http.bodyLimitBytes,
     trustProxy: config.http.trustProxy,
     requestIdHeader: false,
@@ -197,6 +199,9 @@ async function configureApp(
     new ErrorFilter(routes, (url) => (EVENTS_PATH.test(url) ? 'webhooks.payload_too_large' : ErrorCode.PayloadTooLarge)),
   );
 
+  if (!registerPlayground(fastify, basePath)) {
+    fastify.log.warn('the playground page is not built (npm run build): /playground is not served');
+  }
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, config.http.basePath), {
     jsonDocumentUrl: '/openapi.json',
     useGlobalPrefix: true,

@@ -4,25 +4,41 @@
  *   user:create --org ID --email EMAIL --password PASSWORD   → {"user_id"}
  *   org:delete --org ID                                      → {"deleted": true}  (everything it owns)
  *   user:delete --user ID                                    → {"deleted": true}
+ *   demo:ensure --file PATH                                  → the quickstart demo (src/quickstart/demo-setup.ts), also
+ *                                                              written to PATH (mode 0600); needs BOOTSTRAP_ORG_API_KEY
  * Deletions are announced to running instances, which refuse the deleted credentials at once.
  */
+import './config/env-file.js';
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppError } from './common/errors/app-error.js';
 import { loadConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { SqlModule } from './database/sql.module.js';
+import { RedisModule } from './common/redis/redis.module.js';
+import { AuthModule } from './modules/auth/auth.module.js';
+import { CredentialsRepository } from './modules/auth/credentials.repository.js';
+import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { OrganizationsModule } from './modules/organizations/organizations.module.js';
 import { OrganizationsService } from './modules/organizations/organizations.service.js';
+import { AgentsModule } from './modules/agents/agents.module.js';
+import { AgentsService } from './modules/agents/agents.service.js';
+import { KeysModule } from './modules/keys/keys.module.js';
+import { KeysService } from './modules/keys/keys.service.js';
+import { ProjectsService } from './modules/projects/projects.service.js';
+import { VersionsService } from './modules/versions/versions.service.js';
+import { ensureDemo } from './quickstart/demo-setup.js';
 
 const USAGE = `usage:
   cli org:create --name NAME
   cli user:create --org ORGANIZATION_ID --email EMAIL --password PASSWORD
   cli org:delete --org ORGANIZATION_ID
-  cli user:delete --user USER_ID`;
-const COMMANDS = ['org:create', 'user:create', 'org:delete', 'user:delete'];
+  cli user:delete --user USER_ID
+  cli demo:ensure --file PATH      (with BOOTSTRAP_ORG_API_KEY set)`;
+const COMMANDS = ['org:create', 'user:create', 'org:delete', 'user:delete', 'demo:ensure'];
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -32,6 +48,7 @@ const { positionals, values } = parseArgs({
     email: { type: 'string' },
     password: { type: 'string' },
     user: { type: 'string' },
+    file: { type: 'string' },
   },
 });
 
@@ -48,13 +65,24 @@ if (command === 'user:create' && (!values.org || !values.email || !values.passwo
 }
 if (command === 'org:delete' && !values.org) fail(`org:delete needs --org\n${USAGE}`);
 if (command === 'user:delete' && !values.user) fail(`user:delete needs --user\n${USAGE}`);
+if (command === 'demo:ensure' && !values.file) fail(`demo:ensure needs --file\n${USAGE}`);
 
 const config = loadConfig();
+const orgApiKey = config.bootstrap.orgApiKey;
+if (command === 'demo:ensure' && !orgApiKey) fail('demo:ensure needs BOOTSTRAP_ORG_API_KEY: the demo belongs to that organization');
 
-@Module({ imports: [ConfigModule.forRoot(config), DatabaseModule, OrganizationsModule] })
-class CliModule {}
+// The demo needs the management modules (and the global ones their controllers' guards use); the other commands
+// only organizations.
+const demoModules: Type[] = command === 'demo:ensure' ? [SqlModule, RedisModule, MetricsModule, AuthModule, AgentsModule, KeysModule] : [];
 
-const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error'] });
+@Module({})
+class CliModule {
+  static register(): DynamicModule {
+    return { module: CliModule, imports: [ConfigModule.forRoot(config), DatabaseModule, OrganizationsModule, ...demoModules] };
+  }
+}
+
+const app = await NestFactory.createApplicationContext(CliModule.register(), { logger: ['error'] });
 try {
   const organizations = app.get(OrganizationsService);
   const run: Record<string, () => Promise<unknown>> = {
@@ -62,6 +90,20 @@ try {
     'user:create': () => organizations.createUser(values.org!, values.email!, values.password!),
     'org:delete': () => organizations.deleteOrganization(values.org!).then(() => ({ deleted: true })),
     'user:delete': () => organizations.deleteUser(values.user!).then(() => ({ deleted: true })),
+    'demo:ensure': () =>
+      ensureDemo(
+        {
+          credentials: app.get(CredentialsRepository),
+          organizations,
+          projects: app.get(ProjectsService),
+          agents: app.get(AgentsService),
+          versions: app.get(VersionsService),
+          keys: app.get(KeysService),
+        },
+        config.bootstrap.orgName,
+        orgApiKey!,
+        values.file!,
+      ),
   };
   const result = await run[command!]!();
   process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -1,4 +1,5 @@
 /** Queue processors only: the same modules as the API, no HTTP listener. Scale with `npm run worker`. */
+import './config/env-file.js';
 import './telemetry/setup.js';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';

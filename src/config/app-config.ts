@@ -1,6 +1,5 @@
+import { randomBytes } from 'node:crypto';
 import { EnvironmentVariables, validateEnv } from './env.schema.js';
-
-const DEV_JWT_SECRET = 'development-only-secret-change-me-0123456789';
 
 /** Typed, validated configuration grouped by area. Inject it; never read `process.env` elsewhere. */
 export class AppConfig {
@@ -25,7 +24,11 @@ export class AppConfig {
     credentialCacheFallbackTtlMs: number;
     login: { maxFailuresPerAccount: number; maxFailuresPerIp: number; failureWindowSeconds: number };
   };
+  /** True when JWT_SECRET was not set (outside production): tokens are signed with a random per-process secret. */
+  readonly ephemeralJwtSecret: boolean;
   readonly bootstrap: { orgApiKey?: string; orgName: string };
+  /** The demo `npm start` set up (src/quickstart), shown in the start banner. */
+  readonly quickstartFile?: string;
   readonly rateLimit: { max: number; windowSeconds: number };
   readonly logLevel: string;
   readonly workersEnabled: boolean;
@@ -59,6 +62,7 @@ export class AppConfig {
 
   constructor(vars: EnvironmentVariables) {
     this.env = vars.NODE_ENV;
+    this.ephemeralJwtSecret = vars.JWT_SECRET === undefined;
     this.http = {
       host: vars.HOST,
       port: vars.PORT,
@@ -74,7 +78,8 @@ export class AppConfig {
     this.db = { url: vars.DATABASE_URL, poolSize: vars.DATABASE_POOL_SIZE, migrateOnStart: vars.MIGRATE_ON_START };
     this.redis = { url: vars.REDIS_URL, keyPrefix: vars.REDIS_KEY_PREFIX };
     this.auth = {
-      jwtSecret: vars.JWT_SECRET ?? DEV_JWT_SECRET,
+      // No built-in secret: outside production (where it is required) a missing one is random per process.
+      jwtSecret: vars.JWT_SECRET ?? randomBytes(48).toString('base64url'),
       tokenTtlSeconds: vars.TOKEN_TTL_SECONDS,
       credentialCacheTtlMs: vars.CREDENTIAL_CACHE_TTL_MS,
       credentialCacheFallbackTtlMs: vars.CREDENTIAL_CACHE_FALLBACK_TTL_MS,
@@ -85,6 +90,7 @@ export class AppConfig {
       },
     };
     this.bootstrap = { orgApiKey: vars.BOOTSTRAP_ORG_API_KEY, orgName: vars.BOOTSTRAP_ORG_NAME };
+    this.quickstartFile = vars.QUICKSTART_FILE;
     this.rateLimit = { max: vars.RATE_LIMIT_MAX, windowSeconds: vars.RATE_LIMIT_WINDOW_SECONDS };
     this.logLevel = vars.LOG_LEVEL;
     this.workersEnabled = vars.WORKERS === 'on';
@@ -149,10 +155,6 @@ export class AppConfig {
           }),
       ),
     };
-  }
-
-  get usesDevelopmentJwtSecret(): boolean {
-    return this.auth.jwtSecret === DEV_JWT_SECRET;
   }
 }
 

@@ -69,8 +69,9 @@ export class EnvironmentVariables {
   @IsBoolean()
   TRUST_PROXY: boolean = false;
 
+  /** Signs access tokens. Required in production; elsewhere, unset means a random secret per process (no built-in one). */
   @ValidateIf((env: EnvironmentVariables) => env.NODE_ENV === 'production' || env.JWT_SECRET !== undefined)
-  @IsString()
+  @IsString({ message: 'JWT_SECRET is required in production: set it to a random string, e.g. `openssl rand -base64 48`' })
   @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters' })
   JWT_SECRET?: string = undefined;
 
@@ -369,6 +370,11 @@ export class EnvironmentVariables {
   @IsString()
   @MinLength(1)
   OTEL_SERVICE_NAME: string = 'agent-service';
+
+  /** Written by `npm start` (`cli demo:ensure`): when set, the start banner shows the demo agents' keys and a curl. */
+  @IsOptional()
+  @IsString()
+  QUICKSTART_FILE?: string = undefined;
 }
 
 export class InvalidEnvironmentError extends Error {

@@ -1,4 +1,5 @@
 /** `npm run migration:run`: applies pending migrations and exits. */
+import '../config/env-file.js';
 import 'reflect-metadata';
 import { loadConfig } from '../config/app-config.js';
 import { migrate } from './data-source.js';

@@ -1,42 +1,40 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool, PoolClient, QueryResultRow } from 'pg';
-import { DataSource } from 'typeorm';
+import type { PoolClient, QueryResultRow } from 'pg';
+import { DataSource, type EntityTarget, type ObjectLiteral, type Repository } from 'typeorm';
+import { UnitOfWork } from './unit-of-work.js';
 
 /**
- * Direct SQL on TypeORM's own pg pool, for hot paths where the ORM's per-query overhead shows in the
- * benchmark (credential lookups, the messaging turn). Named statements are prepared once per connection.
+ * What repositories reach the database through, and only they: TypeORM repositories for CRUD (`repository(Entity)`)
+ * and prepared SQL for hot paths and facets (`rows`/`one`; a named statement is prepared once per connection). Both
+ * join the current UnitOfWork transaction when there is one; outside one, each call takes a pooled connection.
  */
 @Injectable()
 export class SqlService {
-  private readonly pool: Pool;
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
 
-  constructor(@InjectDataSource() readonly dataSource: DataSource) {
-    this.pool = (dataSource.driver as unknown as { master: Pool }).master;
+  /** A TypeORM repository bound to the current transaction (or to the pool outside one). */
+  repository<E extends ObjectLiteral>(entity: EntityTarget<E>): Repository<E> {
+    return this.unitOfWork.manager.getRepository(entity);
   }
 
   async rows<T extends QueryResultRow>(text: string, values: unknown[] = [], name?: string): Promise<T[]> {
-    const result = await this.pool.query<T>(name ? { name, text, values } : { text, values });
-    return result.rows;
+    const query = name ? { name, text, values } : { text, values };
+    // The driver's own client, from the public QueryRunner.connect(): TypeORM's query() cannot name a statement.
+    const transaction = this.unitOfWork.transaction?.queryRunner;
+    if (transaction) return (await ((await transaction.connect()) as PoolClient).query<T>(query)).rows;
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      return (await ((await runner.connect()) as PoolClient).query<T>(query)).rows;
+    } finally {
+      await runner.release();
+    }
   }
 
   async one<T extends QueryResultRow>(text: string, values: unknown[] = [], name?: string): Promise<T | undefined> {
     return (await this.rows<T>(text, values, name))[0];
-  }
-
-  /** Runs `work` in one transaction on one connection; rolls back if it throws. */
-  async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
   }
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { resolve } from 'node:path';
 import { HttpClient } from './http.js';
 
 export interface ServiceProcess {
@@ -43,4 +44,33 @@ export async function startServiceProcess(env: Record<string, string> = {}): Pro
     child.stderr.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
     void exited.then((code) => reject(new Error(`the service process exited with ${code}: ${logs.join('\n')}`)));
   });
+}
+
+/**
+ * Runs the built service (or another entry point) to its exit, for start-ups that must fail: the exit code and what
+ * it printed. `undefined` in `env` removes a variable inherited from the test process.
+ */
+export async function runServiceToExit(
+  env: Record<string, string | undefined>,
+  options: { cwd?: string; script?: string; args?: string[]; timeoutMs?: number } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const merged: Record<string, string | undefined> = {
+    ...process.env,
+    LOG_LEVEL: 'info',
+    MIGRATE_ON_START: 'false',
+    WORKERS: 'off',
+    ...env,
+  };
+  const child = spawn(process.execPath, [resolve(options.script ?? 'dist/src/main.js'), ...(options.args ?? [])], {
+    cwd: options.cwd,
+    env: Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20000);
+  const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
+  clearTimeout(timer);
+  return { code, stdout, stderr };
 }

@@ -1,4 +1,5 @@
 import { newId } from '../../src/common/ids/new-id.js';
+import { ConversationsService } from '../../src/modules/conversations/conversations.service.js';
 import type { TestApp } from './test-app.js';
 
 /** Where a thread belongs. */
@@ -21,32 +22,23 @@ export interface ThreadSeed {
 }
 
 /**
- * A thread row written with SQL, as the messaging turn writes it, for facet variety the engines would take many
- * sends to produce (read-side tests). Real sends cover the rest.
+ * A thread created through the conversation store, with the facet variety the engines would take many sends to
+ * produce (read-side tests). Real sends cover the rest.
  */
 export async function insertThread(t: TestApp, owner: ThreadOwner, seed: ThreadSeed = {}): Promise<string> {
   const createdAt = seed.createdAt ?? new Date();
   const id = newId(createdAt.getTime());
-  await t.dataSource.query(
-    `INSERT INTO threads (id, organization_id, project_id, agent_id, user_id, external_id, title, runtime, version_tag,
-                          tools, rules, params, interaction_count, last_interaction_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, 0, NULL, $13, $13)`,
-    [
-      id,
-      owner.organizationId,
-      owner.projectId,
-      owner.agentId,
-      seed.userId ?? 'user-1',
-      seed.externalId ?? null,
-      seed.title ?? `Thread ${id.slice(-4)}`,
-      seed.runtime ?? 'v1',
-      seed.versionTag ?? 'v1.0',
-      seed.tools ?? [],
-      seed.rules ?? [],
-      JSON.stringify(seed.params ?? {}),
-      createdAt,
-    ],
-  );
+  await t.app.get(ConversationsService).createThread({
+    id,
+    ...owner,
+    userId: seed.userId ?? 'user-1',
+    externalId: seed.externalId ?? null,
+    title: seed.title ?? `Thread ${id.slice(-4)}`,
+    runtime: seed.runtime ?? 'v1',
+    versionTag: seed.versionTag ?? 'v1.0',
+    createdAt,
+    facets: { tools: seed.tools ?? [], rules: seed.rules ?? [], params: seed.params ?? {} },
+  });
   return id;
 }
 
@@ -63,38 +55,39 @@ export interface InteractionSeed {
   replyText?: string;
 }
 
-/** An interaction row written with SQL (one turn: user message, reply, trace, tokens) on an existing thread. */
+/** A turn (user message, reply, trace, tokens) recorded through the conversation store on an existing thread. */
 export async function insertInteraction(t: TestApp, owner: ThreadOwner, threadId: string, seed: InteractionSeed = {}): Promise<string> {
   const createdAt = seed.createdAt ?? new Date();
   const id = newId(createdAt.getTime());
   const runtime = seed.runtime ?? 'v1';
-  await t.dataSource.query(
-    `INSERT INTO interactions (id, organization_id, project_id, agent_id, thread_id, seq, source, user_id, user_message_id, user_text,
-                               image_url, agent_variables, reply_message_id, reply_text, reply, trace, runtime, runtime_build,
-                               version_id, revision_id, version_tag, input_tokens, output_tokens, cache_read_tokens, reasoning_tokens, created_at)
-     VALUES ($1, $2, $3, $4, $5, (SELECT COALESCE(max(seq), 0) + 1 FROM interactions WHERE thread_id = $5), 'api', 'user-1', $6, $7,
-             NULL, '{}', $8, $9, '{"cards": [], "followup_suggestions": [], "url": ""}', $10::jsonb, $11, $12,
-             $13, $13, 'v1.0', $14, $15, $16, $17, $18)`,
-    [
-      id,
-      owner.organizationId,
-      owner.projectId,
-      owner.agentId,
-      threadId,
-      newId(),
-      seed.userText === undefined ? 'hello' : seed.userText,
-      newId(),
-      seed.replyText ?? 'hi',
-      JSON.stringify(seed.trace ?? { runtime }),
-      runtime,
-      runtime === 'v1' ? '1.0.0' : '2.0.0',
-      newId(),
-      seed.inputTokens ?? 0,
-      seed.outputTokens ?? 0,
-      seed.cacheReadTokens ?? 0,
-      seed.reasoningTokens ?? 0,
-      createdAt,
-    ],
-  );
+  await t.app.get(ConversationsService).recordTurn({
+    interactionId: id,
+    threadId,
+    newThread: null,
+    source: 'api',
+    ...owner,
+    userId: 'user-1',
+    userMessageId: newId(),
+    userText: seed.userText === undefined ? 'hello' : seed.userText,
+    imageUrl: null,
+    agentVariables: {},
+    replyMessageId: newId(),
+    replyText: seed.replyText ?? 'hi',
+    reply: { cards: [], followup_suggestions: [], url: '' },
+    trace: seed.trace ?? { runtime },
+    runtime,
+    runtimeBuild: runtime === 'v1' ? '1.0.0' : '2.0.0',
+    versionId: newId(),
+    revisionId: newId(),
+    versionTag: 'v1.0',
+    usage: {
+      input_tokens: seed.inputTokens ?? 0,
+      output_tokens: seed.outputTokens ?? 0,
+      cache_read_tokens: seed.cacheReadTokens ?? 0,
+      reasoning_tokens: seed.reasoningTokens ?? 0,
+    },
+    facets: { tools: [], rules: [], params: {} },
+    createdAt,
+  });
   return id;
 }

@@ -29,6 +29,9 @@ export function createLogger(config: AppConfig): Logger {
   });
 }
 
+/** Nest's one-line-per-module and per-route boot messages: at debug, so a start at info stays a few lines. */
+const BOOT_DETAIL_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'WebSocketsController']);
+
 /**
  * Nest's own log calls (bootstrap, module errors, `new Logger(ctx)` in our code) go to the same pino logger.
  * Nest passes `(message, ...params, context)`: an object message keeps its fields, a string param is the text.
@@ -37,7 +40,8 @@ export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
+    const context = params[params.length - 1];
+    this.write(typeof context === 'string' && BOOT_DETAIL_CONTEXTS.has(context) ? 'debug' : 'info', message, params);
   }
   error(message: unknown, ...params: unknown[]): void {
     this.write('error', message, params);

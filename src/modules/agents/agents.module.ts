@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { VersionsModule } from '../versions/versions.module.js';
-import { AgentEntity } from './agent.entity.js';
+import { AgentRecordsModule } from './agent-records.module.js';
 import { AgentsController } from './agents.controller.js';
 import { AgentsService } from './agents.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([AgentEntity]), ProjectsModule, VersionsModule],
+  imports: [AgentRecordsModule, ProjectsModule, VersionsModule],
   controllers: [AgentsController],
   providers: [AgentsService],
   exports: [AgentsService],

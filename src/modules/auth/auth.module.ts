@@ -1,11 +1,11 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
-import { RateLimitGuard } from '../../common/http/rate-limit.guard.js';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard.js';
+import { ApiKeysRepository } from './api-keys.repository.js';
 import { AuthService } from './auth.service.js';
 import { CredentialChangesListener } from './credential-changes.listener.js';
 import { CredentialChangesModule } from './credential-changes.module.js';
-import { CredentialsRepository } from './credentials.repository.js';
 import { CredentialGuard } from './guards/credential.guard.js';
 import { LoginAttempts } from './login-attempts.js';
 import { RouteAccessGuard } from './guards/route-access.guard.js';
@@ -23,7 +23,7 @@ import { TokenService } from './token.service.js';
   providers: [
     AuthService,
     TokenService,
-    CredentialsRepository,
+    ApiKeysRepository,
     CredentialChangesListener,
     LoginAttempts,
     BearerTokenStrategy,
@@ -34,6 +34,6 @@ import { TokenService } from './token.service.js';
     RateLimitGuard,
     { provide: APP_GUARD, useClass: RouteAccessGuard },
   ],
-  exports: [AuthService, TokenService, CredentialGuard, RateLimitGuard, CredentialChangesModule],
+  exports: [AuthService, TokenService, ApiKeysRepository, CredentialGuard, RateLimitGuard, CredentialChangesModule],
 })
 export class AuthModule {}

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { UnitOfWork } from '../../database/unit-of-work.js';
+import { CredentialsRepository } from './credentials.repository.js';
 
 /** The PostgreSQL NOTIFY channel revocations are announced on (NOTIFY is per database: tests never cross-talk). */
 export const CREDENTIALS_CHANNEL = 'credentials_changed';
@@ -24,14 +24,17 @@ export class CredentialChanges {
   private readonly logger = new Logger('CredentialChanges');
   private readonly listeners = new Set<(organizationId: string | undefined) => void>();
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly unitOfWork: UnitOfWork,
+    private readonly credentials: CredentialsRepository,
+  ) {}
 
-  /** Runs `change` in a transaction that revokes or deletes credentials of `organizationId`, announced on commit. */
-  async commit<T>(organizationId: string, change: (em: EntityManager) => Promise<T>): Promise<T> {
-    const result = await this.dataSource.transaction(async (em) => {
-      const value = await change(em);
+  /** Runs `change` in a unit of work that revokes or deletes credentials of `organizationId`, announced on commit. */
+  async commit<T>(organizationId: string, change: () => Promise<T>): Promise<T> {
+    const result = await this.unitOfWork.run(async () => {
+      const value = await change();
       const notice: Notice = { organizationId, origin: this.origin };
-      await em.query(`SELECT pg_notify($1, $2)`, [CREDENTIALS_CHANNEL, JSON.stringify(notice)]);
+      await this.credentials.announce(CREDENTIALS_CHANNEL, JSON.stringify(notice));
       return value;
     });
     this.emit(organizationId);

@@ -77,6 +77,11 @@ export class CredentialsRepository {
     return this.sql.one(`SELECT id, organization_id FROM users WHERE id = $1`, [id], 'auth_find_user');
   }
 
+  /** NOTIFY on `channel`: delivered to every listening instance when, and only if, the current transaction commits. */
+  async announce(channel: string, payload: string): Promise<void> {
+    await this.sql.rows(`SELECT pg_notify($1, $2)`, [channel, payload]);
+  }
+
   /** The agent if it can still act: not deleted, in a project that is not deleted (as management sees it). */
   findLiveAgent(agentId: string): Promise<{ organization_id: string } | undefined> {
     return this.sql.one(

@@ -1,7 +1,7 @@
 import { Body, Controller, Header, HttpCode, Post, Req, UseFilters, UseGuards, UsePipes, ValidationPipe } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { RateLimitGuard } from '../../common/http/rate-limit.guard.js';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard.js';
 import { ApiExampleBody } from '../../common/swagger/api-example-body.decorator.js';
 import { ValidationError } from '../../common/errors/app-error.js';
 import { toErrorDetails } from '../../common/validation/validation-pipe.js';

@@ -194,5 +194,24 @@ export const BUNDLE_SCHEMA = {
         },
       },
     },
+    knowledge_settings: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'Runtime v2: when the grounded engine declines instead of answering from its knowledge',
+      properties: {
+        min_confidence: {
+          type: 'number',
+          minimum: 0,
+          maximum: 1,
+          description:
+            'Share of the question (0–1) the best passage must cover to be answered from; below it the engine declines. Default 0.2 (calibrated, docs/engines.md); 0 never declines a question some passage matches',
+        },
+        decline_message: {
+          ...SHORT_TEXT(1000),
+          description:
+            'Reply when the engine declines; the nearest covered topics follow as suggestions. Default: "I couldn\'t find that in the knowledge base."',
+        },
+      },
+    },
   },
 } as const;

@@ -72,6 +72,12 @@ export interface Rule {
   asking_for?: string[];
 }
 
+/** v2: when the grounded engine declines (see runtime/knowledge/answerability.ts). */
+export interface KnowledgeSettings {
+  min_confidence?: number;
+  decline_message?: string;
+}
+
 /** v2: a document the grounded engine may cite. */
 export interface KnowledgeDocument {
   id: string;
@@ -97,4 +103,5 @@ export interface Bundle {
   rules?: Rule[];
   // Runtime v2 (grounded engine)
   knowledge?: KnowledgeDocument[];
+  knowledge_settings?: KnowledgeSettings;
 }

@@ -7,6 +7,8 @@ import { newId } from '../../common/ids/new-id.js';
 import { INPUT_LIMITS } from '../../common/validation/input-limits.js';
 import { charCount, leadingChars } from '../../common/validation/char-length.js';
 import { AppConfig } from '../../config/app-config.js';
+import { ConversationsService } from '../conversations/conversations.service.js';
+import type { ChannelThread } from '../conversations/conversations.types.js';
 import { EventsIngestService } from '../events/events-ingest.service.js';
 import { EventsService } from '../events/events.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
@@ -51,6 +53,7 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
     @InjectQueue(CHANNELS_OUTBOUND_QUEUE) private readonly queue: Queue<ReplyJobPayload>,
     @Inject(CHANNEL_PROVIDER) private readonly provider: ChannelProvider,
     private readonly messages: ChannelMessagesRepository,
+    private readonly conversations: ConversationsService,
     private readonly outbound: ChannelOutboundService,
     private readonly config: AppConfig,
     private readonly moduleRef: ModuleRef,
@@ -135,7 +138,9 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
    */
   private async route(channel: Channel, message: InboundChannelMessage, body: string): Promise<ChannelConversation | undefined> {
     const platformDefault = this.config.channels.defaultSenders[channel] === message.to;
-    const conversations = await this.messages.findConversations(channel, message.to, message.from, platformDefault);
+    const conversations = (await this.conversations.channelConversations(channel, message.to, message.from, platformDefault)).map(
+      toConversation,
+    );
     const where = { channel, to: message.to, providerMessageId: message.providerMessageId };
     if (conversations.length === 0) {
       // Nobody started a conversation between these numbers: there is no agent to answer.
@@ -178,14 +183,14 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
    * (agent deleted or unpublished) is recorded on the message.
    */
   private async handOver(row: InboundRow): Promise<void> {
-    const inbound = await this.messages.inboundText(row.id);
-    if (!inbound?.external_id) return;
+    const [inbound, thread] = await Promise.all([this.messages.inboundBody(row.id), this.conversations.channelThread(row.thread_id)]);
+    if (!inbound || !thread?.external_id) return;
     let eventId: string;
     try {
       eventId = await this.eventsPipeline.ingest.accept(row.organization_id, row.agent_id, {
         ...(inbound.body.trim() ? { text: inbound.body } : {}),
-        agent_variables: { user_id: inbound.user_id, channel: inbound.channel, phone_number: inbound.phone_number },
-        thread_id: inbound.external_id,
+        agent_variables: { user_id: thread.user_id, channel: inbound.channel, phone_number: thread.phone_number },
+        thread_id: thread.external_id,
       });
     } catch (error) {
       if (error instanceof AppError && error.status < 500) {
@@ -218,7 +223,7 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
       return;
     }
     if (event.status !== 'completed') throw new TurnNotDoneYet(inbound.event_id);
-    const turn = await this.messages.turnForEvent(inbound.organization_id, inbound.event_id);
+    const turn = await this.conversations.turnForEvent(inbound.event_id, inbound.organization_id);
     if (!turn) throw new TurnNotDoneYet(inbound.event_id);
     // Replies leave in the order the messages arrived: wait while an earlier one is unanswered or still queued.
     if (await this.messages.hasEarlierPending(inbound.id)) throw new TurnNotDoneYet(inbound.event_id);
@@ -300,4 +305,17 @@ export function replyBody(text: string, cards: unknown[] | undefined): string {
     if (title) lines.push(`• ${title}${typeof url === 'string' && url ? ` ${url}` : ''}`);
   }
   return [text.trim(), ...(lines.length ? [lines.join('\n')] : [])].filter(Boolean).join('\n\n');
+}
+
+function toConversation(thread: ChannelThread): ChannelConversation {
+  return {
+    threadId: thread.id,
+    organizationId: thread.organization_id,
+    agentId: thread.agent_id,
+    userId: thread.user_id,
+    externalId: thread.external_id,
+    channel: thread.channel as Channel,
+    phoneNumber: thread.phone_number,
+    senderNumber: thread.sender_number,
+  };
 }

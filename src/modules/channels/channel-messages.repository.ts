@@ -1,25 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { PoolClient } from 'pg';
 import { SqlService } from '../../database/sql.service.js';
 import type { Channel, ChannelMessageKind, ChannelMessageStatus } from './channels.constants.js';
 import type { UnroutedReason } from './entities/channel-unrouted-message.entity.js';
-
-export interface NewChannelThread {
-  id: string;
-  organizationId: string;
-  projectId: string;
-  agentId: string;
-  userId: string;
-  externalId: string;
-  title: string;
-  runtime: 'v1' | 'v2';
-  versionTag: string;
-  channel: Channel;
-  phoneNumber: string;
-  senderId: string | null;
-  senderNumber: string;
-  agentDisplayName: string | null;
-}
 
 export interface NewChannelMessage {
   id: string;
@@ -84,8 +66,6 @@ export interface InboundRow {
   interaction_id: string | null;
 }
 
-type Db = Pick<PoolClient, 'query'>;
-
 const MESSAGE_COLUMNS = `id, organization_id, agent_id, thread_id, channel, direction, kind, provider_message_id, from_number,
   to_number, body, status, error, in_reply_to, interaction_id`;
 const messageValues = (m: NewChannelMessage) => [
@@ -107,84 +87,14 @@ const messageValues = (m: NewChannelMessage) => [
 ];
 const MESSAGE_PLACEHOLDERS = '$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15';
 
-/** SQL of the channels: channel threads (rows of `threads`) and `channel_messages`. */
+/** SQL of `channel_messages` and `channel_unrouted_messages` (channel threads themselves are the conversation store's). */
 @Injectable()
 export class ChannelMessagesRepository {
   constructor(private readonly sql: SqlService) {}
 
-  /** Creates the thread and its opening message in one transaction. */
-  createThreadWithOpening(thread: NewChannelThread, opening: NewChannelMessage): Promise<void> {
-    return this.sql.transaction(async (db) => {
-      await db.query(
-        `INSERT INTO threads (id, organization_id, project_id, agent_id, user_id, external_id, title, runtime, version_tag,
-                              channel, phone_number, sender_id, sender_number, agent_display_name)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-        [
-          thread.id,
-          thread.organizationId,
-          thread.projectId,
-          thread.agentId,
-          thread.userId,
-          thread.externalId,
-          thread.title,
-          thread.runtime,
-          thread.versionTag,
-          thread.channel,
-          thread.phoneNumber,
-          thread.senderId,
-          thread.senderNumber,
-          thread.agentDisplayName,
-        ],
-      );
-      await this.insertMessage(db, opening);
-    });
-  }
-
-  private async insertMessage(db: Db, message: NewChannelMessage): Promise<void> {
-    await db.query(`INSERT INTO channel_messages (${MESSAGE_COLUMNS}) VALUES (${MESSAGE_PLACEHOLDERS})`, messageValues(message));
-  }
-
-  /**
-   * The conversations an inbound message to `senderNumber` from `phoneNumber` could continue: for each
-   * organization, its latest open channel thread between the two numbers (open: its agent and project are not
-   * deleted). A number exactly one organization connected as a sender, and that is not a shared platform
-   * default, belongs to that organization: only its threads count, whatever other organizations once did with
-   * the number. Otherwise the number is shared and every organization's thread counts; the caller decides.
-   */
-  async findConversations(
-    channel: Channel,
-    senderNumber: string,
-    phoneNumber: string,
-    platformDefault: boolean,
-  ): Promise<ChannelConversation[]> {
-    const rows = await this.sql.rows<{
-      id: string;
-      organization_id: string;
-      agent_id: string;
-      user_id: string;
-      external_id: string | null;
-    }>(
-      `WITH owners AS (SELECT organization_id FROM senders WHERE channel = $1 AND phone_number = $2)
-       SELECT DISTINCT ON (t.organization_id) t.id, t.organization_id, t.agent_id, t.user_id, t.external_id
-         FROM threads t
-         JOIN agents a ON a.id = t.agent_id AND a.deleted_at IS NULL
-         JOIN projects p ON p.id = a.project_id AND p.deleted_at IS NULL
-        WHERE t.channel = $1 AND t.sender_number = $2 AND t.phone_number = $3
-          AND ($4 OR (SELECT count(*) FROM owners) <> 1 OR t.organization_id IN (SELECT organization_id FROM owners))
-        ORDER BY t.organization_id, t.created_at DESC, t.id DESC`,
-      [channel, senderNumber, phoneNumber, platformDefault],
-      'channel_find_conversations',
-    );
-    return rows.map((row) => ({
-      threadId: row.id,
-      organizationId: row.organization_id,
-      agentId: row.agent_id,
-      userId: row.user_id,
-      externalId: row.external_id,
-      channel,
-      phoneNumber,
-      senderNumber,
-    }));
+  /** The opening message of a channel thread (in the caller's transaction, with the thread). */
+  async recordOpening(message: NewChannelMessage): Promise<void> {
+    await this.sql.rows(`INSERT INTO channel_messages (${MESSAGE_COLUMNS}) VALUES (${MESSAGE_PLACEHOLDERS})`, messageValues(message));
   }
 
   /** Keeps an inbound message routed to no organization for operators, once per provider message id. */
@@ -353,27 +263,8 @@ export class ChannelMessagesRepository {
     );
   }
 
-  async inboundText(
-    inboundId: string,
-  ): Promise<{ body: string; user_id: string; external_id: string | null; phone_number: string; channel: Channel } | undefined> {
-    return this.sql.one(
-      `SELECT m.body, t.user_id, t.external_id, t.phone_number, m.channel
-         FROM channel_messages m JOIN threads t ON t.id = m.thread_id
-        WHERE m.id = $1`,
-      [inboundId],
-    );
-  }
-
-  /** The turn an event wrote (its reply text and cards), read back for delivery. */
-  async turnForEvent(
-    organizationId: string,
-    eventId: string,
-  ): Promise<{ id: string; reply_text: string; reply: { cards?: unknown[] } } | undefined> {
-    return this.sql.one(
-      `SELECT id, reply_text, reply FROM interactions WHERE event_id = $1 AND organization_id = $2`,
-      [eventId, organizationId],
-      'channel_turn_for_event',
-    );
+  async inboundBody(inboundId: string): Promise<{ body: string; channel: Channel } | undefined> {
+    return this.sql.one(`SELECT body, channel FROM channel_messages WHERE id = $1`, [inboundId]);
   }
 
   /**
@@ -414,30 +305,13 @@ export class ChannelMessagesRepository {
     return rows.map((r) => r.id);
   }
 
-  /** A channel thread of the agent with its opening message's status. */
-  async findChannelThread(
-    organizationId: string,
-    agentId: string,
-    channel: Channel,
-    threadId: string,
-  ): Promise<ChannelThreadRow | undefined> {
-    return this.sql.one<ChannelThreadRow>(
-      `SELECT t.id, t.channel, t.phone_number, t.user_id, t.sender_id, t.sender_number,
-              (SELECT m.status FROM channel_messages m WHERE m.thread_id = t.id AND m.kind = 'opening' LIMIT 1) AS status
-         FROM threads t
-        WHERE t.id = $1 AND t.organization_id = $2 AND t.agent_id = $3 AND t.channel = $4`,
-      [threadId.toLowerCase(), organizationId, agentId, channel],
-      'channel_find_thread',
+  /** The status of a channel thread's opening message. */
+  async openingStatus(threadId: string): Promise<Exclude<ChannelMessageStatus, 'received'> | undefined> {
+    const row = await this.sql.one<{ status: Exclude<ChannelMessageStatus, 'received'> }>(
+      `SELECT status FROM channel_messages WHERE thread_id = $1 AND kind = 'opening' LIMIT 1`,
+      [threadId],
+      'channel_opening_status',
     );
+    return row?.status;
   }
-}
-
-export interface ChannelThreadRow {
-  id: string;
-  channel: Channel;
-  phone_number: string;
-  user_id: string;
-  sender_id: string | null;
-  sender_number: string;
-  status: Exclude<ChannelMessageStatus, 'received'>;
 }

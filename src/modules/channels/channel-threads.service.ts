@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError, ValidationError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import { AppConfig } from '../../config/app-config.js';
+import { UnitOfWork } from '../../database/unit-of-work.js';
+import { ConversationsService } from '../conversations/conversations.service.js';
 import { LiveAgentsService } from '../messaging/live-agents.service.js';
 import { MessagingService, type TurnCaller } from '../messaging/messaging.service.js';
 import { ChannelMessagesRepository } from './channel-messages.repository.js';
@@ -24,6 +26,8 @@ export class ChannelThreadsService {
     private readonly messaging: MessagingService,
     private readonly senders: SendersService,
     private readonly messages: ChannelMessagesRepository,
+    private readonly conversations: ConversationsService,
+    private readonly unitOfWork: UnitOfWork,
     private readonly outbound: ChannelOutboundService,
     private readonly config: AppConfig,
   ) {}
@@ -36,8 +40,9 @@ export class ChannelThreadsService {
     const threadId = newId();
     const openingId = newId();
     const { status, error } = this.outbound.initialStatus();
-    await this.messages.createThreadWithOpening(
-      {
+    // The thread and its opening message commit together.
+    await this.unitOfWork.run(async () => {
+      await this.conversations.createThread({
         id: threadId,
         organizationId: agent.organizationId,
         projectId: agent.projectId,
@@ -47,13 +52,15 @@ export class ChannelThreadsService {
         title: `${CHANNEL_LABEL[channel]} conversation with ${dto.phone_number}`,
         runtime: agent.runtime,
         versionTag: agent.versionTag,
-        channel,
-        phoneNumber: dto.phone_number,
-        senderId: sender.id,
-        senderNumber: sender.number,
-        agentDisplayName: displayName,
-      },
-      {
+        channel: {
+          channel,
+          phoneNumber: dto.phone_number,
+          senderId: sender.id,
+          senderNumber: sender.number,
+          agentDisplayName: displayName,
+        },
+      });
+      await this.messages.recordOpening({
         id: openingId,
         organizationId: agent.organizationId,
         agentId: agent.agentId,
@@ -69,8 +76,8 @@ export class ChannelThreadsService {
         error,
         inReplyTo: null,
         interactionId: null,
-      },
-    );
+      });
+    });
     if (status === 'queued') await this.outbound.enqueueQuietly(openingId);
     return {
       thread_id: threadId,
@@ -84,14 +91,20 @@ export class ChannelThreadsService {
 
   /** The channel thread as started, with the current status of its opening message. */
   async get(caller: TurnCaller, channel: Channel, threadId: string): Promise<ChannelThreadResponseDto> {
-    const thread = await this.messages.findChannelThread(caller.organizationId, caller.agentId, channel, threadId);
+    const thread = await this.conversations.channelThread(threadId, {
+      organizationId: caller.organizationId,
+      agentId: caller.agentId,
+      channel,
+    });
     if (!thread) throw new NotFoundError('Thread');
+    const status = await this.messages.openingStatus(thread.id);
+    if (!status) throw new NotFoundError('Thread');
     return {
       thread_id: thread.id,
-      channel: thread.channel,
+      channel,
       phone_number: thread.phone_number,
       user_id: thread.user_id,
-      status: thread.status,
+      status,
       ...(thread.sender_id ? { from: thread.sender_number } : {}),
     };
   }

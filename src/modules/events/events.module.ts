@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import type { AppConfig } from '../../config/app-config.js';
 import { QueueName } from '../../queue/queue.constants.js';
+import { ConversationsModule } from '../conversations/conversations.module.js';
 import { MessagingModule } from '../messaging/messaging.module.js';
 import { VersionsModule } from '../versions/versions.module.js';
 import { EventJobs } from './event-jobs.js';
@@ -28,7 +29,7 @@ export class EventsModule {
       const workers: Provider[] = config.workersEnabled ? [EventsProcessor, EventsSweeper] : [];
       module = {
         module: EventsModule,
-        imports: [BullModule.registerQueue({ name: QueueName.Events }), MessagingModule, VersionsModule],
+        imports: [BullModule.registerQueue({ name: QueueName.Events }), ConversationsModule, MessagingModule, VersionsModule],
         controllers: [EventsController],
         providers: [EventsRepository, EventJobs, EventsIngestService, EventsService, ...workers],
         exports: [EventsService, EventsIngestService],

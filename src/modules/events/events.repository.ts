@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SqlService } from '../../database/sql.service.js';
+import { UnitOfWork } from '../../database/unit-of-work.js';
 
 export type EventStatus = 'queued' | 'processing' | 'completed' | 'failed';
 
@@ -55,7 +56,10 @@ const IS_HEAD = `(e.external_thread_id IS NULL OR NOT EXISTS (
  */
 @Injectable()
 export class EventsRepository {
-  constructor(private readonly sql: SqlService) {}
+  constructor(
+    private readonly sql: SqlService,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
 
   ingestTarget(organizationId: string, agentId: string): Promise<IngestTarget | undefined> {
     return this.sql.one<IngestTarget>(
@@ -128,20 +132,6 @@ export class EventsRepository {
     );
   }
 
-  /** The turn an earlier attempt of this event already wrote (it crashed before recording completion). */
-  findTurn(eventId: string): Promise<{ id: string; thread_id: string } | undefined> {
-    return this.sql.one(`SELECT id, thread_id FROM interactions WHERE event_id = $1`, [eventId], 'events_find_turn');
-  }
-
-  async findThreadByExternalId(organizationId: string, agentId: string, externalId: string): Promise<string | undefined> {
-    const row = await this.sql.one<{ id: string }>(
-      `SELECT id FROM threads WHERE agent_id = $1 AND external_id = $2 AND organization_id = $3`,
-      [agentId, externalId, organizationId],
-      'events_thread_by_external_id',
-    );
-    return row?.id;
-  }
-
   async complete(eventId: string, threadId: string, interactionId: string): Promise<void> {
     await this.sql.rows(
       `UPDATE events SET status = 'completed', thread_id = $2, interaction_id = $3, error = NULL, locked_until = NULL,
@@ -188,10 +178,10 @@ export class EventsRepository {
    * events whose worker's lease expired (crashed worker). Marks them enqueued now and returns their ids.
    */
   async sweep(staleMs: number, limit: number): Promise<string[] | null> {
-    return this.sql.transaction(async (client) => {
-      const lock = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext('events-sweeper')) AS locked`);
-      if (!lock.rows[0]?.locked) return null;
-      const result = await client.query<{ id: string }>(
+    return this.unitOfWork.run(async () => {
+      const lock = await this.sql.one<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext('events-sweeper')) AS locked`);
+      if (!lock?.locked) return null;
+      const swept = await this.sql.rows<{ id: string }>(
         `UPDATE events u SET enqueued_at = now()
            FROM (SELECT e.id FROM events e
                   WHERE ((e.status = 'queued' AND e.available_at <= now() AND e.enqueued_at < now() - $1 * interval '1 millisecond')
@@ -202,7 +192,7 @@ export class EventsRepository {
          RETURNING u.id`,
         [staleMs, limit],
       );
-      return result.rows.map((r) => r.id);
+      return swept.map((r) => r.id);
     });
   }
 }

@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DatabaseError } from 'pg';
 import { AppError } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
 import { AppConfig } from '../../config/app-config.js';
 import { MessagingService } from '../messaging/messaging.service.js';
-import { INTERACTION_EVENT_ID_INDEX } from '../messaging/turns.repository.js';
+import { ConversationsService } from '../conversations/conversations.service.js';
+import { TurnAlreadyRecordedError } from '../conversations/conversations.errors.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import type { EventStatusDto } from './dto/event.dto.js';
 import { EventJobs } from './event-jobs.js';
@@ -28,6 +28,7 @@ export class EventsService {
   constructor(
     private readonly repository: EventsRepository,
     private readonly messaging: MessagingService,
+    private readonly conversations: ConversationsService,
     private readonly jobs: EventJobs,
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
@@ -55,13 +56,13 @@ export class EventsService {
   }
 
   private async attempt(event: ClaimedEvent): Promise<'completed'> {
-    const done = await this.repository.findTurn(event.id);
+    const done = await this.conversations.turnForEvent(event.id);
     if (done) {
       await this.repository.complete(event.id, done.thread_id, done.id);
       return 'completed';
     }
     const threadId = event.external_thread_id
-      ? await this.repository.findThreadByExternalId(event.organization_id, event.agent_id, event.external_thread_id)
+      ? await this.conversations.threadIdByExternalId(event.organization_id, event.agent_id, event.external_thread_id)
       : undefined;
     try {
       const result = await this.messaging.send(
@@ -82,8 +83,8 @@ export class EventsService {
       await this.repository.complete(event.id, result.thread_id, result.interaction_id);
     } catch (error) {
       // Another attempt of this event wrote the turn first (a lease expired under a slow worker): done, once.
-      if (error instanceof DatabaseError && error.code === '23505' && error.constraint === INTERACTION_EVENT_ID_INDEX) {
-        const turn = await this.repository.findTurn(event.id);
+      if (error instanceof TurnAlreadyRecordedError) {
+        const turn = await this.conversations.turnForEvent(event.id);
         if (turn) await this.repository.complete(event.id, turn.thread_id, turn.id);
         return 'completed';
       }

@@ -4,8 +4,8 @@ import { AppError } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
 import { RedisService } from '../../common/redis/redis.service.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
-import { SqlService } from '../../database/sql.service.js';
 import { Public } from '../auth/decorators/auth.decorator.js';
+import { HealthRepository } from './health.repository.js';
 
 class HealthDto {
   @ApiProperty({ example: 'ok', description: 'Always ok when the service answers' }) status: 'ok';
@@ -23,7 +23,7 @@ const CHECK_TIMEOUT_MS = 2000;
 @Public()
 export class HealthController {
   constructor(
-    private readonly sql: SqlService,
+    private readonly database: HealthRepository,
     private readonly redis: RedisService,
   ) {}
 
@@ -51,7 +51,7 @@ export class HealthController {
     details: [{ field: 'redis', message: 'redis is unreachable' }],
   })
   async ready(): Promise<ReadinessDto> {
-    const [database, redis] = await Promise.all([check(() => this.sql.rows('SELECT 1')), check(() => this.redis.client.ping())]);
+    const [database, redis] = await Promise.all([check(() => this.database.ping()), check(() => this.redis.client.ping())]);
     const failed = Object.entries({ database, redis })
       .filter(([, ok]) => !ok)
       .map(([name]) => name);

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, IsNull, Repository, type ObjectLiteral } from 'typeorm';
 import { NotFoundError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
-import { paginate, type PageRequest } from '../../common/pagination/paginate.js';
+import type { PageRequest } from '../../common/pagination/paginate.js';
+import { UnitOfWork } from '../../database/unit-of-work.js';
 import { AgentsService } from '../agents/agents.service.js';
+import { ApiKeysRepository } from '../auth/api-keys.repository.js';
 import { CredentialChanges } from '../auth/credential-changes.js';
 import { AgentApiKeyEntity } from '../auth/entities/agent-api-key.entity.js';
 import { PublishableKeyEntity } from '../auth/entities/publishable-key.entity.js';
@@ -34,18 +34,17 @@ export class KeysService {
   constructor(
     private readonly agents: AgentsService,
     private readonly changes: CredentialChanges,
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(PublishableKeyEntity) private readonly publishableKeys: Repository<PublishableKeyEntity>,
-    @InjectRepository(AgentApiKeyEntity) private readonly apiKeys: Repository<AgentApiKeyEntity>,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly keys: ApiKeysRepository,
   ) {}
 
   async createPublishableKey(who: Principal, agentId: string, dto: CreatePublishableKeyDto): Promise<CreatedPublishableKeyResponseDto> {
     const allowedOrigins = normalizeOrigins(dto.allowed_origins);
     const allowedIpRanges = normalizeIpRanges(dto.allowed_ip_ranges);
     const secret = generateSecret('pk');
-    const key = await this.dataSource.transaction(async (em) => {
-      const agent = await this.agents.getVisible(who.organizationId, agentId, em);
-      return em.getRepository(PublishableKeyEntity).save({
+    const key = await this.unitOfWork.run(async () => {
+      const agent = await this.agents.getVisible(who.organizationId, agentId, 'share');
+      return this.keys.insert(PublishableKeyEntity, {
         id: newId(),
         organizationId: agent.organizationId,
         agentId: agent.id,
@@ -67,24 +66,21 @@ export class KeysService {
     request: PageRequest,
   ): Promise<Page<PublishableKeyResponseDto>> {
     const agent = await this.agents.getVisible(who.organizationId, agentId);
-    return this.page(this.publishableKeys, agent.id, query, request, toPublishableKeyResponse);
+    return this.keys.page(PublishableKeyEntity, agent.id, query, LIST_DEFAULTS, request, toPublishableKeyResponse);
   }
 
   async revokePublishableKey(who: Principal, agentId: string, keyId: string): Promise<void> {
     const agent = await this.agents.getVisible(who.organizationId, agentId);
-    await this.changes.commit(agent.organizationId, async (em) => {
-      const result = await em
-        .getRepository(PublishableKeyEntity)
-        .update({ id: keyId.toLowerCase(), agentId: agent.id, revokedAt: IsNull() }, { revokedAt: new Date() });
-      if (!result.affected) throw new NotFoundError('Publishable key');
+    await this.changes.commit(agent.organizationId, async () => {
+      if (!(await this.keys.revoke(PublishableKeyEntity, agent.id, keyId))) throw new NotFoundError('Publishable key');
     });
   }
 
   async createApiKey(who: Principal, agentId: string): Promise<CreatedAgentApiKeyResponseDto> {
     const secret = generateSecret('agk');
-    const key = await this.dataSource.transaction(async (em) => {
-      const agent = await this.agents.getVisible(who.organizationId, agentId, em);
-      return em.getRepository(AgentApiKeyEntity).save({
+    const key = await this.unitOfWork.run(async () => {
+      const agent = await this.agents.getVisible(who.organizationId, agentId, 'share');
+      return this.keys.insert(AgentApiKeyEntity, {
         id: newId(),
         organizationId: agent.organizationId,
         agentId: agent.id,
@@ -99,40 +95,15 @@ export class KeysService {
 
   async listApiKeys(who: Principal, agentId: string, query: ListKeysQueryDto, request: PageRequest): Promise<Page<AgentApiKeyResponseDto>> {
     const agent = await this.agents.getVisible(who.organizationId, agentId);
-    return this.page(this.apiKeys, agent.id, query, request, toAgentApiKeyResponse);
+    return this.keys.page(AgentApiKeyEntity, agent.id, query, LIST_DEFAULTS, request, toAgentApiKeyResponse);
   }
 
   async revokeApiKey(who: Principal, agentId: string, keyId: string): Promise<void> {
     const agent = await this.agents.getVisible(who.organizationId, agentId);
-    await this.changes.commit(agent.organizationId, async (em) => {
-      const result = await em
-        .getRepository(AgentApiKeyEntity)
-        .update({ id: keyId.toLowerCase(), agentId: agent.id, revokedAt: IsNull() }, { revokedAt: new Date() });
-      if (!result.affected) throw new NotFoundError('Agent API key');
+    await this.changes.commit(agent.organizationId, async () => {
+      if (!(await this.keys.revoke(AgentApiKeyEntity, agent.id, keyId))) throw new NotFoundError('Agent API key');
     });
   }
-
-  private page<E extends ObjectLiteral & { id: string; createdAt: Date }, R>(
-    repository: Repository<E>,
-    agentId: string,
-    query: ListKeysQueryDto,
-    request: PageRequest,
-    toItem: (key: E) => R,
-  ): Promise<Page<R>> {
-    const qb = repository.createQueryBuilder('k').where('k.agent_id = :agentId AND k.revoked_at IS NULL', { agentId });
-    return paginate(
-      qb,
-      query,
-      {
-        sortColumns: { created_at: 'k.created_at' },
-        idColumn: 'k.id',
-        sortValue: (k) => k.createdAt.toISOString(),
-        rowId: (k) => k.id,
-        defaultSort: ListKeysQueryDto.defaultSort,
-        defaultOrder: ListKeysQueryDto.defaultOrder,
-      },
-      request,
-      toItem,
-    );
-  }
 }
+
+const LIST_DEFAULTS = { sort: ListKeysQueryDto.defaultSort, order: ListKeysQueryDto.defaultOrder };

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { NotFoundError } from '../../common/errors/app-error.js';
-import { SqlService } from '../../database/sql.service.js';
-import type { Bundle } from '../bundles/bundle.types.js';
+import { AgentsRepository } from '../agents/agents.repository.js';
 import type { PreparedAgent } from '../runtime/prepared-agent.js';
 import { RuntimeService } from '../runtime/runtime.service.js';
 import { LiveRevisionNotifier } from '../versions/live-revision.notifier.js';
@@ -19,16 +18,6 @@ export interface LiveAgent {
   revisionId: string;
   versionTag: string;
   prepared: PreparedAgent;
-}
-
-interface LiveRow {
-  project_id: string;
-  runtime: 'v1' | 'v2';
-  live_version_id: string | null;
-  live_revision_id: string | null;
-  live_version_tag: string | null;
-  digest: string | null;
-  bundle: Bundle | null;
 }
 
 type CachedAgent = { live: LiveAgent | null; exists: boolean };
@@ -49,7 +38,7 @@ export class LiveAgentsService {
   private readonly cache: LRUCache<string, CachedAgent>;
 
   constructor(
-    private readonly sql: SqlService,
+    private readonly agents: AgentsRepository,
     private readonly runtime: RuntimeService,
     notifier: LiveRevisionNotifier,
     private readonly metrics: MetricsService,
@@ -76,13 +65,7 @@ export class LiveAgentsService {
 
   private async load(key: string): Promise<{ live: LiveAgent | null; exists: boolean }> {
     const [organizationId, agentId] = key.split(':') as [string, string];
-    const row = await this.sql.one<LiveRow>(
-      `SELECT a.project_id, a.runtime, a.live_version_id, a.live_revision_id, a.live_version_tag, r.digest, r.bundle
-         FROM agents a LEFT JOIN agent_revisions r ON r.id = a.live_revision_id
-        WHERE a.id = $1 AND a.organization_id = $2 AND a.deleted_at IS NULL`,
-      [agentId, organizationId],
-      'live_agent',
-    );
+    const row = await this.agents.findLive(organizationId, agentId);
     if (!row) return { live: null, exists: false };
     if (!row.live_revision_id || !row.bundle || !row.digest) return { live: null, exists: true };
     return {

@@ -12,7 +12,8 @@ import type {
 } from './dto/message-response.dto.js';
 import { LiveAgentsService, type LiveAgent } from './live-agents.service.js';
 import { KeyedQueue } from './thread-queue.js';
-import { TurnsRepository, type ThreadState, type TurnRecord } from './turns.repository.js';
+import { ConversationsService } from '../conversations/conversations.service.js';
+import type { ThreadState, TurnRecord } from '../conversations/conversations.types.js';
 
 /** Who is talking to which agent: the messaging principal, the events webhook's key or a channel. */
 export interface TurnCaller {
@@ -56,7 +57,7 @@ export class MessagingService {
   constructor(
     private readonly live: LiveAgentsService,
     private readonly runtime: RuntimeService,
-    private readonly turns: TurnsRepository,
+    private readonly conversations: ConversationsService,
     private readonly metrics: MetricsService,
   ) {}
 
@@ -71,7 +72,7 @@ export class MessagingService {
     const threadId = request.threadId.toLowerCase();
     // Turns on one thread run one after the other, in arrival order.
     return this.threads.run(threadId, async () => {
-      const thread = await this.turns.findThread(caller.organizationId, caller.agentId, threadId);
+      const thread = await this.conversations.threadState(caller.organizationId, caller.agentId, threadId);
       if (!thread) throw new NotFoundError('Thread');
       return this.turn(agent, engine, thread, request, onEvent);
     });
@@ -82,7 +83,7 @@ export class MessagingService {
     const agent = await this.live.get(caller.organizationId, caller.agentId);
     const engine = this.runtime.begin(agent.prepared);
     return this.threads.run(threadId.toLowerCase(), async () => {
-      const thread = await this.turns.findThread(caller.organizationId, caller.agentId, threadId);
+      const thread = await this.conversations.threadState(caller.organizationId, caller.agentId, threadId);
       if (!thread?.last) throw new NotFoundError('Thread');
       const { text, imageUrl, agentVariables } = thread.last;
       return this.turn(agent, engine, thread, {
@@ -109,7 +110,7 @@ export class MessagingService {
     const agent = await this.live.get(caller.organizationId, caller.agentId);
     let history: ThreadState['history'] = [];
     if (body.thread_id) {
-      const thread = await this.turns.findThread(caller.organizationId, caller.agentId, body.thread_id);
+      const thread = await this.conversations.threadState(caller.organizationId, caller.agentId, body.thread_id);
       if (!thread) throw new NotFoundError('Thread');
       history = thread.history;
     }
@@ -144,8 +145,8 @@ export class MessagingService {
     const replyMessageId = newId();
     const welcome = engine.welcomeMessage;
     const url = replyUrl(result);
-    await this.turns
-      .saveTurn({
+    await this.conversations
+      .recordTurn({
         interactionId,
         threadId,
         source: request.source ?? 'api',

@@ -1,15 +1,13 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import argon2 from 'argon2';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import { CredentialChanges } from '../auth/credential-changes.js';
-import { OrganizationApiKeyEntity } from '../auth/entities/organization-api-key.entity.js';
-import { UserEntity } from '../auth/entities/user.entity.js';
+import { UnitOfWork } from '../../database/unit-of-work.js';
+import type { OrganizationApiKeyEntity } from '../auth/entities/organization-api-key.entity.js';
 import { generateSecret, hashSecret, secretPrefix } from '../auth/secrets.js';
-import { OrganizationEntity } from './organization.entity.js';
+import { OrganizationsRepository } from './organizations.repository.js';
 
 export interface CreatedOrganization {
   organization_id: string;
@@ -24,7 +22,8 @@ export class OrganizationsService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Organizations');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly organizations: OrganizationsRepository,
+    private readonly unitOfWork: UnitOfWork,
     private readonly config: AppConfig,
     private readonly changes: CredentialChanges,
   ) {}
@@ -39,11 +38,7 @@ export class OrganizationsService implements OnApplicationBootstrap {
   /** A new organization with a freshly generated API key (shown once). */
   async createOrganization(name: string): Promise<CreatedOrganization> {
     const apiKey = generateSecret('oak');
-    const organizationId = await this.dataSource.transaction(async (em) => {
-      const org = await em.save(OrganizationEntity, { id: newId(), name });
-      await em.insert(OrganizationApiKeyEntity, this.keyRow(org.id, apiKey));
-      return org.id;
-    });
+    const organizationId = await this.insertWithKey(name, apiKey);
     return { organization_id: organizationId, api_key: apiKey };
   }
 
@@ -53,17 +48,13 @@ export class OrganizationsService implements OnApplicationBootstrap {
    */
   async ensureOrganizationWithKey(name: string, apiKey: string): Promise<string> {
     const keyHash = hashSecret(apiKey);
-    const existing = await this.dataSource.getRepository(OrganizationApiKeyEntity).findOneBy({ keyHash });
-    if (existing) return existing.organizationId;
+    const existing = await this.organizations.organizationOfKey(keyHash);
+    if (existing) return existing;
     try {
-      return await this.dataSource.transaction(async (em) => {
-        const org = await em.save(OrganizationEntity, { id: newId(), name });
-        await em.insert(OrganizationApiKeyEntity, this.keyRow(org.id, apiKey));
-        return org.id;
-      });
+      return await this.insertWithKey(name, apiKey);
     } catch (error) {
-      const raced = await this.dataSource.getRepository(OrganizationApiKeyEntity).findOneBy({ keyHash });
-      if (raced) return raced.organizationId;
+      const raced = await this.organizations.organizationOfKey(keyHash);
+      if (raced) return raced;
       throw error;
     }
   }
@@ -71,13 +62,11 @@ export class OrganizationsService implements OnApplicationBootstrap {
   async createUser(organizationId: string, email: string, password: string): Promise<{ user_id: string }> {
     if (!EMAIL.test(email)) throw ValidationError.field('email', 'email must be an email address');
     if (password.length < 8) throw ValidationError.field('password', 'password must be at least 8 characters');
-    const org = await this.dataSource.getRepository(OrganizationEntity).findOneBy({ id: organizationId });
-    if (!org) throw new NotFoundError('Organization');
-    const users = this.dataSource.getRepository(UserEntity);
-    if (await users.createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getExists()) {
+    if (!(await this.organizations.exists(organizationId))) throw new NotFoundError('Organization');
+    if (await this.organizations.emailTaken(email)) {
       throw new ConflictError('email_taken', `A user with email ${email} already exists`);
     }
-    const user = await users.save({ id: newId(), organizationId, email, passwordHash: await argon2.hash(password) });
+    const user = await this.organizations.createUser({ id: newId(), organizationId, email, passwordHash: await argon2.hash(password) });
     return { user_id: user.id };
   }
 
@@ -86,19 +75,26 @@ export class OrganizationsService implements OnApplicationBootstrap {
    * every token minted from them are refused at once on every instance (CredentialChanges).
    */
   async deleteOrganization(organizationId: string): Promise<void> {
-    await this.changes.commit(organizationId, async (em) => {
-      const result = await em.delete(OrganizationEntity, { id: organizationId });
-      if (!result.affected) throw new NotFoundError('Organization');
+    await this.changes.commit(organizationId, async () => {
+      if (!(await this.organizations.delete(organizationId))) throw new NotFoundError('Organization');
     });
   }
 
   /** Deletes a user: their login sessions are refused at once on every instance. */
   async deleteUser(userId: string): Promise<void> {
-    const user = await this.dataSource.getRepository(UserEntity).findOneBy({ id: userId });
+    const user = await this.organizations.findUser(userId);
     if (!user) throw new NotFoundError('User');
-    await this.changes.commit(user.organizationId, async (em) => {
-      const result = await em.delete(UserEntity, { id: user.id });
-      if (!result.affected) throw new NotFoundError('User');
+    await this.changes.commit(user.organizationId, async () => {
+      if (!(await this.organizations.deleteUser(user.id))) throw new NotFoundError('User');
+    });
+  }
+
+  /** The organization and its key commit together. */
+  private insertWithKey(name: string, apiKey: string): Promise<string> {
+    return this.unitOfWork.run(async () => {
+      const id = newId();
+      await this.organizations.create({ id, name }, this.keyRow(id, apiKey));
+      return id;
     });
   }
 

@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { AgentRecordsModule } from '../agents/agent-records.module.js';
 import { VersionsModule } from '../versions/versions.module.js';
-import { ProjectEntity } from './project.entity.js';
 import { ProjectsController } from './projects.controller.js';
+import { ProjectsRepository } from './projects.repository.js';
 import { ProjectsService } from './projects.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ProjectEntity]), VersionsModule],
+  imports: [AgentRecordsModule, VersionsModule],
   controllers: [ProjectsController],
-  providers: [ProjectsService],
+  providers: [ProjectsService, ProjectsRepository],
   exports: [ProjectsService],
 })
 export class ProjectsModule {}

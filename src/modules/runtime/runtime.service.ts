@@ -7,6 +7,7 @@ import type { TurnPlan } from './engines/plan.js';
 import { prepareV1 } from './engines/v1/prepare.js';
 import { planV1, V1_BUILD } from './engines/v1-engine.js';
 import { planV2, prepareV2, resolveV2Build, V2_BUILDS, type V2Build } from './engines/v2-engine.js';
+import { questionWords } from './knowledge/analyzer.js';
 import { AnthropicProvider } from './providers/anthropic.provider.js';
 import type { ChatMessage, CompletionRequest, LlmProvider } from './providers/llm-provider.js';
 import { OpenAIProvider } from './providers/openai.provider.js';
@@ -197,9 +198,8 @@ export class RuntimeService {
       .join(' ');
     if (query) {
       if (agent.v2) {
-        const hits = agent.v2.index.search(query).slice(0, 6);
-        for (const h of hits) {
-          const p = agent.v2.byId.get(String(h.id));
+        for (const h of agent.v2.retriever.search(questionWords(query)).passages.slice(0, 6)) {
+          const p = agent.v2.passages[h.index];
           if (p) add(`Tell me more about ${p.title}`);
         }
       } else if (agent.v1) {

@@ -85,6 +85,14 @@ export type V2PassageUsed = { passage_id: string; document_id: string; score: nu
 export type V2Citation = { marker: number; document_id: string; title: string; url: string; passage_id: string; text: string };
 export type V2Policy = { code: string; decision: string; detail: string };
 export type V2Check = { name: string; passed: boolean; detail: string };
+/** The decision to answer or decline (knowledge/answerability.ts): the scores compared and the words nothing covered. */
+export type V2AnswerableCheck = V2Check & {
+  name: 'answerable';
+  confidence: number;
+  threshold: number;
+  margin: number;
+  uncovered_words: string[];
+};
 
 /** The v2 (grounded) trace: typed sections from the question to the citations the reply provably used. */
 export type V2Trace = {
@@ -96,7 +104,7 @@ export type V2Trace = {
   passages_used: V2PassageUsed[];
   citations_used: V2Citation[];
   policies: V2Policy[];
-  checks: V2Check[];
+  checks: Array<V2Check | V2AnswerableCheck>;
   narrative: string;
 };
 

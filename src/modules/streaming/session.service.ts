@@ -9,7 +9,7 @@ import { newId } from '../../common/ids/new-id.js';
 import { INPUT_LIMITS } from '../../common/validation/input-limits.js';
 import { assertDepthWithin, firstUnstorable } from '../../common/validation/safe-json.js';
 import { createValidationPipe } from '../../common/validation/validation-pipe.js';
-import { FixedWindowLimiter } from '../../common/http/fixed-window.limiter.js';
+import { FixedWindowLimiter } from '../auth/rate-limit/fixed-window.limiter.js';
 import { RedisService } from '../../common/redis/redis.service.js';
 import { AppConfig } from '../../config/app-config.js';
 import { AuthService } from '../auth/auth.service.js';

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { ConversationsModule } from '../conversations/conversations.module.js';
 import { ThreadsController } from './threads.controller.js';
-import { ThreadsRepository } from './threads.repository.js';
 import { ThreadsService } from './threads.service.js';
 
 @Module({
+  imports: [ConversationsModule],
   controllers: [ThreadsController],
-  providers: [ThreadsService, ThreadsRepository],
+  providers: [ThreadsService],
   exports: [ThreadsService],
 })
 export class ThreadsModule {}

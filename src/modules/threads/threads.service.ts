@@ -3,7 +3,8 @@ import { NotFoundError } from '../../common/errors/app-error.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import type { Principal } from '../auth/principal.js';
-import { selectedRuntime, type ListMessagesQueryDto, type ListThreadsQueryDto } from './dto/thread-query.dto.js';
+import { selectedRuntime } from '../conversations/thread-list-filter.js';
+import type { ListMessagesQueryDto, ListThreadsQueryDto } from './dto/thread-query.dto.js';
 import {
   toThread,
   toThreadItem,
@@ -12,20 +13,16 @@ import {
   type ThreadItemDto,
   type ThreadMessageDto,
 } from './dto/thread-response.dto.js';
-import { SqlParams } from '../../database/sql-params.js';
-import { rareFacetDriven, threadFilterConditions } from './thread-filters.js';
-import { ThreadsRepository, type ThreadRow } from './threads.repository.js';
+import { ConversationsService } from '../conversations/conversations.service.js';
+import type { ThreadRow } from '../conversations/conversations.types.js';
 
 /** The organization's conversations, read side: list with filters, get, rename, transcript. */
 @Injectable()
 export class ThreadsService {
-  constructor(private readonly threads: ThreadsRepository) {}
+  constructor(private readonly conversations: ConversationsService) {}
 
   async list(who: Principal, query: ListThreadsQueryDto, request: PageRequest): Promise<Page<ThreadItemDto>> {
-    const params = new SqlParams();
-    const frequency = await this.threads.facetFrequency();
-    const where = threadFilterConditions(who.organizationId, query, params, frequency);
-    return this.threads.list(where, params, query, request, toThreadItem, rareFacetDriven(query, frequency));
+    return this.conversations.listThreads(who.organizationId, query, request, toThreadItem);
   }
 
   async get(who: Principal, threadId: string, runtimeVersion: string | undefined): Promise<ThreadDto> {
@@ -33,14 +30,14 @@ export class ThreadsService {
   }
 
   async rename(who: Principal, threadId: string, runtimeVersion: string | undefined, title: string): Promise<ThreadDto> {
-    const thread = await this.threads.rename(who.organizationId, threadId, selectedRuntime(runtimeVersion), title);
+    const thread = await this.conversations.renameThread(who.organizationId, threadId, selectedRuntime(runtimeVersion), title);
     if (!thread) throw new NotFoundError('Thread');
     return toThread(thread);
   }
 
   async messages(who: Principal, threadId: string, query: ListMessagesQueryDto, request: PageRequest): Promise<Page<ThreadMessageDto>> {
     const thread = await this.getVisible(who.organizationId, threadId, query.runtime_version);
-    return this.threads.messages(thread.id, query, request, toThreadMessage);
+    return this.conversations.transcript(thread.id, query, request, toThreadMessage);
   }
 
   /**
@@ -48,14 +45,14 @@ export class ThreadsService {
    * runtime generation are both "not found" (never 403).
    */
   async getVisible(organizationId: string, threadId: string, runtimeVersion?: string): Promise<ThreadRow> {
-    const thread = await this.threads.find(organizationId, threadId);
+    const thread = await this.conversations.findThread(organizationId, threadId);
     if (!thread || thread.runtime !== selectedRuntime(runtimeVersion)) throw new NotFoundError('Thread');
     return thread;
   }
 
   /** The caller's thread whatever its runtime, or 404 (trace reads: a trace carries its own `runtime`). */
   async findVisible(organizationId: string, threadId: string): Promise<ThreadRow> {
-    const thread = await this.threads.find(organizationId, threadId);
+    const thread = await this.conversations.findThread(organizationId, threadId);
     if (!thread) throw new NotFoundError('Thread');
     return thread;
   }

@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
+import { ConversationsModule } from '../conversations/conversations.module.js';
 import { ThreadsModule } from '../threads/threads.module.js';
 import { TracesController } from './traces.controller.js';
-import { TracesRepository } from './traces.repository.js';
 import { TracesService } from './traces.service.js';
 
 @Module({
-  imports: [ThreadsModule],
+  imports: [ConversationsModule, ThreadsModule],
   controllers: [TracesController],
-  providers: [TracesService, TracesRepository],
+  providers: [TracesService],
 })
 export class TracesModule {}

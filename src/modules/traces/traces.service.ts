@@ -5,20 +5,20 @@ import type { PageRequest } from '../../common/pagination/paginate.js';
 import type { Principal } from '../auth/principal.js';
 import { ThreadsService } from '../threads/threads.service.js';
 import { toTraceRecord, type InteractionTraceQueryDto, type ThreadTraceQueryDto, type TraceRecordDto } from './dto/trace.dto.js';
-import { TracesRepository } from './traces.repository.js';
+import { ConversationsService } from '../conversations/conversations.service.js';
 
 /** Reasoning traces of a thread's interactions, or of one interaction. */
 @Injectable()
 export class TracesService {
   constructor(
     private readonly threads: ThreadsService,
-    private readonly traces: TracesRepository,
+    private readonly conversations: ConversationsService,
   ) {}
 
   async ofThread(who: Principal, threadId: string, query: ThreadTraceQueryDto, request: PageRequest): Promise<Page<TraceRecordDto>> {
     const thread = await this.threads.findVisible(who.organizationId, threadId);
     if (query.agent_id && thread.agent_id !== query.agent_id.toLowerCase()) throw new NotFoundError('Thread');
-    return this.traces.ofThread(thread.id, query, request, toTraceRecord);
+    return this.conversations.traces(thread.id, query, request, toTraceRecord);
   }
 
   /**
@@ -26,7 +26,7 @@ export class TracesService {
    * a `thread_id` or `agent_id` the interaction does not belong to is 404, like another organization's id.
    */
   async ofInteraction(who: Principal, interactionId: string, query: InteractionTraceQueryDto): Promise<TraceRecordDto> {
-    const interaction = await this.traces.findInteraction(who.organizationId, interactionId);
+    const interaction = await this.conversations.trace(who.organizationId, interactionId);
     if (!interaction) throw new NotFoundError('Interaction');
     if (interaction.runtime === 'v2' && !query.thread_id) {
       throw ValidationError.field('thread_id', 'thread_id is required for runtime v2 interactions');

@@ -1,3 +1,4 @@
+import type { UsagePlan } from '../conversations/conversations.types.js';
 import { ValidationError } from '../../common/errors/app-error.js';
 import { parseDateTime } from '../../common/validation/date-time.js';
 
@@ -7,19 +8,6 @@ const DAY_MS = 86_400_000;
 export interface UsageRange {
   from: number | null;
   to: number | null;
-}
-
-/**
- * How a range is answered: whole UTC days from the `usage_daily` roll-up, the partial days at either end from
- * `interactions` itself. `days` is [start, end) as dates (either side open when null); `head` and `tail` are
- * inclusive-exclusive / inclusive instants of the partial stretches; `direct` is set when the range holds no
- * whole day and is answered from interactions alone.
- */
-export interface UsagePlan {
-  days: { start: string | null; end: string | null } | null;
-  head: { from: Date; before: Date } | null;
-  tail: { from: Date; to: Date } | null;
-  direct: { from: Date; to: Date } | null;
 }
 
 /**

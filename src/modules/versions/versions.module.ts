@@ -1,16 +1,15 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { BundlesModule } from '../bundles/bundles.module.js';
-import { AgentRevisionEntity } from './entities/agent-revision.entity.js';
-import { AgentVersionEntity } from './entities/agent-version.entity.js';
+import { AgentRecordsModule } from '../agents/agent-records.module.js';
 import { LiveRevisionNotifier } from './live-revision.notifier.js';
 import { VersionsController } from './versions.controller.js';
+import { VersionsRepository } from './versions.repository.js';
 import { VersionsService } from './versions.service.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([AgentVersionEntity, AgentRevisionEntity]), BundlesModule],
+  imports: [AgentRecordsModule, BundlesModule],
   controllers: [VersionsController],
-  providers: [VersionsService, LiveRevisionNotifier],
+  providers: [VersionsService, VersionsRepository, LiveRevisionNotifier],
   exports: [VersionsService, LiveRevisionNotifier],
 })
 export class VersionsModule {}

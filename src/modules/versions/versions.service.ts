@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { AppConfig } from '../../config/app-config.js';
-import { SqlService } from '../../database/sql.service.js';
-import { findVisibleAgent } from '../agents/agent-queries.js';
+import { UnitOfWork } from '../../database/unit-of-work.js';
 import type { AgentEntity } from '../agents/agent.entity.js';
+import { AgentsRepository } from '../agents/agents.repository.js';
 import type { Principal } from '../auth/principal.js';
 import { bundleDigest } from '../bundles/bundle-digest.js';
 import type { Bundle } from '../bundles/bundle.types.js';
@@ -17,11 +15,13 @@ import { BundlesService } from '../bundles/bundles.service.js';
 import type { ListVersionsQueryDto } from './dto/list-versions.query.dto.js';
 import type { CreateVersionDto, PushBundleDto, UpdateVersionDto } from './dto/version-request.dto.js';
 import type { BundleResponseDto, PushResponseDto, VersionResponseDto } from './dto/version-response.dto.js';
-import { AgentRevisionEntity } from './entities/agent-revision.entity.js';
-import { AgentVersionEntity } from './entities/agent-version.entity.js';
+import type { AgentRevisionEntity } from './entities/agent-revision.entity.js';
+import type { AgentVersionEntity } from './entities/agent-version.entity.js';
+import { assertProviderConfigured } from './provider-keys.check.js';
 import { LiveRevisionNotifier, type LiveRevisionChange } from './live-revision.notifier.js';
 import { VersionErrorCode } from './versions.errors.js';
-import { listVersionItems, readVersionItem, toVersionResponse, type VersionItemRow } from './version-items.query.js';
+import { toVersionResponse } from './version-item.js';
+import { VersionsRepository } from './versions.repository.js';
 
 const tagOf = (number: number, revision: number) => `v${number}.${revision}`;
 
@@ -33,8 +33,9 @@ const tagOf = (number: number, revision: number) => `v${number}.${revision}`;
 @Injectable()
 export class VersionsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly sql: SqlService,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly versions: VersionsRepository,
+    private readonly agents: AgentsRepository,
     private readonly validator: BundleValidator,
     private readonly bundles: BundlesService,
     private readonly notifier: LiveRevisionNotifier,
@@ -42,25 +43,22 @@ export class VersionsService {
   ) {}
 
   async create(who: Principal, agentId: string, dto: CreateVersionDto): Promise<VersionResponseDto> {
-    const versionId = await this.dataSource.transaction(async (em) => {
-      const agent = await this.lockAgent(em, who, agentId);
-      const bundle = await this.startingBundle(em, agent, dto);
-      const [{ next }] = (await em.query(`SELECT COALESCE(MAX(number), 0) + 1 AS next FROM agent_versions WHERE agent_id = $1`, [
-        agent.id,
-      ])) as [{ next: number }];
-      const version = await em.getRepository(AgentVersionEntity).save({
+    const versionId = await this.unitOfWork.run(async () => {
+      const agent = await this.lockAgent(who, agentId);
+      const bundle = await this.startingBundle(agent, dto);
+      const version = await this.versions.saveVersion({
         id: newId(),
         organizationId: agent.organizationId,
         agentId: agent.id,
-        number: Number(next),
+        number: await this.versions.nextNumber(agent.id),
         status: 'draft',
         label: dto.label ?? null,
         tags: normalizeTags(dto.tags),
         notes: dto.notes ?? null,
         currentRevisionId: null,
       });
-      const revision = await this.insertRevision(em, version, 0, bundle, null);
-      await em.getRepository(AgentVersionEntity).update({ id: version.id }, { currentRevisionId: revision.id });
+      const revision = await this.insertRevision(version, 0, bundle, null);
+      await this.versions.updateVersion(version.id, { currentRevisionId: revision.id });
       return version.id;
     });
     return this.item(agentId, versionId);
@@ -68,7 +66,7 @@ export class VersionsService {
 
   async list(who: Principal, agentId: string, query: ListVersionsQueryDto, request: PageRequest): Promise<Page<VersionResponseDto>> {
     const agent = await this.visibleAgent(who, agentId);
-    return listVersionItems(this.sql, agent.id, query, request);
+    return this.versions.items(agent.id, query, request);
   }
 
   async get(who: Principal, agentId: string, versionId: string): Promise<VersionResponseDto> {
@@ -78,29 +76,30 @@ export class VersionsService {
 
   async update(who: Principal, agentId: string, versionId: string, dto: UpdateVersionDto): Promise<VersionResponseDto> {
     const agent = await this.visibleAgent(who, agentId);
-    const version = await this.findVersion(this.dataSource.manager, agent.id, versionId);
+    const version = await this.findVersion(agent.id, versionId);
     const changes: Partial<AgentVersionEntity> = {};
     if (dto.label !== undefined) changes.label = dto.label;
     if (dto.tags !== undefined) changes.tags = normalizeTags(dto.tags);
     if (dto.notes !== undefined) changes.notes = dto.notes;
-    if (Object.keys(changes).length > 0) await this.dataSource.getRepository(AgentVersionEntity).update({ id: version.id }, changes);
+    if (Object.keys(changes).length > 0) await this.versions.updateVersion(version.id, changes);
     return this.item(agent.id, version.id);
   }
 
   /** draft or published → published and live; the previous live version stays published. Archived → 409. */
   async publish(who: Principal, agentId: string, versionId: string): Promise<VersionResponseDto> {
-    const change = await this.dataSource.transaction(async (em) => {
-      const agent = await this.lockAgent(em, who, agentId);
-      const version = await this.findVersion(em, agent.id, versionId, true);
+    const change = await this.unitOfWork.run(async () => {
+      const agent = await this.lockAgent(who, agentId);
+      const version = await this.findVersion(agent.id, versionId, true);
       if (version.status === 'archived') {
         throw new ConflictError(
           VersionErrorCode.VersionArchived,
           `Version ${version.number} is archived; create or pick another version to publish`,
         );
       }
-      const revision = await em.getRepository(AgentRevisionEntity).findOneByOrFail({ id: version.currentRevisionId! });
-      if (version.status !== 'published') await em.getRepository(AgentVersionEntity).update({ id: version.id }, { status: 'published' });
-      return this.moveLivePointer(em, agent, version.id, revision, 'publish');
+      const revision = await this.currentRevision(version);
+      assertProviderConfigured(revision.bundle, this.config.providers);
+      if (version.status !== 'published') await this.versions.updateVersion(version.id, { status: 'published' });
+      return this.moveLivePointer(agent, version.id, revision, 'publish');
     });
     this.notifier.notify(change);
     return this.item(change.agentId, versionId);
@@ -108,16 +107,16 @@ export class VersionsService {
 
   /** Any non-live version → archived; the live one → 409 version_is_live. */
   async archive(who: Principal, agentId: string, versionId: string): Promise<VersionResponseDto> {
-    await this.dataSource.transaction(async (em) => {
-      const agent = await this.lockAgent(em, who, agentId);
-      const version = await this.findVersion(em, agent.id, versionId, true);
+    await this.unitOfWork.run(async () => {
+      const agent = await this.lockAgent(who, agentId);
+      const version = await this.findVersion(agent.id, versionId, true);
       if (agent.liveVersionId === version.id) {
         throw new ConflictError(
           VersionErrorCode.VersionIsLive,
           `Version ${version.number} is live; publish another version before archiving it`,
         );
       }
-      if (version.status !== 'archived') await em.getRepository(AgentVersionEntity).update({ id: version.id }, { status: 'archived' });
+      if (version.status !== 'archived') await this.versions.updateVersion(version.id, { status: 'archived' });
     });
     return this.item(agentId.toLowerCase(), versionId);
   }
@@ -127,14 +126,14 @@ export class VersionsService {
     const agent = await this.visibleAgent(who, agentId);
     const bundle = this.validator.assertValid(dto.bundle);
     const digest = bundleDigest(bundle);
-    const revision = await this.dataSource.transaction(async (em) => {
-      const version = await this.findVersion(em, agent.id, versionId, true);
+    const revision = await this.unitOfWork.run(async () => {
+      const version = await this.findVersion(agent.id, versionId, true);
       if (version.status === 'archived') {
         throw new ConflictError(VersionErrorCode.VersionArchived, `Version ${version.number} is archived and takes no new revisions`);
       }
-      const current = await em.getRepository(AgentRevisionEntity).findOneByOrFail({ id: version.currentRevisionId! });
+      const current = await this.currentRevision(version);
       if (current.digest === digest) return current;
-      return this.commitRevision(em, version, bundle, dto.message ?? null);
+      return this.commitRevision(version, bundle, dto.message ?? null);
     });
     return {
       version_id: revision.versionId,
@@ -148,11 +147,10 @@ export class VersionsService {
   /** The current revision's bundle, or the revision tagged `versionTag` of this version (404 when it has none). */
   async pull(who: Principal, agentId: string, versionId: string, versionTag: string | undefined): Promise<BundleResponseDto> {
     const agent = await this.visibleAgent(who, agentId);
-    const version = await this.findVersion(this.dataSource.manager, agent.id, versionId);
-    const revisions = this.dataSource.getRepository(AgentRevisionEntity);
-    const revision = versionTag
-      ? await revisions.findOneBy({ versionId: version.id, versionTag })
-      : await revisions.findOneBy({ id: version.currentRevisionId! });
+    const version = await this.findVersion(agent.id, versionId);
+    const revision = await this.versions.findRevision(
+      versionTag ? { versionId: version.id, versionTag } : { id: version.currentRevisionId! },
+    );
     if (!revision) throw new NotFoundError(`Revision ${versionTag ?? ''}`.trim());
     return {
       agent_id: agent.id,
@@ -165,62 +163,58 @@ export class VersionsService {
   }
 
   /**
-   * Rename (called by the agents service inside its transaction, agent row locked). The live version gets two
+   * Rename (called by the agents service inside its unit of work, agent row locked). The live version gets two
    * revisions at most, in this order: the live revision's bundle with `bundle.name` = the new name, made live at
    * once (the live version id does not change); then, when the version has unpublished content (its current
    * revision is not the live one), that content with the new name, which stays the current revision, so the next
    * publish ships the pushed content under the new name instead of losing it. Returns the change to announce
    * after commit, or null when the live revision did not move.
    */
-  async republishLiveWithName(em: EntityManager, agent: AgentEntity, name: string): Promise<LiveRevisionChange | null> {
+  async republishLiveWithName(agent: AgentEntity, name: string): Promise<LiveRevisionChange | null> {
     if (!agent.liveVersionId || !agent.liveRevisionId) return null;
     // The version row lock comes first: a concurrent push then lands before or after both revisions.
-    const version = await this.findVersion(em, agent.id, agent.liveVersionId, true);
-    const revisions = em.getRepository(AgentRevisionEntity);
-    const live = await revisions.findOneBy({ id: agent.liveRevisionId });
+    const version = await this.findVersion(agent.id, agent.liveVersionId, true);
+    const live = await this.versions.findRevision({ id: agent.liveRevisionId });
     if (!live) return null;
     const message = `Agent renamed to "${name}"`;
     let change: LiveRevisionChange | null = null;
     const renamedLive: Bundle = { ...live.bundle, name };
     if (bundleDigest(renamedLive) !== live.digest) {
-      change = await this.moveLivePointer(em, agent, version.id, await this.commitRevision(em, version, renamedLive, message), 'rename');
+      change = await this.moveLivePointer(agent, version.id, await this.commitRevision(version, renamedLive, message), 'rename');
     }
     if (version.currentRevisionId !== live.id) {
-      const current = await revisions.findOneByOrFail({ id: version.currentRevisionId! });
+      const current = await this.currentRevision(version);
       const renamedCurrent: Bundle = { ...current.bundle, name };
       // Re-committed even when its name is already right, if the live rename took its place as the newest revision.
-      if (change || bundleDigest(renamedCurrent) !== current.digest) await this.commitRevision(em, version, renamedCurrent, message);
+      if (change || bundleDigest(renamedCurrent) !== current.digest) await this.commitRevision(version, renamedCurrent, message);
     }
     return change;
   }
 
-  /** Agent delete (inside the agents service's transaction): hard-deletes the versions and, by cascade, revisions. */
-  async deleteAllOfAgent(em: EntityManager, agentId: string): Promise<void> {
-    await em.query(`DELETE FROM agent_versions WHERE agent_id = $1`, [agentId]);
+  /** Agent delete (inside the agents service's unit of work): hard-deletes the versions and, by cascade, revisions. */
+  deleteAllOfAgent(agentId: string): Promise<void> {
+    return this.versions.deleteAllOfAgent(agentId);
   }
 
-  private async commitRevision(
-    em: EntityManager,
-    version: AgentVersionEntity,
-    bundle: Bundle,
-    message: string | null,
-  ): Promise<AgentRevisionEntity> {
-    const [{ next }] = (await em.query(`SELECT COALESCE(MAX(revision_number), -1) + 1 AS next FROM agent_revisions WHERE version_id = $1`, [
-      version.id,
-    ])) as [{ next: number }];
-    const revision = await this.insertRevision(em, version, Number(next), bundle, message);
-    await em.getRepository(AgentVersionEntity).update({ id: version.id }, { currentRevisionId: revision.id });
+  private async currentRevision(version: AgentVersionEntity): Promise<AgentRevisionEntity> {
+    const revision = await this.versions.findRevision({ id: version.currentRevisionId! });
+    if (!revision) throw new Error(`Version ${version.id} has no current revision`);
+    return revision;
+  }
+
+  private async commitRevision(version: AgentVersionEntity, bundle: Bundle, message: string | null): Promise<AgentRevisionEntity> {
+    const revision = await this.insertRevision(version, await this.versions.nextRevisionNumber(version.id), bundle, message);
+    await this.versions.updateVersion(version.id, { currentRevisionId: revision.id });
     return revision;
   }
 
   private async insertRevision(
-    em: EntityManager,
     version: AgentVersionEntity,
     revisionNumber: number,
     bundle: Bundle,
     message: string | null,
   ): Promise<AgentRevisionEntity> {
-    return em.getRepository(AgentRevisionEntity).save({
+    return this.versions.insertRevision({
       id: newId(),
       organizationId: version.organizationId,
       agentId: version.agentId,
@@ -235,16 +229,12 @@ export class VersionsService {
   }
 
   private async moveLivePointer(
-    em: EntityManager,
     agent: AgentEntity,
     versionId: string,
     revision: AgentRevisionEntity,
     reason: LiveRevisionChange['reason'],
   ): Promise<LiveRevisionChange> {
-    await em.query(
-      `UPDATE agents SET live_version_id = $2, live_revision_id = $3, live_version_tag = $4, updated_at = now() WHERE id = $1`,
-      [agent.id, versionId, revision.id, revision.versionTag],
-    );
+    await this.agents.moveLivePointer(agent.id, { versionId, revisionId: revision.id, versionTag: revision.versionTag });
     agent.liveVersionId = versionId;
     agent.liveRevisionId = revision.id;
     agent.liveVersionTag = revision.versionTag;
@@ -258,7 +248,7 @@ export class VersionsService {
     };
   }
 
-  private async startingBundle(em: EntityManager, agent: AgentEntity, dto: CreateVersionDto): Promise<Bundle> {
+  private async startingBundle(agent: AgentEntity, dto: CreateVersionDto): Promise<Bundle> {
     switch (dto.source) {
       case 'empty':
         return { schema_version: 1, name: agent.name };
@@ -268,46 +258,34 @@ export class VersionsService {
         return this.validator.assertValid({ ...bundle, name: agent.name });
       }
       case 'clone': {
-        const rows = (await em.query(
-          `SELECT r.bundle FROM agent_versions v JOIN agent_revisions r ON r.id = v.current_revision_id WHERE v.id = $1 AND v.agent_id = $2`,
-          [dto.from_version_id!.toLowerCase(), agent.id],
-        )) as Array<{ bundle: Bundle }>;
-        if (!rows[0]) throw ValidationError.field('from_version_id', 'from_version_id must name a version of this agent');
+        const source = await this.versions.currentBundle(agent.id, dto.from_version_id!);
+        if (!source) throw ValidationError.field('from_version_id', 'from_version_id must name a version of this agent');
         // Stored before a rule tightened (e.g. patterns now run on RE2): a new version starts only from a valid bundle.
-        return this.validator.assertValid(rows[0].bundle);
+        return this.validator.assertValid(source);
       }
     }
   }
 
-  private async lockAgent(em: EntityManager, who: Principal, agentId: string): Promise<AgentEntity> {
-    const agent = await findVisibleAgent(em, who.organizationId, agentId, true);
+  private async lockAgent(who: Principal, agentId: string): Promise<AgentEntity> {
+    const agent = await this.agents.findVisible(who.organizationId, agentId, 'update');
     if (!agent) throw new NotFoundError('Agent');
     return agent;
   }
 
   private async visibleAgent(who: Principal, agentId: string): Promise<AgentEntity> {
-    const agent = await findVisibleAgent(this.dataSource.manager, who.organizationId, agentId);
+    const agent = await this.agents.findVisible(who.organizationId, agentId);
     if (!agent) throw new NotFoundError('Agent');
     return agent;
   }
 
-  private async findVersion(em: EntityManager, agentId: string, versionId: string, lock = false): Promise<AgentVersionEntity> {
-    const qb = em
-      .getRepository(AgentVersionEntity)
-      .createQueryBuilder('v')
-      .where('v.id = :versionId AND v.agent_id = :agentId', { versionId: versionId.toLowerCase(), agentId });
-    if (lock) qb.setLock('pessimistic_write');
-    const version = await qb.getOne();
+  private async findVersion(agentId: string, versionId: string, lock = false): Promise<AgentVersionEntity> {
+    const version = await this.versions.findVersion(agentId, versionId, lock);
     if (!version) throw new NotFoundError('Version');
     return version;
   }
 
   private async item(agentId: string, versionId: string): Promise<VersionResponseDto> {
-    const row = await readVersionItem(
-      (text, values) => this.sql.rows<VersionItemRow>(text, values),
-      agentId.toLowerCase(),
-      versionId.toLowerCase(),
-    );
+    const row = await this.versions.item(agentId.toLowerCase(), versionId.toLowerCase());
     if (!row) throw new NotFoundError('Version');
     return toVersionResponse(row);
   }

@@ -2,7 +2,7 @@ import { applyDecorators, createParamDecorator, SetMetadata, UseGuards, type Exe
 import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
-import { RateLimitGuard } from '../../../common/http/rate-limit.guard.js';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard.js';
 import { CredentialGuard } from '../guards/credential.guard.js';
 import { Credential, type Principal } from '../principal.js';
 import { AUTH_CREDENTIALS, IS_PUBLIC } from './auth.metadata.js';

@@ -8,6 +8,7 @@ import { Credential, type Principal } from '../principal.js';
 import { AGENT_API_KEY_HEADER, AGENT_API_KEY_STRATEGY } from '../strategies/agent-api-key.strategy.js';
 import { BEARER_STRATEGY, MESSAGING_TOKEN_STRATEGY } from '../strategies/bearer-token.strategy.js';
 import { ORG_API_KEY_HEADER, ORG_API_KEY_STRATEGY } from '../strategies/org-api-key.strategy.js';
+import { HOW_TO_GET_A_TOKEN } from '../token-hint.js';
 
 const BEARER_CREDENTIALS = [Credential.ClientToken, Credential.Session, Credential.AgentSession];
 
@@ -48,6 +49,9 @@ export class CredentialGuard implements CanActivate {
             : undefined;
     if (!strategy) throw new UnauthorizedError(`Missing credentials: send ${describe(accepted)}`);
     if (!acceptsStrategy(accepted, strategy)) {
+      if (strategy === 'org' && accepted.includes(Credential.ClientToken)) {
+        throw new UnauthorizedError(`The organization API key serves the management surface only; for messaging, ${HOW_TO_GET_A_TOKEN}`);
+      }
       throw new UnauthorizedError(`This credential is not accepted here; send ${describe(accepted)}`);
     }
     await this.strategies[strategy].canActivate(context);

@@ -5,6 +5,7 @@ import { Strategy } from 'passport-custom';
 import { UnauthorizedError } from '../../../common/errors/app-error.js';
 import { AuthService } from '../auth.service.js';
 import type { Principal } from '../principal.js';
+import { HOW_TO_GET_A_TOKEN } from '../token-hint.js';
 
 export const BEARER_STRATEGY = 'bearer-token';
 export const MESSAGING_TOKEN_STRATEGY = 'messaging-token';
@@ -43,5 +44,6 @@ export function bearerToken(header: string | undefined): string | undefined {
 function requiredBearerToken(request: FastifyRequest): string {
   const token = bearerToken(request.headers.authorization);
   if (!token) throw new UnauthorizedError('Send the access token as Authorization: Bearer <token>');
+  if (token.startsWith('pk_')) throw new UnauthorizedError(`A publishable key is not an access token: ${HOW_TO_GET_A_TOKEN}`);
   return token;
 }

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import type {
   ParamValue,
   V2Check,
@@ -75,9 +75,14 @@ export class V2PolicyDto implements V2Policy {
 }
 
 export class V2CheckDto implements V2Check {
-  @ApiProperty({ description: '`guardrails`, `citations_map_to_passages` or `answer_is_grounded`' }) name: string;
+  @ApiProperty({ description: '`guardrails`, `citations_map_to_passages`, `answer_is_grounded` or `answerable`' }) name: string;
   @ApiProperty({ description: 'Whether the check passed' }) passed: boolean;
   @ApiProperty({ description: 'What was checked and found' }) detail: string;
+  @ApiPropertyOptional({ description: '`answerable` only: share of the question (0–1) the best passage covers' }) confidence?: number;
+  @ApiPropertyOptional({ description: '`answerable` only: the min_confidence it was compared with' }) threshold?: number;
+  @ApiPropertyOptional({ description: "`answerable` only: the best passage's score over the next document's best" }) margin?: number;
+  @ApiPropertyOptional({ type: [String], description: '`answerable` only: question words nothing in the best passage covers' })
+  uncovered_words?: string[];
 }
 
 /** The v2 (grounded) trace: typed sections from the question to the citations the reply provably used. */

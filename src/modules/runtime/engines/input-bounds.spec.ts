@@ -6,6 +6,8 @@ import type { Bundle } from '../../bundles/bundle.types.js';
 import { KB_BUNDLE } from '../../../../test/fixtures/runtime/kb.fixture.js';
 import { agentFor, newRuntime, turn } from '../../../../test/fixtures/runtime/runtime.fixture.js';
 import { SHOP_BUNDLE } from '../../../../test/fixtures/runtime/shop.fixture.js';
+import type { QueryWord } from '../knowledge/analyzer.js';
+import { KnowledgeRetriever } from '../knowledge/retriever.js';
 import { EngineInputError } from '../runtime.errors.js';
 import { MAX_QUERY_TERMS, sentences, words } from '../text/terms.js';
 import { BPE_RUN_MAX, bpePieces, countTextTokens } from '../text/token-counter.js';
@@ -48,6 +50,26 @@ async function searchedQueries(fn: () => Promise<unknown>): Promise<string[]> {
   return seen;
 }
 
+/** Records the question words handed to any knowledge retriever while `fn` runs (one query per search). */
+async function retrievedQueries(fn: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const original = KnowledgeRetriever.prototype.search;
+  const spy = jest.spyOn(KnowledgeRetriever.prototype, 'search').mockImplementation(function (
+    this: KnowledgeRetriever,
+    words: QueryWord[],
+    context?: QueryWord[],
+  ) {
+    seen.push(words.map((w) => w.word).join(' '));
+    return original.call(this, words, context);
+  });
+  try {
+    await fn();
+  } finally {
+    spy.mockRestore();
+  }
+  return seen;
+}
+
 const catalogEveryMessage: Bundle = { ...SHOP_BUNDLE, tools: SHOP_BUNDLE.tools!.map(({ intents: _gate, ...tool }) => tool) };
 
 describe('bounded work per message', () => {
@@ -77,7 +99,7 @@ describe('bounded work per message', () => {
     ['a 16,384-letter word', oneWord(16_384)],
     ['16,384 characters of words', manyWords(16_384)],
   ])('v2 retrieval and follow-up suggestions of %s search bounded terms', async (_what, text) => {
-    const queries = await searchedQueries(async () => {
+    const queries = await retrievedQueries(async () => {
       await runtime.run(kb, turn(text));
       runtime.suggest(kb, { text }, 5);
     });

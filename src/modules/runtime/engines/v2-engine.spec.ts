@@ -39,7 +39,7 @@ describe('v2 grounded engine (builtin provider)', () => {
       expect(source.text).toContain(sentence.replace(/ \[\d+\]/, ''));
     }
     expect(t.checks.every((c) => c.passed)).toBe(true);
-    expect(t.checks.map((c) => c.name)).toEqual(['guardrails', 'citations_map_to_passages', 'answer_is_grounded']);
+    expect(t.checks.map((c) => c.name)).toEqual(['guardrails', 'citations_map_to_passages', 'answer_is_grounded', 'answerable']);
     expect(t.sources_read.map((s) => s.document_id)).toContain('doc-returns');
     expect(t.understanding).toMatchObject({ question: 'How many days do I have to return an item?', intent: 'returns' });
     expect(t.narrative).toMatch(/Returns and refunds/);

@@ -1,8 +1,16 @@
-import MiniSearch from 'minisearch';
 import type { Bundle, KnowledgeDocument } from '../../bundles/bundle.types.js';
 import { withSpan } from '../../../telemetry/tracing.js';
 import type { TurnFacets, TurnInput } from '../runtime.types.js';
-import { contentTerms, keywords, processTerm, sentences, tokenize, words } from '../text/terms.js';
+import { questionWords } from '../knowledge/analyzer.js';
+import {
+  answerability,
+  answerableCheck,
+  declineNarrative,
+  DEFAULT_MIN_CONFIDENCE,
+  type Answerability,
+} from '../knowledge/answerability.js';
+import { KnowledgeRetriever } from '../knowledge/retriever.js';
+import { contentTerms, keywords, sentences, words } from '../text/terms.js';
 import { checkGuardrails, compileGuardrails, type CompiledGuardrail } from './guardrails.js';
 import { IntentClassifier } from './intent-classifier.js';
 import type { MaterialSource, TurnPlan } from './plan.js';
@@ -45,14 +53,12 @@ export interface V2Index {
   guardrails: CompiledGuardrail[];
   intents: IntentClassifier;
   passages: Passage[];
-  byId: Map<string, Passage>;
-  index: MiniSearch<Passage>;
+  retriever: KnowledgeRetriever;
   documents: Map<string, KnowledgeDocument>;
   /** Inverse document frequency of each term over passages (sentence scoring). */
   idf: Map<string, number>;
 }
 
-const FUZZY = { prefix: (term: string) => term.length >= 5, fuzzy: (term: string) => (term.length >= 6 ? 0.15 : false) } as const;
 const MIN_WORDS = 60;
 const MAX_WORDS = 120;
 
@@ -105,15 +111,7 @@ export function prepareV2(bundle: Bundle): V2Index {
   const documents = new Map<string, KnowledgeDocument>();
   for (const d of bundle.knowledge ?? []) if (d && typeof d.id === 'string' && !documents.has(d.id)) documents.set(d.id, d);
   const passages = [...documents.values()].flatMap(chunkDocument);
-  const index = new MiniSearch<Passage>({
-    idField: 'id',
-    fields: ['title', 'text'],
-    tokenize,
-    processTerm: (t) => processTerm(t),
-    extractField: (doc, field) => (field === 'id' ? doc.id : field === 'title' ? doc.title : field === 'text' ? doc.text : ''),
-    searchOptions: { boost: { title: 1.5 }, combineWith: 'OR' },
-  });
-  index.addAll(passages);
+  const retriever = new KnowledgeRetriever([...documents.values()], passages);
   const df = new Map<string, number>();
   for (const p of passages) {
     const seen = new Set<string>();
@@ -126,8 +124,7 @@ export function prepareV2(bundle: Bundle): V2Index {
     guardrails: compileGuardrails(bundle.guardrails),
     intents: new IntentClassifier(bundle.intents),
     passages,
-    byId: new Map(passages.map((p) => [p.id, p])),
-    index,
+    retriever,
     documents,
     idf,
   };
@@ -173,34 +170,29 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   }
   const contextKeywords = context.map((t) => t.stem);
   const queryTerms = [...ownKeywords, ...contextKeywords];
-  const queryText = [...own, ...context].map((t) => t.word).join(' ');
 
-  // Retrieval: BM25+ over passages; a passage is relevant when it covers at least half of the question's
-  // own keywords (two when the question has four or more).
+  // Retrieval (knowledge/retriever.ts): BM25F over documents with passage scoring, proximity and expansion;
+  // then the decision to answer or decline (knowledge/answerability.ts).
   const ranked: Ranked[] = [];
   const considered = new Map<string, number>();
-  if (guard.passed && queryTerms.length) {
-    withSpan('engine.retrieval', () => {
-      const needed = Math.max(1, Math.min(2, Math.ceil(ownKeywords.length / 2)));
-      // Exact terms first; prefix and typo-tolerant matching only when exact terms find nothing relevant.
-      let results = ix.index.search(queryText);
-      const relevant = (r: { queryTerms: string[] }) => {
-        const own = r.queryTerms.filter((t) => !contextKeywords.includes(t) || ownKeywords.includes(t)).length;
-        return own >= needed || (ownKeywords.length > 0 && own / ownKeywords.length >= 0.5);
-      };
-      if (!results.slice(0, 20).some(relevant)) results = ix.index.search(queryText, FUZZY);
-      for (const r of results.slice(0, 20)) {
-        const passage = ix.byId.get(String(r.id));
-        if (!passage) continue;
-        considered.set(passage.documentId, (considered.get(passage.documentId) ?? 0) + 1);
-        const matched = new Set(r.queryTerms.filter((t) => ownKeywords.includes(t) || !contextKeywords.includes(t)));
-        const coverage = ownKeywords.length ? matched.size / ownKeywords.length : 0;
-        if (matched.size >= needed || coverage >= 0.5) ranked.push({ passage, score: r.score, coverage });
-      }
-    });
-  }
+  const threshold = bundle.knowledge_settings?.min_confidence ?? DEFAULT_MIN_CONFIDENCE;
+  const decision: Answerability | null =
+    guard.passed && queryTerms.length
+      ? withSpan('engine.retrieval', () => {
+          const result = ix.retriever.search(questionWords(question), questionWords(context.map((t) => t.word).join(' ')));
+          for (const r of result.passages) {
+            const passage = ix.passages[r.index]!;
+            considered.set(passage.documentId, (considered.get(passage.documentId) ?? 0) + 1);
+            ranked.push({ passage, score: r.score, coverage: r.coverage });
+          }
+          return answerability(result, (i) => ix.passages[i]!.documentId, threshold);
+        })
+      : null;
+  const declined = decision !== null && !decision.answerable;
+  // A decline suggests the nearest topics the knowledge base does cover (the best-ranked sections' titles).
+  const nearest = declined ? [...new Set(ranked.map((r) => r.passage.title))].slice(0, 3) : [];
   const topScore = ranked[0]?.score ?? 0;
-  const used = ranked.filter((r) => r.score >= topScore * 0.45).slice(0, multi ? 3 : 1);
+  const used = declined ? [] : ranked.filter((r) => r.score >= topScore * 0.45).slice(0, multi ? 3 : 1);
 
   // Extractive answer: the best sentences of the passages used, each followed by its citation marker.
   const sources: MaterialSource[] = used.map((r, i) => ({
@@ -232,17 +224,20 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   if (!guard.passed) {
     draft = guard.message ?? 'I can not help with that.';
     fixed = true;
-  } else if (!pieces.length) {
-    const titles = [...ix.documents.values()].slice(0, 3).map((d) => d.title);
-    draft = question
-      ? `${NOT_FOUND}${titles.length ? ` I can answer questions about ${listPhrase(titles)}.` : ''}`
-      : `Please ask me a question${titles.length ? ` about ${listPhrase(titles)}` : ''}.`;
+  } else if (declined || !pieces.length) {
+    // A decline names the nearest covered topics; with nothing near, the first topics of the knowledge base.
+    const titles = nearest.length ? nearest : [...ix.documents.values()].slice(0, 3).map((d) => d.title);
+    const custom = bundle.knowledge_settings?.decline_message;
+    draft = !question
+      ? `Please ask me a question${titles.length ? ` about ${listPhrase(titles)}` : ''}.`
+      : (custom ??
+        `${NOT_FOUND}${titles.length ? ` ${nearest.length ? 'The nearest topics I have are' : 'I can answer questions about'} ${listPhrase(titles)}.` : ''}`);
     fixed = true;
   } else {
     draft = pieces.join(' ');
   }
 
-  const followups = followupsFor(bundle, intent);
+  const followups = declined && nearest.length ? nearest : followupsFor(bundle, intent);
   const facets: TurnFacets = { tools: [], rules: [], params };
   const facts = learned.filter((l) => l.source !== 'history').map((l) => `${l.key} = ${String(l.value)}`);
 
@@ -305,6 +300,7 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
               ? `the reply cites ${cited.length} of ${used.length} passage(s) offered`
               : 'the reply cites none of the passages offered',
         },
+        answerableCheck(decision ?? answerability({ terms: [], passages: [] }, () => '', threshold), decision !== null),
       ];
       const policies = [
         { code: 'guardrails', decision: guard.passed ? 'allow' : 'block', detail: guard.reason },
@@ -312,7 +308,12 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
         {
           code: 'no_answer_without_sources',
           decision: guard.passed && !used.length ? 'triggered' : 'not_needed',
-          detail: guard.passed && !used.length ? 'no passage was relevant enough' : '',
+          detail:
+            guard.passed && !used.length
+              ? declined
+                ? 'the best passage does not cover enough of the question'
+                : 'no passage was relevant enough'
+              : '',
         },
         { code: 'multi_passage', decision: multi ? 'enabled' : 'disabled', detail: `build ${build}` },
         {
@@ -352,6 +353,7 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
           provider,
           build,
           contextKeywords: context.map((t) => t.word),
+          decline: declined && decision ? decision : null,
         }),
       };
     },
@@ -385,6 +387,7 @@ function narrative(x: {
   provider: string;
   build: string;
   contextKeywords: string[];
+  decline: Answerability | null;
 }): string {
   if (!x.guard) {
     return `The question was stopped by a guardrail (${x.guardReason}), so no knowledge was searched and the guardrail's message was returned.`;
@@ -397,7 +400,8 @@ function narrative(x: {
   parts.push(
     docs ? `${docs} document(s) had matching passages; ${x.ranked.length} passage(s) were relevant enough.` : 'No document matched.',
   );
-  if (!x.used.length) parts.push('Because nothing relevant was found, I said so instead of guessing.');
+  if (x.decline) parts.push(declineNarrative(x.decline));
+  else if (!x.used.length) parts.push('Because nothing relevant was found, I said so instead of guessing.');
   else {
     const titles = [...new Set(x.used.map((u) => u.passage.title))];
     parts.push(

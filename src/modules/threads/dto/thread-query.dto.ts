@@ -5,14 +5,13 @@ import { IsId } from '../../../common/ids/is-id.decorator.js';
 import { CharLength } from '../../../common/validation/char-length.js';
 import { IsDateTime } from '../../../common/validation/date-time.js';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
+import { PARAM_FILTER_PATTERN, type ThreadListFilter } from '../../conversations/thread-list-filter.js';
 
 /** A repeatable query parameter arrives as a string once and as an array when repeated. */
 const toArray = ({ value }: { value: unknown }) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
 
 export const RUNTIME_VERSION_PATTERN = /^\d{1,9}(\.\d{1,9}){0,2}$/;
 export const RULE_FILTER_PATTERN = /^[A-Za-z0-9_.-]{1,100}(:(fired|blocked|passed))?$/;
-/** `key:value`, `key:*`, or `key` followed by >=, <=, > or < and a number (up to 15 digits, 6 decimals). */
-export const PARAM_FILTER_PATTERN = /^([A-Za-z0-9_.-]{1,100})(?::(.{1,200})|(>=|<=|>|<)(-?\d{1,15}(?:\.\d{1,6})?))$/s;
 
 /** `runtime_version`: `1` (the default) reads runtime-v1 threads; any other build (`2`, `2.1.0`) reads runtime-v2 threads. */
 export class RuntimeVersionQueryDto {
@@ -41,7 +40,7 @@ export const THREAD_SORT_FIELDS = ['created_at'] as const;
  * Thread list filters (spec "Thread list filters"; DESIGN.md "Management reads"). Repeatable filters combine
  * with OR within the field; different fields combine with AND.
  */
-export class ListThreadsQueryDto extends PageQueryDto(THREAD_SORT_FIELDS, 'created_at', 'desc') {
+export class ListThreadsQueryDto extends PageQueryDto(THREAD_SORT_FIELDS, 'created_at', 'desc') implements ThreadListFilter {
   @ApiPropertyOptional({ pattern: '^[0-9a-fA-F]{24}$', description: 'Threads of this project' })
   @IsOptional()
   @IsId()
@@ -139,9 +138,4 @@ export class ListMessagesQueryDto extends PageQueryDto(MESSAGE_SORT_FIELDS, 'cre
   @IsString()
   @Matches(RUNTIME_VERSION_PATTERN, { message: 'runtime_version must be a version such as 1, 2 or 2.1.0' })
   runtime_version?: string;
-}
-
-/** The runtime generation a `runtime_version` selector reads: `1` → v1, anything else → v2. */
-export function selectedRuntime(runtimeVersion: string | undefined): 'v1' | 'v2' {
-  return runtimeVersion === undefined || runtimeVersion === '1' ? 'v1' : 'v2';
 }

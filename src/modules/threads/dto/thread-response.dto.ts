@@ -1,7 +1,7 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiId } from '../../../common/ids/is-id.decorator.js';
 import { CardResponseDto } from '../../messaging/dto/message-response.dto.js';
-import type { MessageRow, ThreadItemRow, ThreadRow } from '../threads.repository.js';
+import type { MessageRow, ThreadItemRow, ThreadRow } from '../../conversations/conversations.types.js';
 
 /** Thread list item (spec "Thread (list item)" plus DESIGN.md's agent, user and external ids). */
 export class ThreadItemDto {

@@ -2,10 +2,10 @@ import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swag
 import { IsOptional } from 'class-validator';
 import { ApiId, IsId } from '../../../common/ids/is-id.decorator.js';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
+import type { TraceRow } from '../../conversations/conversations.types.js';
 import { traceSchema } from '../../runtime/dto/trace.dto.js';
 import { V1TraceDto } from '../../runtime/dto/v1-trace.dto.js';
 import { V2TraceDto } from '../../runtime/dto/v2-trace.dto.js';
-import type { Trace } from '../../runtime/trace.types.js';
 
 export class InteractionIdParams {
   @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$', description: 'An `interaction_id` (from a send response or a transcript)' })
@@ -66,15 +66,6 @@ export const TRACE_RECORD_SCHEMA = {
   schema: traceSchema(V1TraceRecordDto, V2TraceRecordDto),
   models: [V1TraceRecordDto, V2TraceRecordDto],
 };
-
-export interface TraceRow {
-  id: string;
-  thread_id: string;
-  agent_id: string;
-  runtime: 'v1' | 'v2';
-  trace: Trace;
-  created_at: Date;
-}
 
 export const toTraceRecord = (row: TraceRow): TraceRecordDto => ({
   ...row.trace,

@@ -1,3 +1,4 @@
+import type { UsageSums } from '../../conversations/conversations.types.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { IsId } from '../../../common/ids/is-id.decorator.js';
@@ -44,14 +45,6 @@ export class UsageDto {
   @ApiProperty({ type: 'integer', description: 'Cached (read) input tokens' }) cache_read_tokens: number;
   @ApiProperty({ type: 'integer', description: 'Reasoning tokens (models that report them)' }) reasoning_tokens: number;
   @ApiProperty({ type: 'integer', description: 'input + output + cache-read + reasoning tokens' }) total_tokens: number;
-}
-
-export interface UsageSums {
-  interaction_count: string | number | null;
-  input_tokens: string | number | null;
-  output_tokens: string | number | null;
-  cache_read_tokens: string | number | null;
-  reasoning_tokens: string | number | null;
 }
 
 export function toUsage(sums: UsageSums): UsageDto {

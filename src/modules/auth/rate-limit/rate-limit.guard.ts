@@ -1,9 +1,9 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { AppConfig } from '../../config/app-config.js';
-import { rateLimitSubject, type Principal } from '../../modules/auth/principal.js';
-import { RedisService } from '../redis/redis.service.js';
-import { MetricsService } from '../../modules/metrics/metrics.service.js';
+import { AppConfig } from '../../../config/app-config.js';
+import { rateLimitSubject, type Principal } from '../principal.js';
+import { RedisService } from '../../../common/redis/redis.service.js';
+import { MetricsService } from '../../metrics/metrics.service.js';
 import { FixedWindowLimiter } from './fixed-window.limiter.js';
 
 /**

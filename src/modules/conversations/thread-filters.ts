@@ -1,6 +1,6 @@
 import { ValidationError } from '../../common/errors/app-error.js';
 import { parseDateTime } from '../../common/validation/date-time.js';
-import { PARAM_FILTER_PATTERN, selectedRuntime, type ListThreadsQueryDto } from './dto/thread-query.dto.js';
+import { PARAM_FILTER_PATTERN, selectedRuntime, type ThreadListFilter } from './thread-list-filter.js';
 import type { SqlParams } from '../../database/sql-params.js';
 
 const COMPARATORS = new Set(['>=', '<=', '>', '<']);
@@ -26,7 +26,7 @@ export const RARE_FACET = 0.005;
  * shares of 0.1–0.2%, where it reads tens of thousands of rows; the posting list of such a value is a few
  * thousand rows at a million threads, sorted in a few milliseconds.
  */
-export function rareFacetDriven(query: ListThreadsQueryDto, frequency: FacetFrequency): boolean {
+export function rareFacetDriven(query: ThreadListFilter, frequency: FacetFrequency): boolean {
   return (['tools', 'rules'] as const).some((column) => {
     const values = [...new Set((column === 'tools' ? query.tool : query.rule) ?? [])];
     return values.length > 0 && values.reduce((sum, value) => sum + frequency(column, value), 0) < RARE_FACET;
@@ -35,7 +35,7 @@ export function rareFacetDriven(query: ListThreadsQueryDto, frequency: FacetFreq
 
 export function threadFilterConditions(
   organizationId: string,
-  query: ListThreadsQueryDto,
+  query: ThreadListFilter,
   p: SqlParams,
   frequency: FacetFrequency = () => 0,
 ): string[] {

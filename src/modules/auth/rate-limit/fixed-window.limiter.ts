@@ -1,7 +1,7 @@
-import type { AppConfig } from '../../config/app-config.js';
-import type { MetricsService } from '../../modules/metrics/metrics.service.js';
-import { RateLimitedError } from '../errors/app-error.js';
-import type { RedisService } from '../redis/redis.service.js';
+import type { AppConfig } from '../../../config/app-config.js';
+import type { MetricsService } from '../../metrics/metrics.service.js';
+import { RateLimitedError } from '../../../common/errors/app-error.js';
+import type { RedisService } from '../../../common/redis/redis.service.js';
 
 /**
  * The fixed-window limit per rate-limit subject (a credential, or a client IP on public routes), counted in Redis so

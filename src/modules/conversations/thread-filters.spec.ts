@@ -1,12 +1,12 @@
 import { ValidationError } from '../../common/errors/app-error.js';
-import type { ListThreadsQueryDto } from './dto/thread-query.dto.js';
+import type { ThreadListFilter } from './thread-list-filter.js';
 import { SqlParams } from '../../database/sql-params.js';
 import { rareFacetDriven, threadFilterConditions, type FacetFrequency } from './thread-filters.js';
 
 const ORG = 'a'.repeat(24);
-const build = (query: Partial<ListThreadsQueryDto>, frequency?: FacetFrequency) => {
+const build = (query: Partial<ThreadListFilter>, frequency?: FacetFrequency) => {
   const params = new SqlParams();
-  const where = threadFilterConditions(ORG, query as ListThreadsQueryDto, params, frequency);
+  const where = threadFilterConditions(ORG, query as ThreadListFilter, params, frequency);
   return { where, values: params.values };
 };
 const shares: Record<string, number> = { 'tools:catalog': 0.45, 'rules:over_budget': 0.4, 'tools:recalls': 0.001 };
@@ -38,10 +38,10 @@ describe('threadFilterConditions', () => {
   });
 
   it('drives the plan by a rare facet only', () => {
-    expect(rareFacetDriven({ tool: ['recalls'] } as ListThreadsQueryDto, frequency)).toBe(true);
-    expect(rareFacetDriven({ tool: ['catalog'] } as ListThreadsQueryDto, frequency)).toBe(false);
-    expect(rareFacetDriven({ tool: ['catalog', 'recalls'] } as ListThreadsQueryDto, frequency)).toBe(false);
-    expect(rareFacetDriven({ user_id: 'u' } as ListThreadsQueryDto, frequency)).toBe(false);
+    expect(rareFacetDriven({ tool: ['recalls'] } as ThreadListFilter, frequency)).toBe(true);
+    expect(rareFacetDriven({ tool: ['catalog'] } as ThreadListFilter, frequency)).toBe(false);
+    expect(rareFacetDriven({ tool: ['catalog', 'recalls'] } as ThreadListFilter, frequency)).toBe(false);
+    expect(rareFacetDriven({ user_id: 'u' } as ThreadListFilter, frequency)).toBe(false);
   });
 
   it('writes params as containment, presence and numeric jsonpath comparisons', () => {

@@ -1,0 +1,10098 @@
+/* Generated from openapi.json by `npm run client:generate` (openapi-typescript). Do not edit. */
+
+export interface paths {
+  '/management/v1/auth/token': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Exchange a publishable key (or a login) for an access token
+     * @description No credential: the body is the credential. `publishable_key` gives a client token for the messaging API (agent-scoped); `password` gives a login session for the management API (with `agent_id`, messaging too). JSON or form-encoded. Exchange again before `expires_in` runs out. Failures use the OAuth 2.0 body `{ error, error_description }`, not the envelope.
+     */
+    post: operations['Token_token'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Liveness: the process is up
+     * @description No credential. 200 while the process serves HTTP; checks nothing else.
+     */
+    get: operations['Health_live'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/health/ready': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Readiness: PostgreSQL and Redis are reachable
+     * @description No credential. 503 `not_ready` naming the unreachable dependency in `details` (each check times out after 2 s).
+     */
+    get: operations['Health_ready'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/projects': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the organization's projects
+     * @description Newest first by default; page with `page[after]`/`page[before]` from `meta` (or follow `links`).
+     */
+    get: operations['Projects_list'];
+    put?: never;
+    /**
+     * Create a project
+     * @description A project groups agents; usage and threads can be read per project.
+     */
+    post: operations['Projects_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/projects/{projectId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a project
+     * @description Another organization's project is 404, as is a deleted one.
+     */
+    get: operations['Projects_get'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a project and its agents
+     * @description It leaves listings at once, and the keys and tokens of its agents are refused at once; threads and usage history stay.
+     */
+    delete: operations['Projects_delete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/bundle-schema': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The JSON Schema (draft-07) every pushed bundle must match
+     * @description Validate a bundle against it before a push (a push answers 422 naming each bad field). docs/bundle.md explains the fields.
+     */
+    get: operations['Bundles_schema'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/templates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Templates a new version can start from
+     * @description Pass a template `id` as `template` with `source: "template"` when creating a version.
+     */
+    get: operations['Bundles_listTemplates'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/templates/{templateId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A template with its bundle
+     * @description The whole bundle, to read or to push after editing.
+     */
+    get: operations['Bundles_getTemplate'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/agents/{agentId}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the agent's versions
+     * @description Newest first by default. Pushed revisions are items too (`is_revision: true`) unless `filters[exclude_revisions]=true`.
+     */
+    get: operations['Versions_list'];
+    put?: never;
+    /**
+     * Create a draft version: empty, from a template, or a clone of another version
+     * @description Its starting content is revision vN.0. Publish it to make it live; push to change its bundle.
+     */
+    post: operations['Versions_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/agents/{agentId}/versions/{versionId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a version
+     * @description Its status, whether it is live, its current revision tag and digest.
+     */
+    get: operations['Versions_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Update a version's label, tags and notes
+     * @description `null` clears a field. The configuration changes only through push.
+     */
+    patch: operations['Versions_update'];
+    trace?: never;
+  };
+  '/management/v1/agents/{agentId}/versions/{versionId}/publish': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Make the version live with its current revision (ship, switch or roll back)
+     * @description The previous live version stays published. 409 `version_archived` for an archived version.
+     */
+    post: operations['Versions_publish'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/agents/{agentId}/versions/{versionId}/archive': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Archive a version that is not live
+     * @description 409 `version_is_live` for the live version: publish another one first.
+     */
+    post: operations['Versions_archive'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/agents/{agentId}/versions/{versionId}/push': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Upload a bundle and commit a new revision vN.R
+     * @description An identical bundle commits nothing and returns the current revision. An invalid bundle is 422 with details[].field into the bundle; an archived version is 409 `version_archived`.
+     */
+    post: operations['Versions_push'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/agents/{agentId}/versions/{versionId}/pull': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the version's bundle
+     * @description The current revision, or the revision tagged `version_tag`. Push it back after editing to commit a new revision.
+     */
+    get: operations['Versions_pull'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/projects/{projectId}/agents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the project's agents
+     * @description `filters[name]` keeps agents whose name contains it (case-insensitive). Newest first by default.
+     */
+    get: operations['Agents_list'];
+    put?: never;
+    /**
+     * Create an agent
+     * @description The agent has no live version until one is published: create a version (e.g. from a template), then publish it.
+     */
+    post: operations['Agents_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/agents/{agentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an agent
+     * @description `live_version_id` and `live_version_tag` say which version and revision answer messages; null until a publish.
+     */
+    get: operations['Agents_get'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete an agent
+     * @description Deletes its versions and keys (its tokens are refused at once); its threads and usage history stay.
+     */
+    delete: operations['Agents_delete'];
+    options?: never;
+    head?: never;
+    /**
+     * Rename an agent (or change its description)
+     * @description A rename re-publishes the live revision with the new name as a new revision that becomes live; the live version stays the same.
+     */
+    patch: operations['Agents_update'];
+    trace?: never;
+  };
+  '/management/v1/agents/{agentId}/publishable-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the agent's publishable keys
+     * @description Active keys only, with their prefix; never the key itself.
+     */
+    get: operations['Keys_listPublishableKeys'];
+    put?: never;
+    /**
+     * Create a publishable key
+     * @description For client code (browser, app): exchange it at POST /management/v1/auth/token for an access token. The key is shown only in this response.
+     */
+    post: operations['Keys_createPublishableKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/agents/{agentId}/publishable-keys/{keyId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke a publishable key
+     * @description No more exchanges, and the access tokens it issued are refused at once.
+     */
+    delete: operations['Keys_revokePublishableKey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/agents/{agentId}/api-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the agent's API keys
+     * @description Active keys only, with their prefix; never the key itself.
+     */
+    get: operations['Keys_listApiKeys'];
+    put?: never;
+    /**
+     * Create an agent API key
+     * @description For your servers: send it as `x-agent-api-key` to the events webhook. The key is shown only in this response; no body.
+     */
+    post: operations['Keys_createApiKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/agents/{agentId}/api-keys/{keyId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an agent API key
+     * @description The key is refused at once, on every instance.
+     */
+    delete: operations['Keys_revokeApiKey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/messaging/v1/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send an end-user message and get the reply
+     * @description Without `thread_id` a new thread starts; to continue it, send the `thread_id` of the reply. The live version answers. For token-by-token output use POST /messaging/v1/messages/stream (same body).
+     */
+    post: operations['Messaging_send'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/messaging/v1/threads/{threadId}/rerun': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Answer the thread's last end-user message again
+     * @description Runs the last end-user message of the thread again on the current live version and appends the new reply. The body is optional.
+     */
+    post: operations['Messaging_rerun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/messaging/v1/welcome-message': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The live version's greeting
+     * @description For opening a conversation UI before the first message: the welcome message and its suggested prompts.
+     */
+    get: operations['Messaging_welcome'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/messaging/v1/welcome-messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The live version's greeting (earlier plural path)
+     * @description Same as GET /messaging/v1/welcome-message.
+     */
+    get: operations['Messaging_welcomePlural'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/messaging/v1/followup-suggestions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Suggested next prompts
+     * @description From a thread of this agent (`thread_id`), from a text you give (e.g. what the user is looking at), or both.
+     */
+    post: operations['Messaging_followupSuggestions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/messaging/v1/messages/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send an end-user message and stream the reply as Server-Sent Events (resumable with Last-Event-ID)
+     * @description Same body as POST /messaging/v1/messages. With `Last-Event-ID: <interaction_id>:<seq>` the request resumes that stream instead (the body is ignored): every event after that id, then the live tail while the turn runs; it never starts a new turn. Replay buffers are kept at least 10 minutes. Errors before the first event are JSON error responses.
+     */
+    post: operations['Stream_stream'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/messaging/v1/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Queue an event that triggers the agent asynchronously
+     * @description Answers 202 once the event is stored durably; the agent runs it in the background. Poll GET /messaging/v1/events/{eventId} for its status; the turn lands in the thread named by your `thread_id` (threads list `external_id`).
+     */
+    post: operations['Events_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/messaging/v1/events/{eventId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An event's processing status
+     * @description queued → processing → completed or failed; `thread_id` once processed. Events of this key's agent only (others are 404).
+     */
+    get: operations['Events_status'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/senders': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the organization's sender numbers
+     * @description Newest first by default; sortable by phone_number.
+     */
+    get: operations['Senders_list'];
+    put?: never;
+    /**
+     * Connect a sender number for a channel
+     * @description A WhatsApp or SMS number of your provider account; pass its id as `sender_id` when starting a channel conversation.
+     */
+    post: operations['Senders_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/senders/{senderId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a sender number
+     * @description Conversations it started keep their number.
+     */
+    delete: operations['Senders_delete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/messaging/v1/channels/{channel}/threads': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start a channel conversation (WhatsApp or SMS)
+     * @description Creates a thread on the channel and sends the live version's welcome message to `phone_number` from the given sender (or the platform default sender). Replies from the phone continue the thread. `from` is present only when `sender_id` was given.
+     */
+    post: operations['ChannelThreads_start'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/messaging/v1/channels/{channel}/threads/{threadId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A channel conversation started by this agent
+     * @description With the current delivery status of its opening message (queued, sent, delivered, undelivered).
+     */
+    get: operations['ChannelThreads_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/messaging/v1/channels/{channel}/inbound': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Provider webhook: a message from the phone (Twilio-compatible, form-encoded, signed)
+     * @description Recorded once per MessageSid, then answered by the agent through the events pipeline; the reply is delivered to the phone through the Messages API.
+     */
+    post: operations['ChannelWebhooks_receive'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/messaging/v1/channels/{channel}/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Provider webhook: delivery status of an outbound message
+     * @description Updates the status of one of our messages (sent, delivered, undelivered, failed); unknown MessageSids are ignored.
+     */
+    post: operations['ChannelWebhooks_status'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/threads': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the organization's threads, newest first
+     * @description Repeatable filters combine with OR within a field and AND across fields. `runtime_version` other than `1` lists runtime-v2 threads and requires `agent_id` or `user_id`.
+     */
+    get: operations['Threads_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/threads/{threadId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a thread
+     * @description A thread of the other runtime generation than `runtime_version` selects is 404.
+     */
+    get: operations['Threads_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Rename a thread
+     * @description Sets its title (shown in lists); returns the full updated thread.
+     */
+    patch: operations['Threads_rename'];
+    trace?: never;
+  };
+  '/management/v1/threads/{threadId}/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A thread's transcript, oldest first
+     * @description Each interaction yields the end-user message (when it had text or an image) and the agent reply, in turn order.
+     */
+    get: operations['Threads_messages'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/threads/{threadId}/trace': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The reasoning trace of every interaction in a thread, oldest first
+     * @description Each trace carries `runtime` (`v1` or `v2`), which selects its shape.
+     */
+    get: operations['Traces_ofThread'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/interactions/{interactionId}/trace': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The reasoning trace of one interaction
+     * @description `thread_id` is required for runtime-v2 interactions and omitted for runtime v1.
+     */
+    get: operations['Traces_ofInteraction'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/agents/{agentId}/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An agent's token usage
+     * @description Interactions created in [created_from, created_to], both optional and inclusive.
+     */
+    get: operations['Usage_ofAgent'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/projects/{projectId}/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A project's token usage across all its agents, deleted agents included
+     * @description Interactions created in [created_from, created_to], both optional and inclusive.
+     */
+    get: operations['Usage_ofProject'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    TokenRequestDto: {
+      /**
+       * @description `publishable_key`: a client token for messaging; `password`: a login session (management, and messaging with agent_id)
+       * @example publishable_key
+       * @enum {string}
+       */
+      grant_type: 'publishable_key' | 'password';
+      /**
+       * @description With grant_type=publishable_key
+       * @example pk_Zm9vYmFy…
+       */
+      publishable_key?: string;
+      /**
+       * @description With grant_type=password: the user email
+       * @example owner@example.com
+       */
+      username?: string;
+      /** @description With grant_type=password: the user password */
+      password?: string;
+      /** @description With grant_type=password: scope the session to this agent so it serves messaging too */
+      agent_id?: string;
+    };
+    TokenResponseDto: {
+      /**
+       * @description Send as `Authorization: Bearer <access_token>`
+       * @example eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2NzQwYTFiMiJ9.c2lnbmF0dXJl
+       */
+      access_token: string;
+      /**
+       * @description Always Bearer
+       * @enum {string}
+       */
+      token_type: 'Bearer';
+      /** @description Seconds until the token expires; exchange again after that */
+      expires_in: number;
+      /** @description The agent the token acts as; null for an unscoped login session */
+      agent_id: string | null;
+      /**
+       * @description The organization the token belongs to
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      organization_id: string;
+    };
+    OAuthErrorDto: {
+      /**
+       * @description OAuth 2.0 error code
+       * @example invalid_grant
+       * @enum {string}
+       */
+      error: 'invalid_request' | 'invalid_grant' | 'unsupported_grant_type' | 'rate_limited' | 'server_error';
+      /**
+       * @description What failed, for humans and logs
+       * @example invalid_publishable_key
+       */
+      error_description: string;
+    };
+    HealthDto: {
+      /**
+       * @description Always ok when the service answers
+       * @example ok
+       */
+      status: string;
+    };
+    ErrorDetailDto: {
+      /**
+       * @description Wire path of the field (`agent_variables.static`, `page[size]`, `tags[2]`)
+       * @example name
+       */
+      field: string;
+      /**
+       * @description What is wrong with it
+       * @example name must be longer than or equal to 2 characters
+       */
+      message: string;
+    };
+    ErrorBodyDto: {
+      /**
+       * @description Stable code to branch on; keep a default branch, the set may grow
+       * @example not_found
+       */
+      code: string;
+      /**
+       * @description Human-readable; do not parse it
+       * @example Project not found
+       */
+      message: string;
+      /**
+       * @description Equals the x-request-id response header
+       * @example a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
+       */
+      request_id: string;
+      /** @description Per-field problems (validation errors) */
+      details?: components['schemas']['ErrorDetailDto'][];
+    };
+    ErrorEnvelopeDto: {
+      /** @description The error */
+      error: components['schemas']['ErrorBodyDto'];
+    };
+    ReadinessDto: {
+      /**
+       * @description Always ok when the service answers
+       * @example ok
+       */
+      status: string;
+      /**
+       * @description Each dependency checked
+       * @example {
+       *       "database": "ok",
+       *       "redis": "ok"
+       *     }
+       */
+      checks: Record<string, never>;
+    };
+    CreateProjectDto: {
+      /**
+       * @description Display name, 2..100 characters
+       * @example Storefront
+       */
+      name: string;
+    };
+    ProjectResponseDto: {
+      /**
+       * @description Project id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /**
+       * @description Display name
+       * @example Storefront
+       */
+      name: string;
+      /**
+       * Format: date-time
+       * @description When the project was created
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When the project last changed
+       */
+      updated_at: string;
+    };
+    PageMetaDto: {
+      /** @description More items exist in the direction of travel */
+      has_more: boolean;
+      /** @description Cursor of the last item; pass as page[after] */
+      after_cursor: string | null;
+      /** @description Cursor of the first item; pass as page[before] */
+      before_cursor: string | null;
+    };
+    PageLinksDto: {
+      /** @description Path and query of the next page, repeating the filters */
+      next: string | null;
+      /** @description Path and query of the previous page, repeating the filters */
+      prev: string | null;
+    };
+    TemplateResponseDto: {
+      /**
+       * @description Pass as `template` when creating a version with source "template"
+       * @example shopping-assistant
+       */
+      id: string;
+      /**
+       * @description Display name
+       * @example Shopping assistant
+       */
+      name: string;
+      /** @description What an agent built from it does */
+      description: string;
+      /**
+       * @description The runtime the template is written for
+       * @enum {string}
+       */
+      runtime: 'v1' | 'v2';
+    };
+    TemplateListResponseDto: {
+      /** @description Every template */
+      results: components['schemas']['TemplateResponseDto'][];
+    };
+    TemplateDetailResponseDto: {
+      /**
+       * @description Pass as `template` when creating a version with source "template"
+       * @example shopping-assistant
+       */
+      id: string;
+      /**
+       * @description Display name
+       * @example Shopping assistant
+       */
+      name: string;
+      /** @description What an agent built from it does */
+      description: string;
+      /**
+       * @description The runtime the template is written for
+       * @enum {string}
+       */
+      runtime: 'v1' | 'v2';
+      /** @description The bundle (see GET /management/v1/bundle-schema) */
+      bundle: {
+        [key: string]: unknown;
+      };
+    };
+    CreateVersionDto: {
+      /**
+       * @description Short name for people
+       * @example Holiday campaign
+       */
+      label?: string | null;
+      /**
+       * @description Each 1..50 characters; duplicates are dropped
+       * @example [
+       *       "holiday",
+       *       "experiment-b"
+       *     ]
+       */
+      tags?: string[];
+      /**
+       * @description Free-form notes
+       * @example Try the new greeting
+       */
+      notes?: string | null;
+      /**
+       * @description empty: a minimal bundle; template: a template bundle (`template`); clone: the current bundle of `from_version_id`
+       * @enum {string}
+       */
+      source: 'empty' | 'template' | 'clone';
+      /**
+       * @description Required with source "template": an id from GET /management/v1/templates
+       * @example shopping-assistant
+       */
+      template?: string;
+      /** @description Required with source "clone": a version of the same agent */
+      from_version_id?: string;
+    };
+    VersionResponseDto: {
+      /**
+       * @description The version id, or the revision id for a revision item
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /**
+       * @description Version number per agent, from 1
+       * @example 3
+       */
+      number: number;
+      /**
+       * @description Base version: its current revision's tag. Revision: its own tag
+       * @example v3.2
+       */
+      version_tag: string;
+      /**
+       * @description Lifecycle state
+       * @enum {string}
+       */
+      status: 'draft' | 'published' | 'archived';
+      /** @description Base version: it is the agent's live version. Revision: it is the live revision */
+      is_live: boolean;
+      /** @description true for a pushed revision item of a listing */
+      is_revision: boolean;
+      /** @description For a revision item: the id of its version; null for a base version */
+      base_version_id: string | null;
+      /** @description Short name for people */
+      label: string | null;
+      /** @description Free-form tags */
+      tags: string[];
+      /** @description Free-form notes */
+      notes: string | null;
+      /**
+       * @description Digest of the bundle
+       * @example sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+       */
+      digest: string;
+      /** @description A revision's push message; null for a base version */
+      message: string | null;
+      /**
+       * Format: date-time
+       * @description When the version (or revision) was created
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When it last changed
+       */
+      updated_at: string;
+    };
+    UpdateVersionDto: {
+      /**
+       * @description Short name for people
+       * @example Holiday campaign
+       */
+      label?: string | null;
+      /**
+       * @description Each 1..50 characters; duplicates are dropped
+       * @example [
+       *       "holiday",
+       *       "experiment-b"
+       *     ]
+       */
+      tags?: string[];
+      /**
+       * @description Free-form notes
+       * @example Try the new greeting
+       */
+      notes?: string | null;
+    };
+    PushBundleDto: {
+      /** @description The configuration bundle; must match GET /management/v1/bundle-schema */
+      bundle: {
+        [key: string]: unknown;
+      };
+      /**
+       * @description What changed, like a commit message
+       * @example Add winter jackets to the catalog
+       */
+      message?: string;
+    };
+    PushResponseDto: {
+      /**
+       * @description The version pushed to
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      version_id: string;
+      /**
+       * @description The committed revision (the current one when the bundle was unchanged)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      revision_id: string;
+      /**
+       * @description Tag of the committed revision
+       * @example v3.2
+       */
+      version_tag: string;
+      /**
+       * @description Digest of the bundle
+       * @example sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+       */
+      digest: string;
+      /**
+       * Format: date-time
+       * @description When the revision was committed
+       */
+      created_at: string;
+    };
+    BundleResponseDto: {
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /**
+       * @description The version
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      version_id: string;
+      /**
+       * @description The revision returned
+       * @example v3.2
+       */
+      version_tag: string;
+      /** @description The configuration bundle (GET /management/v1/bundle-schema) */
+      bundle: {
+        [key: string]: unknown;
+      };
+      /**
+       * Format: date-time
+       * @description Cache this payload until then
+       */
+      expires_at: string;
+      /**
+       * @description Always bundle
+       * @enum {string}
+       */
+      return_type: 'bundle';
+    };
+    CreateAgentDto: {
+      /**
+       * @description Display name
+       * @example Store assistant
+       */
+      name: string;
+      /**
+       * @description Free text for your team
+       * @example Answers shoppers on the web store
+       */
+      description?: string | null;
+      /**
+       * @description v1: decisioning engine; v2: grounded engine
+       * @default v1
+       * @enum {string}
+       */
+      runtime?: 'v1' | 'v2';
+    };
+    AgentResponseDto: {
+      /**
+       * @description Agent id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /**
+       * @description The project the agent belongs to
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /**
+       * @description Display name
+       * @example Store assistant
+       */
+      name: string;
+      /** @description Free text for your team */
+      description: string | null;
+      /**
+       * @description Engine generation: v1 decisioning, v2 grounded
+       * @enum {string}
+       */
+      runtime: 'v1' | 'v2';
+      /** @description The live version; null until a publish */
+      live_version_id: string | null;
+      /**
+       * @description The live revision tag; null until a publish
+       * @example v3.2
+       */
+      live_version_tag: string | null;
+      /**
+       * Format: date-time
+       * @description When the agent was created
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When the agent last changed
+       */
+      updated_at: string;
+    };
+    UpdateAgentDto: {
+      /** @description New name */
+      name?: string;
+      /** @description null clears it */
+      description?: string | null;
+    };
+    CreatePublishableKeyDto: {
+      /**
+       * @description Web origins (scheme://host[:port]) allowed to exchange the key and call messaging; empty = any
+       * @example [
+       *       "https://shop.example.com"
+       *     ]
+       */
+      allowed_origins?: string[];
+      /**
+       * @description CIDR ranges (IPv4 or IPv6) allowed to exchange the key; a bare address means that address only; empty = any
+       * @example [
+       *       "203.0.113.0/24",
+       *       "2001:db8::/32"
+       *     ]
+       */
+      allowed_ip_ranges?: string[];
+    };
+    CreatedPublishableKeyResponseDto: {
+      /**
+       * @description Key id (for revocation)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /**
+       * @description The first characters of the key, to tell keys apart
+       * @example pk_Zm9vYmFy
+       */
+      key_prefix: string;
+      /** @description Web origins allowed to use the key; empty = any */
+      allowed_origins: string[];
+      /** @description CIDR ranges allowed to exchange the key; empty = any */
+      allowed_ip_ranges: string[];
+      /**
+       * Format: date-time
+       * @description When the key was created
+       */
+      created_at: string;
+      /**
+       * @description The key itself: shown only in this response
+       * @example pk_Zm9vYmFyYmF6…
+       */
+      publishable_key: string;
+    };
+    PublishableKeyResponseDto: {
+      /**
+       * @description Key id (for revocation)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /**
+       * @description The first characters of the key, to tell keys apart
+       * @example pk_Zm9vYmFy
+       */
+      key_prefix: string;
+      /** @description Web origins allowed to use the key; empty = any */
+      allowed_origins: string[];
+      /** @description CIDR ranges allowed to exchange the key; empty = any */
+      allowed_ip_ranges: string[];
+      /**
+       * Format: date-time
+       * @description When the key was created
+       */
+      created_at: string;
+    };
+    CreatedAgentApiKeyResponseDto: {
+      /**
+       * @description Key id (for revocation)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /**
+       * @description The first characters of the key, to tell keys apart
+       * @example agk_Zm9vYmFy
+       */
+      key_prefix: string;
+      /**
+       * Format: date-time
+       * @description When the key was created
+       */
+      created_at: string;
+      /**
+       * @description The key itself: shown only in this response
+       * @example agk_Zm9vYmFyYmF6…
+       */
+      api_key: string;
+    };
+    AgentApiKeyResponseDto: {
+      /**
+       * @description Key id (for revocation)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /**
+       * @description The first characters of the key, to tell keys apart
+       * @example agk_Zm9vYmFy
+       */
+      key_prefix: string;
+      /**
+       * Format: date-time
+       * @description When the key was created
+       */
+      created_at: string;
+    };
+    AgentVariablesDto: {
+      /** @description Values fixed for the conversation (e.g. store, locale) */
+      static?: {
+        [key: string]: unknown;
+      };
+      /** @description Values of this message (e.g. cart, page) */
+      dynamic?: {
+        [key: string]: unknown;
+      };
+    };
+    SendMessageDto: {
+      /**
+       * @description The end-user message; required unless image_url is given
+       * @example Do you have running shoes under $100?
+       */
+      text?: string;
+      /**
+       * @description Your id of the end user
+       * @example user-42
+       */
+      user_id: string;
+      /** @description Append to this thread; omit to start a new one */
+      thread_id?: string;
+      /**
+       * @description Signed image URL for vision input
+       * @example https://cdn.example.com/u/42/photo.jpg?sig=abc
+       */
+      image_url?: string;
+      /** @description Values for the agent's context variables */
+      agent_variables?: components['schemas']['AgentVariablesDto'];
+      /**
+       * @description Build pin for agents on the v2 engine (e.g. 2.1); ignored for v1 agents
+       * @example 2.1
+       */
+      runtime_version?: string;
+      /**
+       * @description Include the reasoning trace as message.trace_info
+       * @default false
+       */
+      include_trace?: boolean;
+    };
+    V1TraceInputDto: {
+      /** @description The end-user message as the engine read it (empty for an image-only turn) */
+      message: string;
+    };
+    V1GuardrailsDto: {
+      /** @description False when a guardrail pattern matched and the turn was blocked */
+      passed: boolean;
+      /** @description Which guardrail matched, or why none did */
+      reason: string;
+    };
+    V1UnderstandingDto: {
+      /** @description Recognised intents, best first (empty when none or blocked) */
+      intents: string[];
+      /** @description The guardrail check, run before anything else */
+      guardrails: components['schemas']['V1GuardrailsDto'];
+    };
+    V1DecisionTriggerDto: {
+      /**
+       * @description `always` (tool on every unblocked message), `intent` (tool for listed intents), `parameter` (rule)
+       * @enum {string}
+       */
+      type: 'always' | 'intent' | 'parameter';
+      /** @description Why the step ran or was skipped, in words */
+      reasons: string[];
+      /** @description The intent that triggered an intent-scoped tool; empty otherwise */
+      matched_objective: string;
+    };
+    V1DecisionRuleDto: {
+      /** @description The condition method, e.g. `less_than` or `exists`; empty for tool calls */
+      type: string;
+      /**
+       * @description The rule's action; empty for tool calls
+       * @enum {string}
+       */
+      action: 'block' | 'ask' | 'respond' | '';
+      /** @description The evaluated condition, e.g. `budget (100) >= 80 → true`; empty for tool calls */
+      reason: string;
+      /** @description The rule code; empty for tool calls */
+      code: string;
+    };
+    V1DecisionDto: {
+      /**
+       * @description A tool call or a rule evaluation
+       * @enum {string}
+       */
+      type: 'tool_call' | 'rule';
+      /** @description Tool code (tool calls); empty for rules */
+      tool: string;
+      /** @description Parent tool of a nested call; always empty in this engine */
+      parent_tool: string;
+      /**
+       * @description `t<n>` for the n-th tool, `r<n>` for the n-th rule
+       * @example t1
+       */
+      track_id: string;
+      /**
+       * @description Tool calls: completed, no_results or skipped; rules: triggered or not_triggered
+       * @enum {string}
+       */
+      status: 'completed' | 'no_results' | 'skipped' | 'triggered' | 'not_triggered';
+      /**
+       * @description Whether the step ran (tools) or fired (rules)
+       * @enum {string}
+       */
+      check_status: 'passed' | 'failed' | 'not_applicable';
+      /** @description What made the step run */
+      trigger: components['schemas']['V1DecisionTriggerDto'];
+      /**
+       * @description Same as `trigger.type`
+       * @enum {string}
+       */
+      trigger_type: 'always' | 'intent' | 'parameter';
+      /** @description The rule evaluated (empty strings for tool calls) */
+      rule: components['schemas']['V1DecisionRuleDto'];
+      /** @description Tool calls: a summary of the results; rules: the rule's message when it fired */
+      text: string;
+      /** @description Why the step did not run or fire; empty when it did */
+      fail_reason: string;
+      /** @description How the step was computed: the search and its filters, or the evaluated condition */
+      computation: string;
+      /** @description The output: `<tool>.results` for tools, the parameter a rule tests */
+      output_param: string;
+      /** @description The top result's title (tools) or the parameter's title (rules) */
+      output_title: string;
+      /** @description True when the tool found results or the rule fired */
+      qualified: boolean;
+      /** @description Tool calls: `results`, `empty` or `skipped`; rules: the action taken, or `none` */
+      matched_branch: string;
+    };
+    V1ComputedParameterDto: {
+      /** @description Parameter code */
+      code: string;
+      /** @description Parameter title */
+      title: string;
+      /**
+       * @description Where the value came from: the message, or the static or dynamic agent variables
+       * @enum {string}
+       */
+      scope: 'message' | 'static' | 'dynamic';
+    };
+    V1JsxWidgetDto: {
+      /** @description The card's title */
+      name: string;
+      /** @description The tool that produced the card */
+      category: string;
+      /** @description The card's JSX */
+      rendered_jsx: string;
+      /** @description True for the top pick */
+      is_recommended: boolean;
+      /** @description The card's position in the reply */
+      index: number;
+    };
+    V1ResponseDto: {
+      /**
+       * @description An answer (with or without cards), a clarifying question (an `ask` rule) or a block
+       * @enum {string}
+       */
+      type: 'answer' | 'answer_with_cards' | 'question' | 'block';
+      /** @description The reply text as sent */
+      message: string;
+      /** @description The follow-up suggestions sent with the reply */
+      suggestions: string[];
+      /** @description For a question: the rule and condition that asked it; empty otherwise */
+      question_reason: string;
+      /** @description For a question: the parameters asked for */
+      asking_for: string[];
+      /** @description For a block: the message of the guardrail or rule that blocked */
+      block_message: string;
+      /** @description Always empty: engine failures are errors, not traces */
+      error: string;
+      /** @description The cards sent with the reply */
+      jsx_widgets: components['schemas']['V1JsxWidgetDto'][];
+    };
+    V1RuleConditionDto: {
+      /** @description The comparison, e.g. `greater_than_or_equal` */
+      method: string;
+      /** @description The evaluated condition, e.g. `budget (100) >= 80 → true` */
+      operation: string;
+    };
+    V1RuleReasonDto: {
+      /** @description Whether the condition held */
+      passed: boolean;
+      /**
+       * @description Rules are triggered by parameters
+       * @enum {string}
+       */
+      trigger_type: 'parameter';
+      /** @description The condition evaluated */
+      condition: components['schemas']['V1RuleConditionDto'];
+    };
+    V1RuleEvaluationDto: {
+      /** @description Rule code */
+      code: string;
+      /** @description Whether the rule fired */
+      triggered: boolean;
+      /** @description The condition and its outcome */
+      reason: components['schemas']['V1RuleReasonDto'][];
+    };
+    V1TraceDto: {
+      /**
+       * @description The decisioning engine; selects this shape (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      runtime: 'v1';
+      /** @description What the engine was given */
+      input: components['schemas']['V1TraceInputDto'];
+      /** @description Intents recognised and the guardrail check */
+      understanding: components['schemas']['V1UnderstandingDto'];
+      /** @description Every tool call, then every rule evaluation, in order */
+      decisions: components['schemas']['V1DecisionDto'][];
+      /** @description Parameters computed from the message and the agent variables */
+      computed_parameters: components['schemas']['V1ComputedParameterDto'][];
+      /** @description The reply and what kind of reply it is */
+      response: components['schemas']['V1ResponseDto'];
+      /** @description Each rule's condition and whether it fired */
+      rules_evaluations: components['schemas']['V1RuleEvaluationDto'][];
+    };
+    V2IntentScoreDto: {
+      /** @description Intent name */
+      name: string;
+      /** @description Classifier score (cosine similarity, 3 decimals) */
+      score: number;
+    };
+    V2UnderstandingDto: {
+      /** @description The question as asked (trimmed) */
+      question: string;
+      /** @description The question's own keywords (stemmed) */
+      keywords: string[];
+      /** @description Keywords carried over from the previous question for a short follow-up (build 2.1); empty otherwise */
+      context_keywords: string[];
+      /** @description The recognised intent, or null */
+      intent: string | null;
+      /** @description Every recognised intent with its score, best first */
+      intents: components['schemas']['V2IntentScoreDto'][];
+    };
+    V2LearnedDto: {
+      /** @description `agent_variables.static`, `agent_variables.dynamic` or `history` */
+      source: string;
+      /** @description The variable name, or `previous_question` */
+      key: string;
+      /** @description The value learned */
+      value: string | number | boolean;
+    };
+    V2SourceReadDto: {
+      /** @description Knowledge document id */
+      document_id: string;
+      /** @description Document title */
+      title: string;
+      /** @description How many of its passages the search returned */
+      passages_considered: number;
+    };
+    V2PassageUsedDto: {
+      /** @description Passage id (`<document id>#p<n>`) */
+      passage_id: string;
+      /** @description The document the passage belongs to */
+      document_id: string;
+      /** @description Retrieval score (BM25+, 3 decimals) */
+      score: number;
+      /** @description The passage text */
+      text: string;
+    };
+    V2CitationDto: {
+      /** @description The `[n]` marker in the reply */
+      marker: number;
+      /** @description Cited document id */
+      document_id: string;
+      /** @description Cited document title */
+      title: string;
+      /** @description The document's URL; empty when it has none */
+      url: string;
+      /** @description Cited passage id */
+      passage_id: string;
+      /** @description The passage text */
+      text: string;
+    };
+    V2PolicyDto: {
+      /** @description `guardrails`, `grounded_only`, `no_answer_without_sources`, `multi_passage` or `history_context` */
+      code: string;
+      /** @description What the policy decided, e.g. `allow`, `block`, `applied`, `triggered`, `enabled`, `used` */
+      decision: string;
+      /** @description Why, in words; may be empty */
+      detail: string;
+    };
+    V2CheckDto: {
+      /** @description `guardrails`, `citations_map_to_passages`, `answer_is_grounded` or `answerable` */
+      name: string;
+      /** @description Whether the check passed */
+      passed: boolean;
+      /** @description What was checked and found */
+      detail: string;
+      /** @description `answerable` only: share of the question (0–1) the best passage covers */
+      confidence?: number;
+      /** @description `answerable` only: the min_confidence it was compared with */
+      threshold?: number;
+      /** @description `answerable` only: the best passage's score over the next document's best */
+      margin?: number;
+      /** @description `answerable` only: question words nothing in the best passage covers */
+      uncovered_words?: string[];
+    };
+    V2TraceDto: {
+      /**
+       * @description The grounded engine; selects this shape (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      runtime: 'v2';
+      /**
+       * @description The engine build that answered
+       * @example 2.1.0
+       */
+      build: string;
+      /** @description What the question was understood to ask */
+      understanding: components['schemas']['V2UnderstandingDto'];
+      /** @description What the engine learned from the agent variables and the thread */
+      learned: components['schemas']['V2LearnedDto'][];
+      /** @description The documents whose passages the search returned */
+      sources_read: components['schemas']['V2SourceReadDto'][];
+      /** @description The passages the reply cites */
+      passages_used: components['schemas']['V2PassageUsedDto'][];
+      /** @description Each citation marker in the reply and the passage it maps to */
+      citations_used: components['schemas']['V2CitationDto'][];
+      /** @description The policies applied and what each decided */
+      policies: components['schemas']['V2PolicyDto'][];
+      /** @description The checks run on the reply */
+      checks: components['schemas']['V2CheckDto'][];
+      /** @description What happened, in plain language */
+      narrative: string;
+    };
+    ParticipantDto: {
+      /**
+       * @description The agent id, or your end-user id
+       * @example user-42
+       */
+      id: string;
+      /**
+       * @description Who this participant is
+       * @enum {string}
+       */
+      type: 'agent' | 'user';
+    };
+    SubEntityDto: {
+      /**
+       * @description Group name
+       * @example variants
+       */
+      name: string;
+      /** @description Flat key/value objects */
+      items: {
+        [key: string]: unknown;
+      }[];
+    };
+    CardJsonDataDto: {
+      /** @description Flat key/value object of the card's fields */
+      entity: {
+        [key: string]: unknown;
+      };
+      /** @description Nested groups such as variants */
+      sub_entities: components['schemas']['SubEntityDto'][];
+    };
+    CardResponseDto: {
+      /** @description Ready-to-render JSX string for React UIs */
+      rendered_jsx: string;
+      /** @description The agent recommends this card: highlight it */
+      is_recommended: boolean;
+      /** @description Position of the card in the reply, from 0 */
+      index: number;
+      /** @description The card as data: render it yourself (treat values as untrusted text) */
+      json_data: components['schemas']['CardJsonDataDto'];
+      /** @description The agent capability (tool code) that produced the card */
+      capability?: string;
+      /** @description The record the card is about */
+      instance?: string;
+      /** @description Card title */
+      title?: string;
+    };
+    MessageDto: {
+      /**
+       * @description Message id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the reply was written
+       */
+      created_at: string;
+      /** @description The reply text (Markdown; may hold citation markers like [1]) */
+      text: string;
+      /** @description The agent */
+      sender: components['schemas']['ParticipantDto'];
+      /** @description The end user */
+      receiver: components['schemas']['ParticipantDto'];
+      /** @description Cards of the reply (products, records) */
+      cards: components['schemas']['CardResponseDto'][];
+      /** @description The live version's greeting */
+      welcome_message: string;
+      /** @description Ready-made follow-up prompts */
+      followup_suggestions: string[];
+      /** @description Link to the most relevant source of the reply (top card or first citation); empty when none */
+      url: string;
+      /**
+       * @description Input tokens of the turn
+       * @default 0
+       */
+      input_tokens: number;
+      /**
+       * @description Output tokens of the turn
+       * @default 0
+       */
+      output_tokens: number;
+      /** @description The reasoning trace (shape selected by `runtime`); present only when the request set include_trace to true */
+      trace_info?: components['schemas']['V1TraceDto'] | components['schemas']['V2TraceDto'];
+    };
+    SendMessageResponseDto: {
+      /**
+       * @description The resolved thread id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The interaction (turn) id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /** @description The agent reply */
+      message: components['schemas']['MessageDto'];
+    };
+    RerunDto: {
+      /**
+       * @description Include the reasoning trace as message.trace_info
+       * @default false
+       */
+      include_trace?: boolean;
+    };
+    WelcomeMessageResponseDto: {
+      /**
+       * @description The live version's greeting
+       * @example Hi! What are you shopping for today?
+       */
+      welcome_message: string;
+      /** @description Prompts to offer before the first message */
+      followup_suggestions: string[];
+    };
+    FollowupSuggestionsRequestDto: {
+      /** @description Suggest from this thread’s conversation */
+      thread_id?: string;
+      /** @description Suggest from this text (e.g. what the user is looking at) */
+      text?: string;
+      /**
+       * @description How many suggestions at most
+       * @default 3
+       */
+      limit?: number;
+    };
+    FollowupSuggestionsResponseDto: {
+      /**
+       * @description Suggested next prompts
+       * @example [
+       *       "Any in size 42?"
+       *     ]
+       */
+      followup_suggestions: string[];
+    };
+    StreamThreadEventDto: {
+      /**
+       * @description The thread the turn belongs to
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The interaction (turn) being streamed; event ids are `<interaction_id>:<seq>`
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+    };
+    StreamDeltaEventDto: {
+      /**
+       * @description The next piece of the reply text
+       * @example Here are
+       */
+      text: string;
+    };
+    StreamCardEventDto: {
+      /** @description A card of the reply */
+      card: components['schemas']['CardResponseDto'];
+    };
+    StreamMessageEventDto: {
+      /**
+       * @description The resolved thread id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The interaction (turn) id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /** @description The agent reply */
+      message: components['schemas']['MessageDto'];
+    };
+    StreamSuggestionsEventDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The interaction (turn)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /**
+       * @description Suggested next prompts (possibly empty)
+       * @example [
+       *       "Any in size 42?"
+       *     ]
+       */
+      followup_suggestions: string[];
+    };
+    StreamErrorEventDto: {
+      /** @description The error envelope body */
+      error: components['schemas']['ErrorBodyDto'];
+    };
+    CreateEventDto: {
+      /**
+       * @description The message to run the agent on; omit to run on agent_variables alone
+       * @example Order 1042 was delivered
+       */
+      text?: string;
+      /**
+       * @description Free-form key/value data (any JSON values); default {}. A string `user_id` here names the end user.
+       * @example {
+       *       "order_id": 1042
+       *     }
+       */
+      agent_variables?: {
+        [key: string]: unknown;
+      };
+      /**
+       * @description Your conversation id (trimmed, 1..255); reuse continues the conversation; omitted or blank starts a new one
+       * @example order-1042
+       */
+      thread_id?: string;
+    };
+    EventAcceptedDto: {
+      /**
+       * @description The id of the queued event
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      event_id: string;
+    };
+    EventStatusDto: {
+      /**
+       * @description The event
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      event_id: string;
+      /**
+       * @description Processing state
+       * @enum {string}
+       */
+      status: 'queued' | 'processing' | 'completed' | 'failed';
+      /** @description Our thread the event ran on; null until processed */
+      thread_id: string | null;
+      /** @description The caller’s thread_id (the thread’s external_id); null when none was given */
+      external_thread_id: string | null;
+      /** @description Processing attempts so far */
+      attempts: number;
+      /** @description Why the last attempt failed (present on failed events and on queued events awaiting a retry) */
+      error?: string;
+      /**
+       * Format: date-time
+       * @description When the event was accepted
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When the event completed or failed
+       */
+      completed_at?: string;
+    };
+    CreateSenderDto: {
+      /**
+       * @description The channel the number serves
+       * @example whatsapp
+       * @enum {string}
+       */
+      channel: 'whatsapp' | 'sms';
+      /**
+       * @description The connected number, E.164
+       * @example +15550100000
+       */
+      phone_number: string;
+      /**
+       * @description Name for people
+       * @example Trail Shop support
+       */
+      display_name?: string;
+    };
+    SenderResponseDto: {
+      /**
+       * @description Sender id (pass as sender_id)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /**
+       * @description The channel the number serves
+       * @enum {string}
+       */
+      channel: 'whatsapp' | 'sms';
+      /**
+       * @description The connected number, E.164
+       * @example +15550100000
+       */
+      phone_number: string;
+      /** @description Name for people */
+      display_name: string | null;
+      /**
+       * Format: date-time
+       * @description When the number was connected
+       */
+      created_at: string;
+    };
+    StartChannelThreadDto: {
+      /**
+       * @description Your id of the end user
+       * @example user-42
+       */
+      user_id: string;
+      /**
+       * @description The recipient, E.164
+       * @example +15550123456
+       */
+      phone_number: string;
+      /**
+       * @description Name the agent signs the opening message with
+       * @example Trail Shop
+       */
+      agent_display_name?: string;
+      /** @description A connected sender of the organization (GET /management/v1/senders); omit for the platform default sender */
+      sender_id?: string;
+    };
+    ChannelThreadResponseDto: {
+      /**
+       * @description The thread (an ordinary thread: transcripts, traces and lists see it)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The channel
+       * @enum {string}
+       */
+      channel: 'whatsapp' | 'sms';
+      /**
+       * @description The recipient
+       * @example +15550123456
+       */
+      phone_number: string;
+      /**
+       * @description Your id of the end user
+       * @example user-42
+       */
+      user_id: string;
+      /**
+       * @description Status of the opening message: queued (recorded, waiting for the provider), sent (accepted by the provider), delivered, or undelivered (see docs/channels.md)
+       * @enum {string}
+       */
+      status: 'queued' | 'sent' | 'delivered' | 'undelivered';
+      /**
+       * @description The sender's number; present only when sender_id was given
+       * @example +15550100000
+       */
+      from?: string;
+    };
+    InboundChannelMessageDto: {
+      /**
+       * @description Provider message id: the deduplication key
+       * @example SM0123456789abcdef0123456789abcdef
+       */
+      MessageSid: string;
+      /**
+       * @description The end user (whatsapp: prefix on WhatsApp)
+       * @example whatsapp:+15550123456
+       */
+      From: string;
+      /**
+       * @description Our sender number
+       * @example whatsapp:+15550100000
+       */
+      To: string;
+      /**
+       * @description The message text
+       * @example Do you have trail shoes?
+       */
+      Body: string;
+    };
+    ProviderStatusCallbackDto: {
+      /**
+       * @description Provider id of our outbound message
+       * @example SM0123456789abcdef0123456789abcdef
+       */
+      MessageSid: string;
+      /**
+       * @description Delivery state
+       * @enum {string}
+       */
+      MessageStatus: 'queued' | 'sending' | 'sent' | 'delivered' | 'read' | 'undelivered' | 'failed';
+      /**
+       * @description Provider error code of a failed delivery
+       * @example 30003
+       */
+      ErrorCode?: string;
+    };
+    ThreadItemDto: {
+      /**
+       * @description Thread id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /** @description The first message, shortened; renamable */
+      title: string;
+      /**
+       * Format: date-time
+       * @description When the thread started
+       */
+      created_at: string;
+      /**
+       * @description The agent version the conversation (last) ran on
+       * @example v3.2
+       */
+      version_tag: string;
+      /**
+       * @description The agent of the thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /** @description End-user id */
+      user_id: string;
+      /** @description The caller's own conversation id, when one was given */
+      external_id: string | null;
+    };
+    ThreadDto: {
+      /**
+       * @description Thread id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /** @description The first message, shortened; renamable */
+      title: string;
+      /**
+       * Format: date-time
+       * @description When the thread started
+       */
+      created_at: string;
+      /**
+       * @description The agent version the conversation (last) ran on
+       * @example v3.2
+       */
+      version_tag: string;
+      /**
+       * @description The agent of the thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /** @description End-user id */
+      user_id: string;
+      /** @description The caller's own conversation id, when one was given */
+      external_id: string | null;
+      /**
+       * @description The project of the agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /**
+       * @description Engine generation of the thread
+       * @enum {string}
+       */
+      runtime: 'v1' | 'v2';
+      /** @description Turns in the thread */
+      interaction_count: number;
+      /**
+       * Format: date-time
+       * @description When the last turn ran
+       */
+      last_interaction_at: string | null;
+      /**
+       * Format: date-time
+       * @description When the thread last changed
+       */
+      updated_at: string;
+      /** @description Tools (capabilities) activated in the thread */
+      tools: string[];
+      /** @description Rule outcomes: `code`, `code:fired`, `code:blocked`, `code:passed` */
+      rules: string[];
+      /** @description Parameters computed in the thread (latest value per key) */
+      params: {
+        [key: string]: unknown;
+      };
+    };
+    RenameThreadDto: {
+      /**
+       * @description The new title
+       * @example Trail shoes under $100
+       */
+      title: string;
+    };
+    ThreadMessageDto: {
+      /**
+       * @description Message id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /**
+       * @description Who wrote it
+       * @enum {string}
+       */
+      role: 'user' | 'agent';
+      /** @description Message text; empty for an image-only user message */
+      text: string;
+      /**
+       * Format: date-time
+       * @description When it was written
+       */
+      created_at: string;
+      /**
+       * @description The interaction (turn) this message belongs to
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /** @description User messages: the image sent for vision input */
+      image_url?: string | null;
+      /** @description Agent replies: the cards */
+      cards?: components['schemas']['CardResponseDto'][];
+      /** @description Agent replies: the follow-up suggestions */
+      followup_suggestions?: string[];
+      /** @description Agent replies: the most relevant link, empty when none */
+      url?: string;
+      /** @description Agent replies: the agent version that answered */
+      version_tag?: string;
+      /** @description Agent replies: input tokens of the turn */
+      input_tokens?: number;
+      /** @description Agent replies: output tokens of the turn */
+      output_tokens?: number;
+    };
+    V1TraceRecordDto: {
+      /**
+       * @description The decisioning engine; selects this shape (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      runtime: 'v1';
+      /** @description What the engine was given */
+      input: components['schemas']['V1TraceInputDto'];
+      /** @description Intents recognised and the guardrail check */
+      understanding: components['schemas']['V1UnderstandingDto'];
+      /** @description Every tool call, then every rule evaluation, in order */
+      decisions: components['schemas']['V1DecisionDto'][];
+      /** @description Parameters computed from the message and the agent variables */
+      computed_parameters: components['schemas']['V1ComputedParameterDto'][];
+      /** @description The reply and what kind of reply it is */
+      response: components['schemas']['V1ResponseDto'];
+      /** @description Each rule's condition and whether it fired */
+      rules_evaluations: components['schemas']['V1RuleEvaluationDto'][];
+      /**
+       * @description The interaction (turn) this trace records
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /**
+       * @description The thread of the interaction
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * Format: date-time
+       * @description When the interaction was recorded
+       */
+      created_at: string;
+    };
+    V2TraceRecordDto: {
+      /**
+       * @description The grounded engine; selects this shape (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      runtime: 'v2';
+      /**
+       * @description The engine build that answered
+       * @example 2.1.0
+       */
+      build: string;
+      /** @description What the question was understood to ask */
+      understanding: components['schemas']['V2UnderstandingDto'];
+      /** @description What the engine learned from the agent variables and the thread */
+      learned: components['schemas']['V2LearnedDto'][];
+      /** @description The documents whose passages the search returned */
+      sources_read: components['schemas']['V2SourceReadDto'][];
+      /** @description The passages the reply cites */
+      passages_used: components['schemas']['V2PassageUsedDto'][];
+      /** @description Each citation marker in the reply and the passage it maps to */
+      citations_used: components['schemas']['V2CitationDto'][];
+      /** @description The policies applied and what each decided */
+      policies: components['schemas']['V2PolicyDto'][];
+      /** @description The checks run on the reply */
+      checks: components['schemas']['V2CheckDto'][];
+      /** @description What happened, in plain language */
+      narrative: string;
+      /**
+       * @description The interaction (turn) this trace records
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /**
+       * @description The thread of the interaction
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * Format: date-time
+       * @description When the interaction was recorded
+       */
+      created_at: string;
+    };
+    UsageDto: {
+      /** @description Billed interactions, one per interaction */
+      interaction_count: number;
+      /** @description Prompt tokens */
+      input_tokens: number;
+      /** @description Completion tokens */
+      output_tokens: number;
+      /** @description Cached (read) input tokens */
+      cache_read_tokens: number;
+      /** @description Reasoning tokens (models that report them) */
+      reasoning_tokens: number;
+      /** @description input + output + cache-read + reasoning tokens */
+      total_tokens: number;
+    };
+    SessionMessageFrameDto: {
+      /**
+       * @description The resolved thread id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The interaction (turn) id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /** @description The agent reply */
+      message: components['schemas']['MessageDto'];
+      /**
+       * @description Frame type: the whole reply, as POST /messaging/v1/messages answers it
+       * @enum {string}
+       */
+      type: 'message';
+      /**
+       * @description The id of the client `message` frame this answers
+       * @example req-1
+       */
+      id: string;
+    };
+    SessionPingFrameDto: {
+      /**
+       * @description Frame type
+       * @enum {string}
+       */
+      type: 'ping';
+    };
+    SessionReadyFrameDto: {
+      /**
+       * @description Frame type: the session is authenticated; send after this
+       * @enum {string}
+       */
+      type: 'ready';
+      /**
+       * @description Id of this session (for logs)
+       * @example 3b1f8c2e-7d4a-4e4b-9c1a-2f5e6d7c8b9a
+       */
+      session_id: string;
+    };
+    SessionThreadFrameDto: {
+      /**
+       * @description The thread the turn belongs to
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The interaction (turn) being streamed; event ids are `<interaction_id>:<seq>`
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /**
+       * @description Frame type: first frame of a request
+       * @enum {string}
+       */
+      type: 'thread';
+      /**
+       * @description The id of the client `message` frame this answers
+       * @example req-1
+       */
+      id: string;
+    };
+    SessionDeltaFrameDto: {
+      /**
+       * @description The next piece of the reply text
+       * @example Here are
+       */
+      text: string;
+      /**
+       * @description Frame type: the next piece of the reply text (runtime-v1 agents only)
+       * @enum {string}
+       */
+      type: 'delta';
+      /**
+       * @description The id of the client `message` frame this answers
+       * @example req-1
+       */
+      id: string;
+    };
+    SessionCardFrameDto: {
+      /** @description A card of the reply */
+      card: components['schemas']['CardResponseDto'];
+      /**
+       * @description Frame type: a product or record card
+       * @enum {string}
+       */
+      type: 'card';
+      /**
+       * @description The id of the client `message` frame this answers
+       * @example req-1
+       */
+      id: string;
+    };
+    SessionSuggestionsFrameDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The interaction (turn)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /**
+       * @description Suggested next prompts (possibly empty)
+       * @example [
+       *       "Any in size 42?"
+       *     ]
+       */
+      followup_suggestions: string[];
+      /**
+       * @description Frame type: follow-up suggestions
+       * @enum {string}
+       */
+      type: 'suggestions';
+      /**
+       * @description The id of the client `message` frame this answers
+       * @example req-1
+       */
+      id: string;
+    };
+    SessionDoneFrameDto: {
+      /**
+       * @description Frame type: the request is finished
+       * @enum {string}
+       */
+      type: 'done';
+      /**
+       * @description The id of the client `message` frame this answers
+       * @example req-1
+       */
+      id: string;
+    };
+    SessionErrorFrameDto: {
+      /**
+       * @description Frame type: the request failed
+       * @enum {string}
+       */
+      type: 'error';
+      /** @description The request id, or null when the frame had no readable id */
+      id?: string | null;
+      /** @description The error envelope body */
+      error: components['schemas']['ErrorBodyDto'];
+    };
+    SessionPongFrameDto: {
+      /**
+       * @description Frame type
+       * @enum {string}
+       */
+      type: 'pong';
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: never;
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  Token_token: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TokenRequestDto'];
+        'application/x-www-form-urlencoded': components['schemas']['TokenRequestDto'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenResponseDto'];
+        };
+      };
+      /** @description OAuth 2.0 style failure, e.g. invalid_grant / invalid_publishable_key */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "invalid_grant",
+           *       "error_description": "invalid_publishable_key"
+           *     }
+           */
+          'application/json': components['schemas']['OAuthErrorDto'];
+        };
+      };
+      /** @description Rate limit reached (see Retry-After), in the OAuth body */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "rate_limited",
+           *       "error_description": "Rate limit reached; retry after 12 seconds"
+           *     }
+           */
+          'application/json': components['schemas']['OAuthErrorDto'];
+        };
+      };
+    };
+  };
+  Health_live: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HealthDto'];
+        };
+      };
+    };
+  };
+  Health_ready: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReadinessDto'];
+        };
+      };
+      /** @description A dependency is unreachable (`not_ready`, see Retry-After) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_ready",
+           *         "message": "Not ready: redis unreachable",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "redis",
+           *             "message": "redis is unreachable"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Projects_list: {
+    parameters: {
+      query?: {
+        /** @description Items per page */
+        'page[size]'?: number;
+        /** @description Opaque cursor: the page after this one (meta.after_cursor) */
+        'page[after]'?: string;
+        /** @description Opaque cursor: the page before this one (meta.before_cursor) */
+        'page[before]'?: string;
+        /** @description Field to sort by */
+        sort_by?: 'created_at' | 'updated_at' | 'name';
+        /** @description Sort direction */
+        sort_order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['ProjectResponseDto'][];
+            meta: components['schemas']['PageMetaDto'];
+            links: components['schemas']['PageLinksDto'];
+          };
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Projects_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateProjectDto'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProjectResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Projects_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of a project of your organization */
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProjectResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Projects_delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of a project of your organization */
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Bundles_schema: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A JSON Schema document */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Bundles_listTemplates: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TemplateListResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Bundles_getTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A template id from GET /management/v1/templates */
+        templateId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TemplateDetailResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Template not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "templateId",
+           *             "message": "templateId must be a template id such as shopping-assistant"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Versions_list: {
+    parameters: {
+      query?: {
+        /** @description Items per page */
+        'page[size]'?: number;
+        /** @description Opaque cursor: the page after this one (meta.after_cursor) */
+        'page[after]'?: string;
+        /** @description Opaque cursor: the page before this one (meta.before_cursor) */
+        'page[before]'?: string;
+        /** @description Field to sort by */
+        sort_by?: 'created_at' | 'updated_at' | 'number';
+        /** @description Sort direction */
+        sort_order?: 'asc' | 'desc';
+        /** @description Items of versions in this state */
+        'filters[status]'?: 'draft' | 'published' | 'archived';
+        /** @description Items whose version has this entry in `tags` */
+        'filters[tag]'?: string;
+        /** @description Items with exactly this version_tag */
+        'filters[version_tag]'?: string;
+        /** @description Case-insensitive substring of the label */
+        'filters[label]'?: string;
+        /** @description Version number (N of vN.R) */
+        'filters[number]'?: number;
+        /** @description true: base versions only */
+        'filters[exclude_revisions]'?: boolean;
+      };
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['VersionResponseDto'][];
+            meta: components['schemas']['PageMetaDto'];
+            links: components['schemas']['PageLinksDto'];
+          };
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Versions_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateVersionDto'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Versions_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+        /** @description Id of one of this agent's versions (`id` of a version item) */
+        versionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Versions_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+        /** @description Id of one of this agent's versions (`id` of a version item) */
+        versionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateVersionDto'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Versions_publish: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+        /** @description Id of one of this agent's versions (`id` of a version item) */
+        versionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "version_archived",
+           *         "message": "Version 2 is archived; create or pick another version to publish",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Versions_archive: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+        /** @description Id of one of this agent's versions (`id` of a version item) */
+        versionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "version_is_live",
+           *         "message": "Version 3 is live; publish another version before archiving it",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Versions_push: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+        /** @description Id of one of this agent's versions (`id` of a version item) */
+        versionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PushBundleDto'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PushResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "version_archived",
+           *         "message": "Version 2 is archived and takes no new revisions",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Versions_pull: {
+    parameters: {
+      query?: {
+        /** @description A revision tag of this version; omit for the version's current revision */
+        version_tag?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+        /** @description Id of one of this agent's versions (`id` of a version item) */
+        versionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BundleResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Agents_list: {
+    parameters: {
+      query?: {
+        /** @description Items per page */
+        'page[size]'?: number;
+        /** @description Opaque cursor: the page after this one (meta.after_cursor) */
+        'page[after]'?: string;
+        /** @description Opaque cursor: the page before this one (meta.before_cursor) */
+        'page[before]'?: string;
+        /** @description Field to sort by */
+        sort_by?: 'created_at' | 'updated_at' | 'name';
+        /** @description Sort direction */
+        sort_order?: 'asc' | 'desc';
+        /** @description Case-insensitive substring of the name */
+        'filters[name]'?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Id of a project of your organization */
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['AgentResponseDto'][];
+            meta: components['schemas']['PageMetaDto'];
+            links: components['schemas']['PageLinksDto'];
+          };
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Agents_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of a project of your organization */
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateAgentDto'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Agents_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Agents_delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Agents_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateAgentDto'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AgentResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Keys_listPublishableKeys: {
+    parameters: {
+      query?: {
+        /** @description Items per page */
+        'page[size]'?: number;
+        /** @description Opaque cursor: the page after this one (meta.after_cursor) */
+        'page[after]'?: string;
+        /** @description Opaque cursor: the page before this one (meta.before_cursor) */
+        'page[before]'?: string;
+        /** @description Field to sort by */
+        sort_by?: 'created_at';
+        /** @description Sort direction */
+        sort_order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['PublishableKeyResponseDto'][];
+            meta: components['schemas']['PageMetaDto'];
+            links: components['schemas']['PageLinksDto'];
+          };
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Keys_createPublishableKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreatePublishableKeyDto'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedPublishableKeyResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Keys_revokePublishableKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+        /** @description Id of one of this agent's keys (from the list or the create response) */
+        keyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Keys_listApiKeys: {
+    parameters: {
+      query?: {
+        /** @description Items per page */
+        'page[size]'?: number;
+        /** @description Opaque cursor: the page after this one (meta.after_cursor) */
+        'page[after]'?: string;
+        /** @description Opaque cursor: the page before this one (meta.before_cursor) */
+        'page[before]'?: string;
+        /** @description Field to sort by */
+        sort_by?: 'created_at';
+        /** @description Sort direction */
+        sort_order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['AgentApiKeyResponseDto'][];
+            meta: components['schemas']['PageMetaDto'];
+            links: components['schemas']['PageLinksDto'];
+          };
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Keys_createApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedAgentApiKeyResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Keys_revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+        /** @description Id of one of this agent's keys (from the list or the create response) */
+        keyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Messaging_send: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SendMessageDto'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SendMessageResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description `no_active_version`: the agent has no live version; `not_found`: the thread is not one of this agent */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "no_active_version",
+           *         "message": "The agent has no published version; publish one to let it answer",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "user_id",
+           *             "message": "user_id must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description A dependency could not be reached (`upstream_unavailable`) */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "upstream_unavailable",
+           *         "message": "The model provider could not be reached",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description A dependency did not answer in time (`upstream_timeout`) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "upstream_timeout",
+           *         "message": "The model provider did not answer in time",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Messaging_rerun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A thread of the token's agent (`thread_id` of an earlier reply) */
+        threadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RerunDto'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SendMessageResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Thread not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description A dependency could not be reached (`upstream_unavailable`) */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "upstream_unavailable",
+           *         "message": "The model provider could not be reached",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description A dependency did not answer in time (`upstream_timeout`) */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "upstream_timeout",
+           *         "message": "The model provider did not answer in time",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Messaging_welcome: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WelcomeMessageResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description `no_active_version`: the agent has no live version; `not_found`: the thread is not one of this agent */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "no_active_version",
+           *         "message": "The agent has no published version; publish one to let it answer",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Messaging_welcomePlural: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WelcomeMessageResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description `no_active_version`: the agent has no live version; `not_found`: the thread is not one of this agent */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "no_active_version",
+           *         "message": "The agent has no published version; publish one to let it answer",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Messaging_followupSuggestions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['FollowupSuggestionsRequestDto'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FollowupSuggestionsResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description `no_active_version`: the agent has no live version; `not_found`: the thread is not one of this agent */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "no_active_version",
+           *         "message": "The agent has no published version; publish one to let it answer",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Stream_stream: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Resume after this event id (`<interaction_id>:<seq>`) */
+        'Last-Event-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SendMessageDto'];
+      };
+    };
+    responses: {
+      /** @description Server-Sent Events, each with `id: <interaction_id>:<seq>`, in this order: `thread` ([payload](#/components/schemas/StreamThreadEventDto)) → `delta` ([payload](#/components/schemas/StreamDeltaEventDto), repeated) → `card` ([payload](#/components/schemas/StreamCardEventDto), optional, repeated) → `message` ([payload](#/components/schemas/StreamMessageEventDto)) → `suggestions` ([payload](#/components/schemas/StreamSuggestionsEventDto)) → `done` (`{}`). A failure after the first event is an `error` event ([payload](#/components/schemas/StreamErrorEventDto)) and the stream ends. A `: ping` comment line keeps idle streams open. Concatenated deltas equal `message.text`. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example id: 6740a1b2c3d4e5f601234567:1
+           *     event: thread
+           *     data: {"thread_id":"6740a1b2c3d4e5f601234560","interaction_id":"6740a1b2c3d4e5f601234567"}
+           *
+           *     id: 6740a1b2c3d4e5f601234567:2
+           *     event: delta
+           *     data: {"text":"Here are "}
+           *
+           *     id: 6740a1b2c3d4e5f601234567:3
+           *     event: delta
+           *     data: {"text":"two picks."}
+           *
+           *     id: 6740a1b2c3d4e5f601234567:4
+           *     event: message
+           *     data: {"thread_id":"6740a1b2c3d4e5f601234560","interaction_id":"6740a1b2c3d4e5f601234567","message":{"text":"Here are two picks.","cards":[]}}
+           *
+           *     id: 6740a1b2c3d4e5f601234567:5
+           *     event: suggestions
+           *     data: {"thread_id":"6740a1b2c3d4e5f601234560","interaction_id":"6740a1b2c3d4e5f601234567","followup_suggestions":["Any in size 42?"]}
+           *
+           *     id: 6740a1b2c3d4e5f601234567:6
+           *     event: done
+           *     data: {}
+           */
+          'text/event-stream': string;
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description `no_active_version`: the agent has no live version; `not_found`: the thread is not one of this agent */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "no_active_version",
+           *         "message": "The agent has no published version; publish one to let it answer",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "user_id",
+           *             "message": "user_id must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description A dependency could not be reached (`upstream_unavailable`) */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "upstream_unavailable",
+           *         "message": "The model provider could not be reached",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Events_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateEventDto'];
+      };
+    };
+    responses: {
+      /** @description Accepted */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EventAcceptedDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The agent was deleted (`not_found`), has no published version (`webhooks.no_active_version`), or its active version must be republished (`webhooks.no_runtime_version`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "webhooks.no_active_version",
+           *         "message": "The agent has no published version; publish one to let it answer",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`webhooks.payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "webhooks.payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "text",
+           *             "message": "text must be a string"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description A dependency could not be reached (`upstream_unavailable`) */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "upstream_unavailable",
+           *         "message": "The event could not be queued: the event store is unreachable; retry with backoff",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Ingestion is shedding load or shutting down (`internal_error`, see Retry-After); the event was not queued */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "Event ingestion is overloaded; retry after 5 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Events_status: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The `event_id` answered by POST /messaging/v1/events */
+        eventId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EventStatusDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Event not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Senders_list: {
+    parameters: {
+      query?: {
+        /** @description Items per page */
+        'page[size]'?: number;
+        /** @description Opaque cursor: the page after this one (meta.after_cursor) */
+        'page[after]'?: string;
+        /** @description Opaque cursor: the page before this one (meta.before_cursor) */
+        'page[before]'?: string;
+        /** @description Field to sort by */
+        sort_by?: 'created_at' | 'phone_number';
+        /** @description Sort direction */
+        sort_order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['SenderResponseDto'][];
+            meta: components['schemas']['PageMetaDto'];
+            links: components['schemas']['PageLinksDto'];
+          };
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Senders_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateSenderDto'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SenderResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "sender_exists",
+           *         "message": "+15550100000 is already a whatsapp sender of this organization",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Senders_delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of a connected sender number */
+        senderId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Sender not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  ChannelThreads_start: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description whatsapp or sms; unknown channels answer 404 not_found */
+        channel: 'whatsapp' | 'sms';
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['StartChannelThreadDto'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChannelThreadResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  ChannelThreads_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The channel the conversation was started on */
+        channel: 'whatsapp' | 'sms';
+        /** @description A thread this agent started on the channel (`thread_id` of the start response) */
+        threadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChannelThreadResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  ChannelWebhooks_receive: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description base64 HMAC-SHA1 of the public URL + sorted parameters, keyed by the provider auth token */
+        'X-Twilio-Signature': string;
+      };
+      path: {
+        /** @description The channel of the webhook URL configured at the provider */
+        channel: 'whatsapp' | 'sms';
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': components['schemas']['InboundChannelMessageDto'];
+      };
+    };
+    responses: {
+      /** @description Empty TwiML: the reply is sent later through the Messages API */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/xml': string;
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  ChannelWebhooks_status: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description base64 HMAC-SHA1 of the public URL + sorted parameters, keyed by the provider auth token */
+        'X-Twilio-Signature': string;
+      };
+      path: {
+        /** @description The channel of the webhook URL configured at the provider */
+        channel: 'whatsapp' | 'sms';
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': components['schemas']['ProviderStatusCallbackDto'];
+      };
+    };
+    responses: {
+      /** @description Empty TwiML: the reply is sent later through the Messages API */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/xml': string;
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Threads_list: {
+    parameters: {
+      query?: {
+        /** @description Items per page */
+        'page[size]'?: number;
+        /** @description Opaque cursor: the page after this one (meta.after_cursor) */
+        'page[after]'?: string;
+        /** @description Opaque cursor: the page before this one (meta.before_cursor) */
+        'page[before]'?: string;
+        /** @description Field to sort by */
+        sort_by?: 'created_at';
+        /** @description Sort direction */
+        sort_order?: 'asc' | 'desc';
+        /** @description Threads of this project */
+        project_id?: string;
+        /** @description Threads of this end user (the `user_id` of the sends) */
+        user_id?: string;
+        /** @description The caller's own conversation id (events webhook `thread_id`, channel conversations) */
+        external_id?: string;
+        /** @description Repeatable, RFC 3339. One value: created at or after it. Two values: the inclusive range [start, end]. */
+        created?: string[];
+        /** @description Repeatable: threads where one of these tools (capability codes) was activated */
+        tool?: string[];
+        /** @description Repeatable: `code` (the rule was evaluated), `code:fired` (it triggered), `code:blocked` (it triggered a block), `code:passed` (evaluated, not triggered) */
+        rule?: string[];
+        /** @description Repeatable: `key:value` (equal; numbers and booleans match their JSON value too), `key:*` (present), or `key>=n`, `key>n`, `key<=n`, `key<n` (numeric comparison) */
+        param?: string[];
+        /** @description Repeatable: threads of these agents (24 hex) */
+        agent_id?: string[];
+        /** @description `1` (default): runtime-v1 threads. Any other version (`2`, `2.1.0`): runtime-v2 threads, which requires `agent_id` or `user_id`. */
+        runtime_version?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['ThreadItemDto'][];
+            meta: components['schemas']['PageMetaDto'];
+            links: components['schemas']['PageLinksDto'];
+          };
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Threads_get: {
+    parameters: {
+      query?: {
+        /** @description `1` (default): threads of agents on the v1 runtime. Any other version (`2`, a dotted build such as `2.1.0`): runtime-v2 threads. */
+        runtime_version?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Id of a thread of your organization */
+        threadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ThreadDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Threads_rename: {
+    parameters: {
+      query?: {
+        /** @description `1` (default): threads of agents on the v1 runtime. Any other version (`2`, a dotted build such as `2.1.0`): runtime-v2 threads. */
+        runtime_version?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Id of a thread of your organization */
+        threadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RenameThreadDto'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ThreadDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Threads_messages: {
+    parameters: {
+      query?: {
+        /** @description Items per page */
+        'page[size]'?: number;
+        /** @description Opaque cursor: the page after this one (meta.after_cursor) */
+        'page[after]'?: string;
+        /** @description Opaque cursor: the page before this one (meta.before_cursor) */
+        'page[before]'?: string;
+        /** @description Field to sort by */
+        sort_by?: 'created_at';
+        /** @description Sort direction */
+        sort_order?: 'asc' | 'desc';
+        /** @description Runtime selector, as on the thread list */
+        runtime_version?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Id of a thread of your organization */
+        threadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['ThreadMessageDto'][];
+            meta: components['schemas']['PageMetaDto'];
+            links: components['schemas']['PageLinksDto'];
+          };
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Traces_ofThread: {
+    parameters: {
+      query?: {
+        /** @description Items per page */
+        'page[size]'?: number;
+        /** @description Opaque cursor: the page after this one (meta.after_cursor) */
+        'page[after]'?: string;
+        /** @description Opaque cursor: the page before this one (meta.before_cursor) */
+        'page[before]'?: string;
+        /** @description Field to sort by */
+        sort_by?: 'created_at';
+        /** @description Sort direction */
+        sort_order?: 'asc' | 'desc';
+        /** @description Only traces of this agent: a thread of another agent is 404 `not_found` */
+        agent_id?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Id of a thread of your organization */
+        threadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: (components['schemas']['V1TraceRecordDto'] | components['schemas']['V2TraceRecordDto'])[];
+            meta: components['schemas']['PageMetaDto'];
+            links: components['schemas']['PageLinksDto'];
+          };
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Traces_ofInteraction: {
+    parameters: {
+      query?: {
+        /** @description Only traces of this agent: a thread of another agent is 404 `not_found` */
+        agent_id?: string;
+        /** @description The interaction's thread: required for runtime-v2 interactions (422 without it), omitted for runtime v1. Another thread is 404. */
+        thread_id?: string;
+      };
+      header?: never;
+      path: {
+        /** @description An `interaction_id` (from a send response or a transcript) */
+        interactionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V1TraceRecordDto'] | components['schemas']['V2TraceRecordDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Usage_ofAgent: {
+    parameters: {
+      query?: {
+        /** @description Interactions created at or after this instant (RFC 3339) */
+        created_from?: string;
+        /** @description Interactions created at or before this instant (RFC 3339) */
+        created_to?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UsageDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Usage_ofProject: {
+    parameters: {
+      query?: {
+        /** @description Interactions created at or after this instant (RFC 3339) */
+        created_from?: string;
+        /** @description Interactions created at or before this instant (RFC 3339) */
+        created_to?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Id of a project of your organization */
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UsageDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+}

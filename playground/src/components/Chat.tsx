@@ -1,0 +1,199 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { MessagingAuth } from '../api';
+import { session } from '../session';
+import { streamTurn, type StreamEvent } from '../stream';
+import type { Card, Message, Trace } from '../types';
+import { CardView } from './Card';
+import { ReplyText } from './text';
+import { TraceView } from './Trace';
+
+interface Turn {
+  key: number;
+  role: 'user' | 'agent';
+  text: string;
+  cards: Card[];
+  suggestions: string[];
+  trace?: Trace;
+  tokens?: { input: number; output: number };
+  streaming?: boolean;
+  resumed?: number;
+  error?: string;
+}
+
+let nextKey = 1;
+
+/** The conversation with one agent over SSE, and the trace panel of the reply in focus. */
+export function Chat({ auth, title, onTurn }: { auth: MessagingAuth; title: string; onTurn: () => void }) {
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [threadId, setThreadId] = useState<string>();
+  const [draft, setDraft] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [focus, setFocus] = useState<{ key: number; citation?: number }>();
+  const bottom = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    let current = true;
+    setTurns([]);
+    setThreadId(undefined);
+    setFocus(undefined);
+    auth.welcome().then(
+      (welcome) => {
+        if (current) {
+          setTurns([
+            { key: nextKey++, role: 'agent', text: welcome.welcome_message, cards: [], suggestions: welcome.followup_suggestions },
+          ]);
+        }
+      },
+      (error: Error) =>
+        current && setTurns([{ key: nextKey++, role: 'agent', text: '', cards: [], suggestions: [], error: error.message }]),
+    );
+    return () => {
+      current = false;
+    };
+  }, [auth]);
+
+  useEffect(() => bottom.current?.scrollIntoView({ block: 'end' }), [turns]);
+
+  const update = (key: number, change: (turn: Turn) => Partial<Turn>) =>
+    setTurns((all) => all.map((turn) => (turn.key === key ? { ...turn, ...change(turn) } : turn)));
+
+  async function send(text: string) {
+    if (!text.trim() || busy) return;
+    setBusy(true);
+    setDraft('');
+    const reply: Turn = { key: nextKey++, role: 'agent', text: '', cards: [], suggestions: [], streaming: true };
+    setTurns((all) => [...all, { key: nextKey++, role: 'user', text, cards: [], suggestions: [] }, reply]);
+    setFocus({ key: reply.key });
+    const onEvent = (event: StreamEvent) => {
+      const data = event.data as Record<string, unknown>;
+      switch (event.event) {
+        case 'thread':
+          setThreadId(data.thread_id as string);
+          break;
+        case 'delta':
+          update(reply.key, (turn) => ({ text: turn.text + (data.text as string) }));
+          break;
+        case 'card':
+          update(reply.key, (turn) => ({ cards: [...turn.cards, data.card as Card] }));
+          break;
+        case 'message': {
+          const message = data.message as Message;
+          update(reply.key, () => ({
+            text: message.text,
+            cards: message.cards,
+            trace: message.trace_info,
+            tokens: { input: message.input_tokens, output: message.output_tokens },
+          }));
+          break;
+        }
+        case 'suggestions':
+          update(reply.key, () => ({ suggestions: data.followup_suggestions as string[] }));
+          break;
+        case 'error':
+          update(reply.key, () => ({ error: (data as { error: { message: string } }).error.message }));
+          break;
+      }
+    };
+    try {
+      await streamTurn(
+        auth,
+        { text, user_id: session.userId(), thread_id: threadId, include_trace: true },
+        { onEvent, onResume: () => update(reply.key, (turn) => ({ resumed: (turn.resumed ?? 0) + 1 })) },
+      );
+    } catch (error) {
+      update(reply.key, () => ({ error: (error as Error).message }));
+    } finally {
+      update(reply.key, () => ({ streaming: false }));
+      setBusy(false);
+      onTurn();
+    }
+  }
+
+  const focused = turns.find((turn) => turn.key === focus?.key && turn.trace);
+  const lastKey = turns.at(-1)?.key;
+  return (
+    <div class="chat-layout">
+      <section class="chat" aria-label={`Conversation with ${title}`}>
+        <div class="messages" data-testid="messages">
+          {turns.map((turn) => (
+            <div key={turn.key} class={`turn ${turn.role}${focus?.key === turn.key ? ' focused' : ''}`} data-testid={`turn-${turn.role}`}>
+              {turn.text && (
+                <ReplyText
+                  text={turn.text}
+                  onCitation={
+                    turn.trace?.runtime === 'v2' && turn.trace.citations_used.length
+                      ? (citation) => setFocus({ key: turn.key, citation })
+                      : undefined
+                  }
+                />
+              )}
+              {turn.streaming && <span class="typing" data-testid="streaming" aria-label="streaming" />}
+              {turn.error && <p class="error">{turn.error}</p>}
+              {turn.cards.length > 0 && (
+                <div class="cards">
+                  {turn.cards.map((card) => (
+                    <CardView key={card.index} card={card} />
+                  ))}
+                </div>
+              )}
+              {turn.role === 'agent' && (turn.trace || turn.tokens || turn.resumed) && (
+                <div class="meta">
+                  {turn.trace && (
+                    <button type="button" class="link" onClick={() => setFocus({ key: turn.key })}>
+                      Trace
+                    </button>
+                  )}
+                  {turn.tokens && (
+                    <span>
+                      {turn.tokens.input} in · {turn.tokens.output} out tokens
+                    </span>
+                  )}
+                  {turn.resumed ? <span data-testid="resumed">resumed ×{turn.resumed}</span> : null}
+                </div>
+              )}
+              {turn.key === lastKey && turn.suggestions.length > 0 && !busy && (
+                <div class="chips" data-testid="suggestions">
+                  {turn.suggestions.map((s) => (
+                    <button type="button" key={s} onClick={() => void send(s)}>
+                      {s}
+                    </button>
+                  ))}
+                </div>
+              )}
+            </div>
+          ))}
+          <div ref={bottom} />
+        </div>
+        <form
+          class="composer"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void send(draft);
+          }}
+        >
+          <input
+            value={draft}
+            onInput={(e) => setDraft(e.currentTarget.value)}
+            placeholder={`Message ${title}`}
+            aria-label="Message"
+            maxLength={16384}
+          />
+          <button type="submit" disabled={busy || !draft.trim()}>
+            Send
+          </button>
+        </form>
+        <p class="muted small">
+          {threadId ? `thread ${threadId}` : 'a new thread starts with your first message'} · end user {session.userId()}
+        </p>
+      </section>
+      <aside class="trace-panel" data-testid="trace-panel" aria-label="Trace">
+        <h3>Trace</h3>
+        {focused?.trace ? (
+          <TraceView trace={focused.trace} citation={focus?.citation} />
+        ) : (
+          <p class="muted">Send a message: the reasoning behind each reply shows here.</p>
+        )}
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,171 @@
+import { useEffect, useRef } from 'preact/hooks';
+import type { Trace, V1Trace, V2Trace } from '../types';
+import { SafeLink } from './text';
+
+/** The reasoning of one reply: the v1 decisioning steps, or the v2 passages, citations and narrative. */
+export function TraceView({ trace, citation }: { trace: Trace; citation?: number }) {
+  return (
+    <div class="trace" data-testid="trace">
+      <p class="muted">runtime {trace.runtime === 'v2' ? `v2 · build ${trace.build}` : 'v1'}</p>
+      {trace.runtime === 'v1' ? <V1 trace={trace} /> : <V2 trace={trace} citation={citation} />}
+    </div>
+  );
+}
+
+type Tone = 'ok' | 'no' | 'warn' | 'neutral';
+
+function Status({ tone, children }: { tone: Tone; children: string }) {
+  return <span class={`status ${tone}`}>{children}</span>;
+}
+
+/** Completed tools read as good news, a triggered rule as worth a look; skipped and untriggered steps stay neutral. */
+const DECISION_TONE: Record<string, Tone> = { completed: 'ok', triggered: 'warn', no_results: 'no' };
+
+function V1({ trace }: { trace: V1Trace }) {
+  const guard = trace.understanding.guardrails;
+  return (
+    <>
+      <section>
+        <h5>Intents</h5>
+        {trace.understanding.intents.length ? (
+          <ul class="chips static">
+            {trace.understanding.intents.map((intent, i) => (
+              <li key={intent} class={i === 0 ? 'best' : ''}>
+                {intent}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p class="muted">none recognised</p>
+        )}
+      </section>
+      <section>
+        <h5>Guardrails</h5>
+        <p>
+          <Status tone={guard.passed ? 'ok' : 'no'}>{guard.passed ? 'passed' : 'blocked'}</Status> {guard.reason}
+        </p>
+      </section>
+      <section>
+        <h5>Decisions</h5>
+        {trace.decisions.length === 0 && <p class="muted">no tools or rules</p>}
+        <ol class="decisions">
+          {trace.decisions.map((d) => (
+            <li key={d.track_id}>
+              <div>
+                <strong>{d.type === 'rule' ? `rule ${d.rule.code}` : `tool ${d.tool}`}</strong>{' '}
+                <Status tone={DECISION_TONE[d.status] ?? 'neutral'}>{d.status.replace('_', ' ')}</Status>
+              </div>
+              {d.trigger.reasons
+                .filter((reason) => reason !== d.computation)
+                .map((reason, i) => (
+                  <div key={i} class="reason">
+                    {reason}
+                  </div>
+                ))}
+              {d.text && <div class="reason">{d.text}</div>}
+              {d.fail_reason && <div class="reason muted">{d.fail_reason}</div>}
+              {d.computation && <code>{d.computation}</code>}
+            </li>
+          ))}
+        </ol>
+      </section>
+      <section>
+        <h5>Computed parameters</h5>
+        {trace.computed_parameters.length === 0 ? (
+          <p class="muted">none</p>
+        ) : (
+          <table>
+            <tbody>
+              {trace.computed_parameters.map((p) => (
+                <tr key={p.code}>
+                  <td>{p.code}</td>
+                  <td>{p.title}</td>
+                  <td class="muted">{p.scope}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section>
+        <h5>Rules evaluations</h5>
+        {trace.rules_evaluations.length === 0 && <p class="muted">no rules</p>}
+        <ul class="plain">
+          {trace.rules_evaluations.map((r) => (
+            <li key={r.code}>
+              <Status tone={r.triggered ? 'warn' : 'neutral'}>{r.triggered ? 'triggered' : 'not triggered'}</Status>{' '}
+              <strong>{r.code}</strong>
+              {r.reason.map((reason, i) => (
+                <div key={i} class="reason">
+                  <code>{reason.condition.operation}</code>
+                </div>
+              ))}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
+  );
+}
+
+function V2({ trace, citation }: { trace: V2Trace; citation?: number }) {
+  const focused = trace.citations_used.find((c) => c.marker === citation);
+  const focusRef = useRef<HTMLElement>(null);
+  useEffect(() => focusRef.current?.scrollIntoView({ block: 'nearest' }), [citation]);
+  return (
+    <>
+      {focused && (
+        <section class="focused" ref={focusRef} data-testid="citation-passage">
+          <h5>
+            Source [{focused.marker}] · {focused.title}
+          </h5>
+          <blockquote>{focused.text}</blockquote>
+          <p class="muted">
+            passage {focused.passage_id} {focused.url && <SafeLink href={focused.url}>open article</SafeLink>}
+          </p>
+        </section>
+      )}
+      <section>
+        <h5>Narrative</h5>
+        <p>{trace.narrative}</p>
+      </section>
+      <section>
+        <h5>Citations</h5>
+        {trace.citations_used.length === 0 && <p class="muted">the reply cites nothing</p>}
+        <ul class="plain">
+          {trace.citations_used.map((c) => (
+            <li key={c.marker}>
+              <strong>[{c.marker}]</strong> {c.title} <span class="muted">{c.passage_id}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section>
+        <h5>Passages used</h5>
+        {trace.passages_used.map((p) => (
+          <details key={p.passage_id}>
+            <summary>
+              {p.passage_id} <span class="muted">score {p.score}</span>
+            </summary>
+            <blockquote>{p.text}</blockquote>
+          </details>
+        ))}
+      </section>
+      <section>
+        <h5>Checks and policies</h5>
+        <ul class="plain">
+          {trace.checks.map((c) => (
+            <li key={c.name}>
+              <Status tone={c.passed ? 'ok' : 'no'}>{c.passed ? 'passed' : 'failed'}</Status> {c.name} <span class="muted">{c.detail}</span>
+            </li>
+          ))}
+          {trace.policies.map((p) => (
+            <li key={p.code}>
+              <Status tone="neutral">{p.decision}</Status> {p.code} <span class="muted">{p.detail}</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
+  );
+}

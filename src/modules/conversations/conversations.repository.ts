@@ -1,0 +1,413 @@
+import { Injectable } from '@nestjs/common';
+import { DatabaseError } from 'pg';
+import type { Page } from '../../common/pagination/page.dto.js';
+import type { PageQuery } from '../../common/pagination/page-query.dto.js';
+import type { PageRequest } from '../../common/pagination/paginate.js';
+import { paginateSql } from '../../common/pagination/paginate-sql.js';
+import { SqlParams } from '../../database/sql-params.js';
+import { SqlService } from '../../database/sql.service.js';
+import { TurnAlreadyRecordedError } from './conversations.errors.js';
+import {
+  HISTORY_TURNS,
+  type ChannelThread,
+  type MessageRow,
+  type NewThread,
+  type RecordedTurn,
+  type ThreadItemRow,
+  type ThreadRow,
+  type ThreadState,
+  type TraceRow,
+  type TurnRecord,
+  type UsagePlan,
+  type UsageSums,
+} from './conversations.types.js';
+
+interface ThreadHistoryRow {
+  id: string;
+  user_id: string;
+  history: Array<{ user_text: string | null; reply_text: string; image_url: string | null; agent_variables: Record<string, unknown> }>;
+}
+
+const THREAD_COLUMNS = `id, organization_id, project_id, agent_id, user_id, external_id, title, runtime, version_tag, tools, rules,
+  params, interaction_count, last_interaction_at, created_at, updated_at`;
+const CHANNEL_THREAD_COLUMNS = 'id, organization_id, agent_id, user_id, external_id, channel, phone_number, sender_id, sender_number';
+
+const INTERACTION_COLUMNS = `id, organization_id, project_id, agent_id, thread_id, seq, source, user_id, user_message_id, user_text,
+  image_url, agent_variables, reply_message_id, reply_text, reply, trace, runtime, runtime_build, version_id, revision_id,
+  version_tag, input_tokens, output_tokens, cache_read_tokens, reasoning_tokens, created_at, event_id`;
+
+// On an existing thread the next seq is computed in the statement; two writers racing on one thread collide
+// on uq_interactions_thread_seq and the loser retries with the next number.
+const NEXT_SEQ = '(SELECT COALESCE(max(seq), 0) + 1 FROM interactions WHERE thread_id = $5)';
+const interactionValues = (seq: string, eventId: string) => `$1, $2, $3, $4, $5, ${seq},
+  $6, $7, $8, $9, $10, $11::jsonb, $12, $13, $14::json, $15::json, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, ${eventId}`;
+
+const SEQ_INDEX = 'uq_interactions_thread_seq';
+/** Makes an events-webhook turn's write happen at most once per event. */
+const EVENT_ID_INDEX = 'uq_interactions_event_id';
+const SEQ_RETRIES = 5;
+
+const INTERACTION_SUMS = 'count(*), sum(input_tokens), sum(output_tokens), sum(cache_read_tokens), sum(reasoning_tokens)';
+
+const isUniqueViolation = (error: unknown, constraint: string): boolean =>
+  error instanceof DatabaseError && error.code === '23505' && error.constraint === constraint;
+
+/**
+ * The SQL of `threads`, `interactions` and their `usage_daily` roll-up: the only place those tables are named
+ * (migrations aside). The turn is two round trips: one read of the thread with its recent history, one statement
+ * that writes the interaction and creates or updates the thread (facets merged) atomically.
+ */
+@Injectable()
+export class ConversationsRepository {
+  constructor(private readonly sql: SqlService) {}
+
+  async threadState(organizationId: string, agentId: string, threadId: string): Promise<ThreadState | undefined> {
+    const row = await this.sql.one<ThreadHistoryRow>(
+      `SELECT t.id, t.user_id,
+              COALESCE((SELECT json_agg(h ORDER BY h.seq) FROM (
+                 SELECT seq, user_text, reply_text, image_url, agent_variables FROM interactions
+                  WHERE thread_id = t.id ORDER BY seq DESC LIMIT ${HISTORY_TURNS}) h), '[]'::json) AS history
+         FROM threads t
+        WHERE t.id = $1 AND t.organization_id = $2 AND t.agent_id = $3`,
+      [threadId.toLowerCase(), organizationId, agentId],
+      'turn_find_thread',
+    );
+    if (!row) return undefined;
+    const history: ThreadState['history'] = [];
+    for (const turn of row.history) {
+      if (turn.user_text) history.push({ role: 'user', text: turn.user_text });
+      history.push({ role: 'agent', text: turn.reply_text });
+    }
+    const latest = row.history[row.history.length - 1];
+    return {
+      id: row.id,
+      userId: row.user_id,
+      history,
+      last: latest ? { text: latest.user_text, imageUrl: latest.image_url, agentVariables: latest.agent_variables } : null,
+    };
+  }
+
+  /** Writes the turn; `TurnAlreadyRecordedError` when its event already has one. */
+  async recordTurn(turn: TurnRecord): Promise<void> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await this.writeTurn(turn);
+        return;
+      } catch (error) {
+        if (turn.eventId && isUniqueViolation(error, EVENT_ID_INDEX)) throw new TurnAlreadyRecordedError(turn.eventId);
+        if (!isUniqueViolation(error, SEQ_INDEX) || attempt >= SEQ_RETRIES) throw error;
+      }
+    }
+  }
+
+  private writeTurn(turn: TurnRecord): Promise<unknown> {
+    const rules = turn.facets.rules.flatMap((r) =>
+      r.outcome === 'passed'
+        ? [r.code, `${r.code}:passed`]
+        : r.outcome === 'blocked'
+          ? [r.code, `${r.code}:fired`, `${r.code}:blocked`]
+          : [r.code, `${r.code}:fired`],
+    );
+    const interaction = [
+      turn.interactionId,
+      turn.organizationId,
+      turn.projectId,
+      turn.agentId,
+      turn.threadId,
+      turn.source,
+      turn.userId,
+      turn.userMessageId,
+      turn.userText,
+      turn.imageUrl,
+      JSON.stringify(turn.agentVariables),
+      turn.replyMessageId,
+      turn.replyText,
+      JSON.stringify(turn.reply),
+      JSON.stringify(turn.trace),
+      turn.runtime,
+      turn.runtimeBuild,
+      turn.versionId,
+      turn.revisionId,
+      turn.versionTag,
+      turn.usage.input_tokens,
+      turn.usage.output_tokens,
+      turn.usage.cache_read_tokens,
+      turn.usage.reasoning_tokens,
+      turn.createdAt,
+    ];
+    const facets = [turn.facets.tools, rules, JSON.stringify(turn.facets.params)];
+    if (turn.newThread) {
+      return this.sql.rows(
+        `WITH thread AS (
+           INSERT INTO threads (id, organization_id, project_id, agent_id, user_id, external_id, title, runtime, version_tag,
+                                tools, rules, params, interaction_count, last_interaction_at, created_at, updated_at)
+           VALUES ($5, $2, $3, $4, $7, $29, $30, $16, $20, $26, $27, $28::jsonb, 1, $25, $25, $25)
+         )
+         INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${interactionValues('1', '$31')})`,
+        [...interaction, ...facets, turn.newThread.externalId, turn.newThread.title, turn.eventId ?? null],
+        'turn_insert_new_thread',
+      );
+    }
+    return this.sql.rows(
+      `WITH thread AS (
+         UPDATE threads
+            SET version_tag = $20, runtime = $16, interaction_count = interaction_count + 1,
+                tools = ARRAY(SELECT DISTINCT unnest(tools || $26::text[])),
+                rules = ARRAY(SELECT DISTINCT unnest(rules || $27::text[])),
+                params = params || $28::jsonb, last_interaction_at = $25, updated_at = $25
+          WHERE id = $5
+       )
+       INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${interactionValues(NEXT_SEQ, '$29')})`,
+      [...interaction, ...facets, turn.eventId ?? null],
+      'turn_insert_existing_thread',
+    );
+  }
+
+  /** The turn written for an event, if any (of `organizationId` when given). */
+  turnForEvent(eventId: string, organizationId: string | null): Promise<RecordedTurn | undefined> {
+    return this.sql.one<RecordedTurn>(
+      `SELECT id, thread_id, reply_text, reply FROM interactions WHERE event_id = $1 AND ($2::text IS NULL OR organization_id = $2)`,
+      [eventId, organizationId],
+      'conversations_turn_for_event',
+    );
+  }
+
+  async threadIdByExternalId(organizationId: string, agentId: string, externalId: string): Promise<string | undefined> {
+    const row = await this.sql.one<{ id: string }>(
+      `SELECT id FROM threads WHERE agent_id = $1 AND external_id = $2 AND organization_id = $3`,
+      [agentId, externalId, organizationId],
+      'conversations_thread_by_external_id',
+    );
+    return row?.id;
+  }
+
+  /** A thread with no turn yet (a channel conversation's opening message is the channel's own). */
+  async createThread(thread: NewThread): Promise<void> {
+    const createdAt = thread.createdAt ?? new Date();
+    await this.sql.rows(
+      `INSERT INTO threads (id, organization_id, project_id, agent_id, user_id, external_id, title, runtime, version_tag,
+                            tools, rules, params, channel, phone_number, sender_id, sender_number, agent_display_name,
+                            interaction_count, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15, $16, $17, 0, $18, $18)`,
+      [
+        thread.id,
+        thread.organizationId,
+        thread.projectId,
+        thread.agentId,
+        thread.userId,
+        thread.externalId,
+        thread.title,
+        thread.runtime,
+        thread.versionTag,
+        thread.facets?.tools ?? [],
+        thread.facets?.rules ?? [],
+        JSON.stringify(thread.facets?.params ?? {}),
+        thread.channel?.channel ?? null,
+        thread.channel?.phoneNumber ?? null,
+        thread.channel?.senderId ?? null,
+        thread.channel?.senderNumber ?? null,
+        thread.channel?.agentDisplayName ?? null,
+        createdAt,
+      ],
+      'conversations_create_thread',
+    );
+  }
+
+  /** A channel thread by id (of the agent on that channel when given). */
+  channelThread(
+    threadId: string,
+    owner?: { organizationId: string; agentId: string; channel: string },
+  ): Promise<ChannelThread | undefined> {
+    if (!owner) {
+      return this.sql.one<ChannelThread>(`SELECT ${CHANNEL_THREAD_COLUMNS} FROM threads WHERE id = $1 AND channel IS NOT NULL`, [threadId]);
+    }
+    return this.sql.one<ChannelThread>(
+      `SELECT ${CHANNEL_THREAD_COLUMNS} FROM threads WHERE id = $1 AND organization_id = $2 AND agent_id = $3 AND channel = $4`,
+      [threadId.toLowerCase(), owner.organizationId, owner.agentId, owner.channel],
+      'conversations_channel_thread',
+    );
+  }
+
+  /**
+   * For each organization, its latest open channel thread between the two numbers (open: its agent and project are
+   * not deleted). A number exactly one organization connected as a sender, and that is not a shared platform
+   * default, belongs to that organization: only its threads count, whatever other organizations once did with the
+   * number. Otherwise the number is shared and every organization's thread counts; the caller decides.
+   */
+  channelConversations(channel: string, senderNumber: string, phoneNumber: string, platformDefault: boolean): Promise<ChannelThread[]> {
+    return this.sql.rows<ChannelThread>(
+      `WITH owners AS (SELECT organization_id FROM senders WHERE channel = $1 AND phone_number = $2)
+       SELECT DISTINCT ON (t.organization_id) t.id, t.organization_id, t.agent_id, t.user_id, t.external_id, t.channel, t.phone_number,
+              t.sender_id, t.sender_number
+         FROM threads t
+         JOIN agents a ON a.id = t.agent_id AND a.deleted_at IS NULL
+         JOIN projects p ON p.id = a.project_id AND p.deleted_at IS NULL
+        WHERE t.channel = $1 AND t.sender_number = $2 AND t.phone_number = $3
+          AND ($4 OR (SELECT count(*) FROM owners) <> 1 OR t.organization_id IN (SELECT organization_id FROM owners))
+        ORDER BY t.organization_id, t.created_at DESC, t.id DESC`,
+      [channel, senderNumber, phoneNumber, platformDefault],
+      'channel_find_conversations',
+    );
+  }
+
+  /**
+   * The share of threads carrying each common tool and rule entry, from `pg_stats` (what ANALYZE sampled; values
+   * not listed are rarer than every listed one).
+   */
+  async facetShares(): Promise<Map<string, number>> {
+    const shares = new Map<string, number>();
+    const rows = await this.sql.rows<{ attname: string; elems: string[] | null; freqs: number[] | null }>(
+      `SELECT attname, most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
+         FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'threads' AND attname IN ('tools', 'rules')`,
+      [],
+      'threads_facet_stats',
+    );
+    for (const row of rows) (row.elems ?? []).forEach((elem, i) => shares.set(`${row.attname}:${elem}`, row.freqs?.[i] ?? 0));
+    return shares;
+  }
+
+  /**
+   * One page of list items; `where` are conditions on `threads t` whose values are in `params`. With
+   * `unordered`, the sort key is written as an expression no index provides, so the plan cannot walk a
+   * created_at index and sorts the (small) set a rare facet's posting list yields instead; same order, same cursors.
+   */
+  listThreads<T>(
+    where: string[],
+    params: SqlParams,
+    query: PageQuery,
+    request: PageRequest,
+    toItem: (row: ThreadItemRow) => T,
+    unordered: boolean,
+  ): Promise<Page<T>> {
+    return paginateSql<ThreadItemRow & Record<string, unknown>, T>(
+      this.sql,
+      { select: 'SELECT t.id, t.title, t.created_at, t.version_tag, t.agent_id, t.user_id, t.external_id FROM threads t', where, params },
+      query,
+      {
+        sortColumns: { created_at: unordered ? `(t.created_at + interval '0 seconds')` : 't.created_at' },
+        idColumn: 't.id',
+        sortValue: (row) => row.created_at.toISOString(),
+        rowId: (row) => row.id,
+        defaultSort: 'created_at',
+        defaultOrder: 'desc',
+      },
+      request,
+      toItem,
+    );
+  }
+
+  findThread(organizationId: string, threadId: string): Promise<ThreadRow | undefined> {
+    return this.sql.one<ThreadRow>(
+      `SELECT ${THREAD_COLUMNS} FROM threads WHERE id = $1 AND organization_id = $2`,
+      [threadId.toLowerCase(), organizationId],
+      'threads_find',
+    );
+  }
+
+  renameThread(organizationId: string, threadId: string, runtime: 'v1' | 'v2', title: string): Promise<ThreadRow | undefined> {
+    return this.sql.one<ThreadRow>(
+      `UPDATE threads SET title = $4, updated_at = now()
+        WHERE id = $1 AND organization_id = $2 AND runtime = $3
+       RETURNING ${THREAD_COLUMNS}`,
+      [threadId.toLowerCase(), organizationId, runtime, title],
+      'threads_rename',
+    );
+  }
+
+  /** The transcript in turn order; `position` (2·seq for the user message, 2·seq+1 for the reply) is the keyset column. */
+  messages<T>(threadId: string, query: PageQuery, request: PageRequest, toItem: (row: MessageRow) => T): Promise<Page<T>> {
+    const params = new SqlParams();
+    const thread = params.add(threadId);
+    const select = `SELECT m.* FROM (
+        SELECT i.user_message_id AS id, 'user' AS role, i.user_text AS text, i.created_at, i.id AS interaction_id, i.image_url,
+               NULL::json AS reply, i.version_tag, i.input_tokens, i.output_tokens, i.seq * 2 AS position
+          FROM interactions i
+         WHERE i.thread_id = ${thread} AND (i.user_text IS NOT NULL OR i.image_url IS NOT NULL)
+        UNION ALL
+        SELECT i.reply_message_id, 'agent', i.reply_text, i.created_at, i.id, NULL, i.reply, i.version_tag, i.input_tokens,
+               i.output_tokens, i.seq * 2 + 1
+          FROM interactions i
+         WHERE i.thread_id = ${thread}
+      ) m`;
+    return paginateSql<MessageRow & Record<string, unknown>, T>(
+      this.sql,
+      { select, where: [], params },
+      query,
+      {
+        sortColumns: { created_at: 'm.position' },
+        idColumn: 'm.id',
+        sortValue: (row) => Number(row.position),
+        sortKinds: { created_at: 'number' },
+        rowId: (row) => row.id,
+        defaultSort: 'created_at',
+        defaultOrder: 'asc',
+      },
+      request,
+      toItem,
+    );
+  }
+
+  traces<T>(threadId: string, query: PageQuery, request: PageRequest, toItem: (row: TraceRow) => T): Promise<Page<T>> {
+    const params = new SqlParams();
+    return paginateSql<TraceRow & Record<string, unknown>, T>(
+      this.sql,
+      {
+        select: 'SELECT i.id, i.thread_id, i.agent_id, i.runtime, i.trace, i.created_at FROM interactions i',
+        where: [`i.thread_id = ${params.add(threadId)}`],
+        params,
+      },
+      query,
+      {
+        sortColumns: { created_at: 'i.created_at' },
+        idColumn: 'i.id',
+        sortValue: (row) => row.created_at.toISOString(),
+        rowId: (row) => row.id,
+        defaultSort: 'created_at',
+        defaultOrder: 'asc',
+      },
+      request,
+      toItem,
+    );
+  }
+
+  trace(organizationId: string, interactionId: string): Promise<TraceRow | undefined> {
+    return this.sql.one<TraceRow>(
+      `SELECT id, thread_id, agent_id, runtime, trace, created_at FROM interactions WHERE id = $1 AND organization_id = $2`,
+      [interactionId.toLowerCase(), organizationId],
+      'traces_find_interaction',
+    );
+  }
+
+  /**
+   * Usage sums over an agent or a project: whole days from the `usage_daily` roll-up (kept by a trigger on
+   * interactions, migration 1732240400000), partial days from interactions through their (scope, created_at) indexes.
+   */
+  async usage(scope: 'agent_id' | 'project_id', id: string, plan: UsagePlan): Promise<UsageSums> {
+    const p = new SqlParams();
+    const key = p.add(id);
+    const parts: string[] = [];
+    if (plan.days) {
+      const where = [`${scope} = ${key}`];
+      if (plan.days.start) where.push(`day >= ${p.add(plan.days.start)}::date`);
+      if (plan.days.end) where.push(`day < ${p.add(plan.days.end)}::date`);
+      parts.push(`SELECT sum(interaction_count), sum(input_tokens), sum(output_tokens), sum(cache_read_tokens), sum(reasoning_tokens)
+                    FROM usage_daily WHERE ${where.join(' AND ')}`);
+    }
+    const ranges = [
+      plan.head && { from: plan.head.from, op: '<', to: plan.head.before },
+      plan.tail && { from: plan.tail.from, op: '<=', to: plan.tail.to },
+      plan.direct && { from: plan.direct.from, op: '<=', to: plan.direct.to },
+    ];
+    for (const range of ranges) {
+      if (!range) continue;
+      parts.push(`SELECT ${INTERACTION_SUMS} FROM interactions
+                   WHERE ${scope} = ${key} AND created_at >= ${p.add(range.from)} AND created_at ${range.op} ${p.add(range.to)}`);
+    }
+    const row = await this.sql.one<UsageSums>(
+      `SELECT sum(n) AS interaction_count, sum(i) AS input_tokens, sum(o) AS output_tokens, sum(c) AS cache_read_tokens, sum(r) AS reasoning_tokens
+         FROM (${parts.join(' UNION ALL ')}) AS s(n, i, o, c, r)`,
+      p.values,
+    );
+    return row ?? { interaction_count: 0, input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, reasoning_tokens: 0 };
+  }
+}

@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import type { Page } from '../../common/pagination/page.dto.js';
+import type { PageQuery } from '../../common/pagination/page-query.dto.js';
+import type { PageRequest } from '../../common/pagination/paginate.js';
+import { SqlParams } from '../../database/sql-params.js';
+import type { ThreadListFilter } from './thread-list-filter.js';
+import { ConversationsRepository } from './conversations.repository.js';
+import type {
+  ChannelThread,
+  MessageRow,
+  NewThread,
+  RecordedTurn,
+  ThreadItemRow,
+  ThreadRow,
+  ThreadState,
+  TraceRow,
+  TurnRecord,
+  UsagePlan,
+  UsageSums,
+} from './conversations.types.js';
+import { rareFacetDriven, threadFilterConditions, type FacetFrequency } from './thread-filters.js';
+
+/** How long the facet frequencies read from the planner statistics are reused. */
+const FACET_STATS_TTL_MS = 60_000;
+
+/**
+ * The conversation store: the one owner of threads and their interactions (turns). Messaging records turns
+ * through it; threads, traces, usage, events and channels read and create conversations only through it.
+ */
+@Injectable()
+export class ConversationsService {
+  private facetStats: { at: number; shares: Map<string, number> } | null = null;
+  private refreshing: Promise<void> | null = null;
+
+  constructor(private readonly store: ConversationsRepository) {}
+
+  /** The agent's thread with its recent history (the engine's context), or undefined. */
+  threadState(organizationId: string, agentId: string, threadId: string): Promise<ThreadState | undefined> {
+    return this.store.threadState(organizationId, agentId, threadId);
+  }
+
+  /** Records one turn atomically; `TurnAlreadyRecordedError` when its event already has one. */
+  recordTurn(turn: TurnRecord): Promise<void> {
+    return this.store.recordTurn(turn);
+  }
+
+  createThread(thread: NewThread): Promise<void> {
+    return this.store.createThread(thread);
+  }
+
+  /** The turn an event wrote; with `organizationId`, only that organization's. */
+  turnForEvent(eventId: string, organizationId: string | null = null): Promise<RecordedTurn | undefined> {
+    return this.store.turnForEvent(eventId, organizationId);
+  }
+
+  threadIdByExternalId(organizationId: string, agentId: string, externalId: string): Promise<string | undefined> {
+    return this.store.threadIdByExternalId(organizationId, agentId, externalId);
+  }
+
+  channelThread(
+    threadId: string,
+    owner?: { organizationId: string; agentId: string; channel: string },
+  ): Promise<ChannelThread | undefined> {
+    return this.store.channelThread(threadId, owner);
+  }
+
+  /** The channel threads an inbound message from `phoneNumber` to `senderNumber` could continue, one per organization. */
+  channelConversations(channel: string, senderNumber: string, phoneNumber: string, platformDefault: boolean): Promise<ChannelThread[]> {
+    return this.store.channelConversations(channel, senderNumber, phoneNumber, platformDefault);
+  }
+
+  /** The organization's threads matching the list filters, one page. */
+  async listThreads<T>(
+    organizationId: string,
+    query: ThreadListFilter & PageQuery,
+    request: PageRequest,
+    toItem: (row: ThreadItemRow) => T,
+  ): Promise<Page<T>> {
+    const params = new SqlParams();
+    const frequency = await this.facetFrequency();
+    const where = threadFilterConditions(organizationId, query, params, frequency);
+    return this.store.listThreads(where, params, query, request, toItem, rareFacetDriven(query, frequency));
+  }
+
+  findThread(organizationId: string, threadId: string): Promise<ThreadRow | undefined> {
+    return this.store.findThread(organizationId, threadId);
+  }
+
+  renameThread(organizationId: string, threadId: string, runtime: 'v1' | 'v2', title: string): Promise<ThreadRow | undefined> {
+    return this.store.renameThread(organizationId, threadId, runtime, title);
+  }
+
+  transcript<T>(threadId: string, query: PageQuery, request: PageRequest, toItem: (row: MessageRow) => T): Promise<Page<T>> {
+    return this.store.messages(threadId, query, request, toItem);
+  }
+
+  traces<T>(threadId: string, query: PageQuery, request: PageRequest, toItem: (row: TraceRow) => T): Promise<Page<T>> {
+    return this.store.traces(threadId, query, request, toItem);
+  }
+
+  trace(organizationId: string, interactionId: string): Promise<TraceRow | undefined> {
+    return this.store.trace(organizationId, interactionId);
+  }
+
+  usage(scope: 'agent_id' | 'project_id', id: string, plan: UsagePlan): Promise<UsageSums> {
+    return this.store.usage(scope, id, plan);
+  }
+
+  /** Facet shares from the planner statistics, read once a minute: the list filters pick by them which facet an index answers. */
+  private async facetFrequency(): Promise<FacetFrequency> {
+    if (!this.facetStats || Date.now() - this.facetStats.at > FACET_STATS_TTL_MS) {
+      this.refreshing ??= this.loadFacetStats().finally(() => {
+        this.refreshing = null;
+      });
+      if (!this.facetStats) await this.refreshing;
+    }
+    const shares = this.facetStats?.shares;
+    return (column, value) => shares?.get(`${column}:${value}`) ?? 0;
+  }
+
+  private async loadFacetStats(): Promise<void> {
+    // No statistics is not an error: every facet then counts as rare and stays index-eligible.
+    const shares = await this.store.facetShares().catch(() => new Map<string, number>());
+    this.facetStats = { at: Date.now(), shares };
+  }
+}

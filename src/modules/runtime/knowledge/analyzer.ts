@@ -1,0 +1,103 @@
+import { stemmer } from 'stemmer';
+import { boundedWord, isStopword, MAX_QUERY_TERMS } from '../text/terms.js';
+
+/**
+ * The knowledge retriever's view of English text: lower-cased words (identifiers such as `shared_buffers` split
+ * at `_`, `.` and `-` so "shared buffers" meets them), stop words dropped, Porter-stemmed (the `stemmer` package:
+ * "replication"/"replicate"/"replicating" meet, which the engines' light stemmer does not do).
+ */
+
+const WORD = /[\p{L}\p{N}]+/gu;
+/** A word, or an identifier joined by `_` or `.` (`shared_buffers`, `pg_hba.conf`): kept whole and split. */
+const TOKEN = /[\p{L}\p{N}]+(?:[_.][\p{L}\p{N}]+)*/gu;
+
+/**
+ * Words a support question is built from that say little about its topic ("how do I set up …", "what is the
+ * way to …"). They still count, at a fraction of a content word's weight: the question model.
+ */
+const QUESTION_WORDS = new Set(
+  (
+    'use using used set setting sets setup make makes making way ways work works working happen happens mean means ' +
+    'fix check see find possible able thing things something anything help problem issue example examples right ' +
+    'correct best good new old one two someone somebody say says said try trying tried go going come done ' +
+    'enable enabled turn configure configured configuration change changes changed run running'
+  ).split(/\s+/),
+);
+const QUESTION_WEIGHT = 0.35;
+
+const STEMS = new Map<string, string>();
+
+/** Porter stem of a lower-cased word, memoised (the vocabulary of a knowledge base is small; stems repeat). */
+export function stemWord(word: string): string {
+  let s = STEMS.get(word);
+  if (s === undefined) {
+    s = /^\d/.test(word) ? word : stemmer(word);
+    if (STEMS.size < 200_000) STEMS.set(word, s);
+  }
+  return s;
+}
+
+export function isStop(word: string): boolean {
+  return isStopword(word) || (word.length === 1 && !/\d/.test(word));
+}
+
+/** Lower-cased words of a text, in order, each bounded as the rest of the service bounds words. */
+export function lowerWords(text: string): string[] {
+  const out: string[] = [];
+  for (const [w] of text.toLowerCase().matchAll(WORD)) out.push(boundedWord(w));
+  return out;
+}
+
+/** Lower-cased tokens of a text: each word, and each identifier followed by its parts. */
+function tokens(text: string): Array<{ word: string; of?: string }> {
+  const out: Array<{ word: string; of?: string }> = [];
+  for (const [token] of text.toLowerCase().matchAll(TOKEN)) {
+    if (!/[_.]/.test(token)) {
+      out.push({ word: boundedWord(token) });
+      continue;
+    }
+    const whole = boundedWord(token);
+    out.push({ word: whole });
+    for (const [part] of token.matchAll(WORD)) out.push({ word: boundedWord(part), of: whole });
+  }
+  return out;
+}
+
+/** The term of a token: an identifier stays whole (a stemmer would mangle it), a word is stemmed. */
+function termOf(word: string): string {
+  return /[_.]/.test(word) ? word : stemWord(word);
+}
+
+/** Index terms of a text, in order (positions matter for proximity). */
+export function analyze(text: string): string[] {
+  const out: string[] = [];
+  for (const { word } of tokens(text)) if (!isStop(word)) out.push(termOf(word));
+  return out;
+}
+
+export interface QueryWord {
+  word: string;
+  stem: string;
+  /** 1 for a content word, less for the question's frame ("how do I use …") and for parts of identifiers. */
+  weight: number;
+  /** The identifier this word is a part of (`buffers` of `shared_buffers`). */
+  of?: string;
+}
+
+const PART_WEIGHT = 0.5;
+
+/** Distinct content words of a question with their weight in the question model, at most `max`. */
+export function questionWords(text: string, max = MAX_QUERY_TERMS): QueryWord[] {
+  const seen = new Set<string>();
+  const out: QueryWord[] = [];
+  for (const { word, of } of tokens(text)) {
+    if (isStop(word)) continue;
+    const stem = termOf(word);
+    if (seen.has(stem)) continue;
+    seen.add(stem);
+    const weight = (QUESTION_WORDS.has(word) ? QUESTION_WEIGHT : 1) * (of ? PART_WEIGHT : 1);
+    out.push(of ? { word, stem, weight, of } : { word, stem, weight });
+    if (out.length === max) break;
+  }
+  return out;
+}
