@@ -4,7 +4,7 @@ import { signTwilioRequest } from '../support/fake-twilio-server.js';
 import type { FakeTwilio } from '../support/fake-twilio-server.js';
 import { expectStatus } from '../support/agents.js';
 import type { HttpResponse } from '../support/http.js';
-import type { TestApp } from '../support/test-app.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 import { credentialsOf, operationsOf, type Operation } from '../hostile/support/operations.js';
 import { fillPath, pathIds, PUBLIC_BASE, seedTenant, startHostileApp, type Tenant } from '../hostile/support/world.js';
 import { IS_PUBLIC } from '../../src/modules/auth/decorators/auth.metadata.js';
@@ -141,6 +141,40 @@ describe('OpenAPI document: examples that work, descriptions, security', () => {
     expect(checked).toBeGreaterThan(200);
   });
 
+  it('answers the documented 401 and 404 examples for real: no credentials, and an id nobody has', async () => {
+    const operations = operationsOf(document);
+    const nobody = 'ffffffffffffffffffffffff';
+    // The operation's first JSON example as its body (valid, so the id lookup is what answers), or none.
+    const validBody = (op: Operation) => {
+      const examples = document.paths[op.path][op.method.toLowerCase()].requestBody?.content['application/json']?.examples as
+        Json | undefined;
+      return examples ? { body: Object.values<Json>(examples)[0]!.value } : {};
+    };
+    let checked = 0;
+    for (const op of operations) {
+      const responses = document.paths[op.path][op.method.toLowerCase()].responses as Json;
+      const ids = await pathIds(t, tenant, op.method, op.path);
+      const documented401 = responses['401']?.content?.['application/json']?.example?.error?.code;
+      if (documented401 && op.surface !== 'token') {
+        const res = await t.http.request(op.method, fillPath(op.path, ids), validBody(op));
+        expect({ op: op.key, status: res.status, code: res.body?.error?.code }).toEqual({ op: op.key, status: 401, code: documented401 });
+        checked += 1;
+      }
+      const idParams = op.parameters.filter((p) => p.in === 'path' && p.schema.pattern?.includes('24'));
+      if (responses['404'] && idParams.length > 0) {
+        const missing = Object.fromEntries(idParams.map((p) => [p.name, nobody]));
+        const res = await t.http.request(op.method, fillPath(op.path, { ...ids, ...missing }), {
+          headers: credentialsOf(op.surface, tenant),
+          ...validBody(op),
+        });
+        expect({ op: op.key, status: res.status }).toEqual({ op: op.key, status: 404 });
+        expect(CODES_BY_STATUS[404]).toContain(res.body.error.code);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThan(60);
+  }, 60_000);
+
   it('gives every operation a summary and a description, and describes every parameter and schema field', () => {
     const missing: string[] = [];
     for (const { key, op } of operationObjects(document)) {
@@ -204,5 +238,22 @@ describe('OpenAPI document: examples that work, descriptions, security', () => {
       expect.objectContaining({ type: expect.anything(), id: expect.anything(), thread_id: expect.anything() }),
     );
     expect(document.servers).toEqual([expect.objectContaining({ url: '/' })]);
+  });
+});
+
+describe('OpenAPI document under BASE_PATH', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ BASE_PATH: '/api' });
+  });
+  afterAll(() => t.close());
+
+  it('serves paths and the WebSocket route with the base path, against the serving origin', async () => {
+    const document = expectStatus(await t.http.get('/api/openapi.json'), 200, 'document').body;
+    expect(Object.keys(document.paths).every((path) => path.startsWith('/api/'))).toBe(true);
+    expect(Object.keys(document['x-websocket'])).toEqual(['/api/messaging/v1/session']);
+    expect(document.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    // The documented path answers there: servers "/" + path is the real URL.
+    expect((await t.http.get(Object.keys(document.paths).find((path) => path.endsWith('/health'))!)).status).toBe(200);
   });
 });
