@@ -1,6 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { AppConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
+import { BusModule } from './common/bus/bus.module.js';
+import { BusRelayModule } from './common/bus/bus-relay.module.js';
 import { RedisModule } from './common/redis/redis.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { SqlModule } from './database/sql.module.js';
@@ -17,13 +19,19 @@ import { RuntimeModule } from './modules/runtime/runtime.module.js';
 import { MessagingModule } from './modules/messaging/messaging.module.js';
 import { StreamingModule } from './modules/streaming/streaming.module.js';
 import { EventsModule } from './modules/events/events.module.js';
+import { EventsWorkerModule } from './modules/events/events-worker.module.js';
 import { ChannelsModule } from './modules/channels/channels.module.js';
+import { ChannelsWorkerModule } from './modules/channels/channels-worker.module.js';
 import { ThreadsModule } from './modules/threads/threads.module.js';
 import { TracesModule } from './modules/traces/traces.module.js';
 import { UsageModule } from './modules/usage/usage.module.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
+import { KnowledgeModule } from './modules/knowledge/knowledge.module.js';
 
-/** Infrastructure first, then the feature modules in the order the spec introduces them. */
+/**
+ * Infrastructure first, then the feature modules in the order the spec introduces them, then the worker modules
+ * (queue processors and sweepers) where this process runs them (WORKERS=on, the default, and `npm run worker`).
+ */
 @Module({})
 export class AppModule {
   static register(config: AppConfig): DynamicModule {
@@ -34,6 +42,8 @@ export class AppModule {
         DatabaseModule,
         SqlModule,
         RedisModule,
+        BusModule,
+        BusRelayModule,
         QueueModule,
         MetricsModule,
         AuthModule,
@@ -47,11 +57,13 @@ export class AppModule {
         RuntimeModule,
         MessagingModule,
         StreamingModule,
-        EventsModule.register(config),
+        EventsModule,
         ChannelsModule,
         ThreadsModule,
         TracesModule,
         UsageModule,
+        ...(config.workersEnabled ? [EventsWorkerModule, ChannelsWorkerModule] : []),
+        KnowledgeModule,
       ],
     };
   }

@@ -38,6 +38,8 @@ export class AppConfig {
     anthropic: { apiKey?: string; baseUrl?: string };
     timeoutMs: number;
   };
+  /** The OpenAI-compatible embeddings endpoint bundles' `embeddings` use (docs/knowledge.md). */
+  readonly embeddings: { apiKey?: string; baseUrl?: string; batchSize: number; maxAttempts: number; timeoutMs: number };
   readonly channels: {
     provider?: { baseUrl: string; accountSid: string; authToken: string };
     publicBaseUrl?: string;
@@ -98,6 +100,13 @@ export class AppConfig {
     this.providers = {
       openai: { apiKey: vars.OPENAI_API_KEY, baseUrl: vars.OPENAI_BASE_URL },
       anthropic: { apiKey: vars.ANTHROPIC_API_KEY, baseUrl: vars.ANTHROPIC_BASE_URL },
+      timeoutMs: vars.PROVIDER_TIMEOUT_MS,
+    };
+    this.embeddings = {
+      apiKey: vars.EMBEDDINGS_API_KEY ?? vars.OPENAI_API_KEY,
+      baseUrl: vars.EMBEDDINGS_BASE_URL ?? vars.OPENAI_BASE_URL,
+      batchSize: vars.EMBEDDINGS_BATCH_SIZE,
+      maxAttempts: vars.EMBEDDINGS_MAX_ATTEMPTS,
       timeoutMs: vars.PROVIDER_TIMEOUT_MS,
     };
     this.channels = {

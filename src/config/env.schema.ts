@@ -179,6 +179,27 @@ export class EnvironmentVariables {
   @Max(600000)
   PROVIDER_TIMEOUT_MS: number = 30000;
 
+  /** OpenAI-compatible `/v1/embeddings` for bundles that name `embeddings`; unset = OPENAI_BASE_URL / OPENAI_API_KEY. */
+  @IsOptional()
+  @Matches(/^https?:\/\//)
+  EMBEDDINGS_BASE_URL?: string = undefined;
+
+  @IsOptional()
+  @IsString()
+  EMBEDDINGS_API_KEY?: string = undefined;
+
+  /** Passages per `/v1/embeddings` request when a revision's knowledge is embedded. */
+  @IsInt()
+  @Min(1)
+  @Max(2048)
+  EMBEDDINGS_BATCH_SIZE: number = 64;
+
+  /** Tries per batch (429, 5xx and network failures are retried with exponential backoff). */
+  @IsInt()
+  @Min(1)
+  @Max(10)
+  EMBEDDINGS_MAX_ATTEMPTS: number = 4;
+
   /** Channels (WhatsApp, SMS): a Twilio-compatible messaging API. All three or none; none = outbound is recorded as undelivered. */
   @ValidateIf(
     (env: EnvironmentVariables) =>

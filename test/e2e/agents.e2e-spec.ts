@@ -1,4 +1,5 @@
-import { LiveRevisionNotifier, type LiveRevisionChange } from '../../src/modules/versions/live-revision.notifier.js';
+import { EventBus } from '../../src/common/bus/event-bus.js';
+import type { LiveRevisionChange } from '../../src/common/bus/event-map.js';
 import type { TestOrg } from '../factories/factory.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -229,7 +230,7 @@ describe('agents (management)', () => {
       const agent = await createAgent(org, project.id, { name: 'Shop' });
       const version = await publishNew(org, agent.id, { source: 'template', template: 'shopping-assistant' });
       const changes: LiveRevisionChange[] = [];
-      const stop = t.app.get(LiveRevisionNotifier).onChange((c) => changes.push(c));
+      const stop = t.app.get(EventBus).on('agent.live_changed', (c) => changes.push(c));
       try {
         const res = await t.http.patch(`/management/v1/agents/${agent.id}`, { name: 'Trail Shop' }, org.headers);
         expect(res.status).toBe(200);
@@ -306,7 +307,7 @@ describe('agents (management)', () => {
       const version = await publishNew(org, agent.id);
       const pk = await t.http.post(`/management/v1/agents/${agent.id}/publishable-keys`, {}, org.headers);
       const changes: LiveRevisionChange[] = [];
-      const stop = t.app.get(LiveRevisionNotifier).onChange((c) => changes.push(c));
+      const stop = t.app.get(EventBus).on('agent.live_changed', (c) => changes.push(c));
       const res = await t.http.delete(`/management/v1/agents/${agent.id}`, org.headers);
       stop();
       expect(res.status).toBe(204);

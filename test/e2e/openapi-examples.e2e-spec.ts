@@ -69,11 +69,25 @@ describe('OpenAPI document: examples that work, descriptions, security', () => {
 
   async function send(op: Operation, contentType: string, value: Json): Promise<HttpResponse> {
     const url = fillPath(op.path, await pathIds(t, tenant, op.method, op.path));
+    if (contentType === 'multipart/form-data') return sendMultipart(op, url, value);
     const headers: Record<string, string> = { ...credentialsOf(op.surface, tenant), 'content-type': contentType };
     if (contentType === 'application/json') return t.http.request(op.method, url, { headers, raw: JSON.stringify(value) });
     const form = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
     if (op.surface === 'providerWebhook') headers['x-twilio-signature'] = signTwilioRequest(twilio.authToken, `${PUBLIC_BASE}${url}`, form);
     return t.http.request(op.method, url, { headers, raw: new URLSearchParams(form).toString() });
+  }
+
+  /** A multipart example: each string of an array field is the content of one uploaded file (named by the test). */
+  async function sendMultipart(op: Operation, url: string, value: Json): Promise<HttpResponse> {
+    const form = new FormData();
+    for (const [name, field] of Object.entries(value)) {
+      if (Array.isArray(field)) {
+        field.forEach((content, i) => form.append(name, new Blob([String(content)], { type: 'text/markdown' }), `example-${i}.md`));
+      } else form.append(name, String(field));
+    }
+    const response = await fetch(`${t.baseUrl}${url}`, { method: op.method, headers: credentialsOf(op.surface, tenant), body: form });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, body: text.startsWith('{') ? JSON.parse(text) : undefined };
   }
 
   it('sends every request example as written and gets the documented success status', async () => {

@@ -2,15 +2,18 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { resolve } from 'node:path';
 import { HttpClient } from './http.js';
 
-export interface ServiceProcess {
-  baseUrl: string;
-  http: HttpClient;
+export interface ChildServiceProcess {
   child: ChildProcessWithoutNullStreams;
   /** Every line the process printed so far (stdout and stderr). */
   logs: string[];
   exited: Promise<number | null>;
   /** SIGTERM, and waits for the exit. */
   stop(): Promise<void>;
+}
+
+export interface ServiceProcess extends ChildServiceProcess {
+  baseUrl: string;
+  http: HttpClient;
 }
 
 /**
@@ -20,8 +23,24 @@ export interface ServiceProcess {
  * credential cache — which hides (or fakes) exactly what cross-instance tests look for.
  */
 export async function startServiceProcess(env: Record<string, string> = {}): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', MIGRATE_ON_START: 'false', WORKERS: 'off', ...env },
+  let baseUrl = '';
+  const started = await startChild('dist/src/main.js', { WORKERS: 'off', ...env }, (line) => {
+    const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
+    if (match) baseUrl = match[1]!;
+    return match !== null;
+  });
+  return { ...started, baseUrl, http: new HttpClient(baseUrl) };
+}
+
+/** The built queue worker (`dist/src/worker.js`, `npm run worker`) on this worker's database and Redis keys. */
+export function startWorkerProcess(env: Record<string, string> = {}): Promise<ChildServiceProcess> {
+  return startChild('dist/src/worker.js', env, (line) => line.includes('worker started'));
+}
+
+/** Spawns `script` and resolves once it printed a line `ready` accepts; rejects if it exits first. */
+function startChild(script: string, env: Record<string, string>, ready: (line: string) => boolean): Promise<ChildServiceProcess> {
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', MIGRATE_ON_START: 'false', ...env },
   });
   const logs: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -37,12 +56,11 @@ export async function startServiceProcess(env: Record<string, string> = {}): Pro
       buffer = lines.pop() ?? '';
       for (const line of lines) {
         logs.push(line);
-        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
-        if (match) resolve({ baseUrl: match[1]!, http: new HttpClient(match[1]!), child, logs, exited, stop });
+        if (ready(line)) resolve({ child, logs, exited, stop });
       }
     });
     child.stderr.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
-    void exited.then((code) => reject(new Error(`the service process exited with ${code}: ${logs.join('\n')}`)));
+    void exited.then((code) => reject(new Error(`${script} exited with ${code}: ${logs.join('\n')}`)));
   });
 }
 

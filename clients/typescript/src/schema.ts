@@ -865,6 +865,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/management/v1/agents/{agentId}/versions/{versionId}/knowledge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the documents of the version's knowledge
+     * @description The documents of the version's current revision, in bundle order, without their text.
+     */
+    get: operations['Knowledge_list'];
+    put?: never;
+    /**
+     * Upload files into the version's knowledge: a new revision, like a push
+     * @description Markdown, HTML and plain text files (UTF-8), split into documents by h1–h3 headings (docs/knowledge.md). A file uploaded again replaces the documents its earlier upload made. Any unusable file is 422 with details[].field `files["<name>"]` and nothing changes; an archived version is 409 `version_archived`.
+     */
+    post: operations['Knowledge_upload'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/agents/{agentId}/versions/{versionId}/knowledge/{documentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove one document from the version's knowledge
+     * @description Commits a new revision without it, like a push. 404 when the current revision has no such document.
+     */
+    delete: operations['Knowledge_remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1716,6 +1760,44 @@ export interface components {
       /** @description `answerable` only: question words nothing in the best passage covers */
       uncovered_words?: string[];
     };
+    V2FusedPassageDto: {
+      /** @description Passage id */
+      passage_id: string;
+      /** @description Reciprocal rank fusion score: Σ 1/(60 + rank) over the rankings holding the passage */
+      score: number;
+      /** @description Rank in the lexical ranking (1 = best); null when absent */
+      lexical_rank: number | null;
+      /** @description Rank in the dense ranking (1 = best); null when absent */
+      dense_rank: number | null;
+      /** @description Cosine similarity to the question (3 decimals); null when not among the dense hits */
+      similarity: number | null;
+    };
+    V2DenseRetrievalDto: {
+      /**
+       * @description `used`: fused with the lexical ranking; `failed`: the turn ranked lexically
+       * @enum {string}
+       */
+      status: 'used' | 'failed';
+      /** @description The embeddings model (name, `@<dimensions>` when set) */
+      model: string;
+      /** @description Why the embeddings could not be used; null when used */
+      reason: string | null;
+      /** @description Similarity a dense hit needed to take part; null when failed */
+      min_similarity: number | null;
+      /** @description The fused order, best first (top 10); empty when failed */
+      fused: components['schemas']['V2FusedPassageDto'][];
+    };
+    V2ModelDeclineDto: {
+      /** @description The reply is a decline: the instructed sentence or a recognised paraphrase, citing nothing */
+      declined: boolean;
+      /**
+       * @description How it was recognised; null when not
+       * @enum {string|null}
+       */
+      how: 'sentence' | 'paraphrase' | null;
+      /** @description The words recognised (≤ 200 characters); null when none */
+      matched: string | null;
+    };
     V2TraceDto: {
       /**
        * @description The grounded engine; selects this shape (enum property replaced by openapi-typescript)
@@ -1741,6 +1823,10 @@ export interface components {
       policies: components['schemas']['V2PolicyDto'][];
       /** @description The checks run on the reply */
       checks: components['schemas']['V2CheckDto'][];
+      /** @description Dense retrieval with the bundle’s embeddings model (docs/knowledge.md); null when the bundle names none */
+      dense_retrieval: components['schemas']['V2DenseRetrievalDto'] | null;
+      /** @description Whether the model provider said the passages do not answer; null when the builtin writer worded the reply */
+      model_decline: components['schemas']['V2ModelDeclineDto'] | null;
       /** @description What happened, in plain language */
       narrative: string;
     };
@@ -2319,6 +2405,10 @@ export interface components {
       policies: components['schemas']['V2PolicyDto'][];
       /** @description The checks run on the reply */
       checks: components['schemas']['V2CheckDto'][];
+      /** @description Dense retrieval with the bundle’s embeddings model (docs/knowledge.md); null when the bundle names none */
+      dense_retrieval: components['schemas']['V2DenseRetrievalDto'] | null;
+      /** @description Whether the model provider said the passages do not answer; null when the builtin writer worded the reply */
+      model_decline: components['schemas']['V2ModelDeclineDto'] | null;
       /** @description What happened, in plain language */
       narrative: string;
       /**
@@ -2350,6 +2440,64 @@ export interface components {
       reasoning_tokens: number;
       /** @description input + output + cache-read + reasoning tokens */
       total_tokens: number;
+    };
+    KnowledgeDocumentItemDto: {
+      /**
+       * @description The id in the bundle; an uploaded file’s documents are `<file>` and `<file>:<heading>`
+       * @example returns.md:refunds
+       */
+      id: string;
+      /**
+       * @description The document title (file heading path)
+       * @example Returns › Refunds
+       */
+      title: string;
+      /** @description Link to the source, cited in replies; null when none */
+      url: string | null;
+      /** @description Length of the text, in characters */
+      characters: number;
+    };
+    KnowledgeUploadResponseDto: {
+      /**
+       * @description The version pushed to
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      version_id: string;
+      /**
+       * @description The committed revision (the current one when the bundle was unchanged)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      revision_id: string;
+      /**
+       * @description Tag of the committed revision
+       * @example v3.2
+       */
+      version_tag: string;
+      /**
+       * @description Digest of the bundle
+       * @example sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+       */
+      digest: string;
+      /**
+       * Format: date-time
+       * @description When the revision was committed
+       */
+      created_at: string;
+      /** @description The documents the files made, in file order */
+      documents: components['schemas']['KnowledgeDocumentItemDto'][];
+      /** @description Documents of earlier uploads of the same files that these replaced */
+      replaced: string[];
+    };
+    KnowledgeListDto: {
+      /** @description The version listed */
+      version_id: string;
+      /**
+       * @description Its current revision, whose documents these are
+       * @example v3.2
+       */
+      version_tag: string;
+      /** @description In bundle order (at most 2000, the bundle’s limit) */
+      results: components['schemas']['KnowledgeDocumentItemDto'][];
     };
     SessionMessageFrameDto: {
       /**
@@ -10026,6 +10174,560 @@ export interface operations {
            *       "error": {
            *         "code": "not_found",
            *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Knowledge_list: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+        /** @description Id of one of this agent's versions (`id` of a version item) */
+        versionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KnowledgeListDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Knowledge_upload: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+        /** @description Id of one of this agent's versions (`id` of a version item) */
+        versionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description Markdown (.md, .markdown), HTML (.html, .htm) or plain text (.txt), UTF-8; at most 2097152 bytes each and 10485760 in all */
+          files: string[];
+          /** @description The revision message (default: the file names) */
+          message?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KnowledgeUploadResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "version_archived",
+           *         "message": "Version 2 is archived and takes no new revisions",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Knowledge_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+        /** @description Id of one of this agent's versions */
+        versionId: string;
+        /** @description A document id of the bundle’s `knowledge` (percent-encoded in the path) */
+        documentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PushResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Document not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "version_archived",
+           *         "message": "Version 2 is archived and takes no new revisions",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }

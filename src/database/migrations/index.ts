@@ -8,6 +8,7 @@ import { InteractionPayloads1732240600000 } from './1732240600000-interaction-pa
 import { ChannelUnroutedMessages1732240712000 } from './1732240712000-channel-unrouted-messages.js';
 import { AgentsOfDeletedProjects1732240800000 } from './1732240800000-agents-of-deleted-projects.js';
 import { UsageRollupOrganizationDelete1732240900000 } from './1732240900000-usage-rollup-organization-delete.js';
+import { PassageEmbeddings1732241600000 } from './1732241600000-passage-embeddings.js';
 
 /** Every migration, in order. Passed as classes, not globs (ESM; see STACK.md P5). */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   ChannelUnroutedMessages1732240712000,
   AgentsOfDeletedProjects1732240800000,
   UsageRollupOrganizationDelete1732240900000,
+  PassageEmbeddings1732241600000,
 ];

@@ -1,5 +1,5 @@
 import type { ApiKeysRepository } from '../auth/api-keys.repository.js';
-import type { LiveRevisionChange } from '../versions/live-revision.notifier.js';
+import type { LiveRevisionChange } from '../../common/bus/event-map.js';
 import type { VersionsService } from '../versions/versions.service.js';
 import type { AgentsRepository } from './agents.repository.js';
 
@@ -14,7 +14,7 @@ export interface AgentDeletion {
  * Deletes agents in the caller's unit of work: one agent, or every live agent of a project being deleted. The rows
  * stay (soft delete) so their threads and usage remain readable and counted; their versions, revisions and keys go
  * for good, so nothing can authenticate as them or answer for them. Returns, per deleted agent, the live-pointer
- * change to announce after commit (LiveRevisionNotifier), which drops it from the messaging and events caches.
+ * change to announce after commit (`agent.live_changed`), which drops it from the messaging and events caches.
  * The caller announces the credential change (CredentialChanges) for the keys and tokens that die with them.
  */
 export async function deleteAgents(

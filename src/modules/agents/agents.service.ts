@@ -7,8 +7,8 @@ import { UnitOfWork } from '../../database/unit-of-work.js';
 import { ApiKeysRepository } from '../auth/api-keys.repository.js';
 import type { Principal } from '../auth/principal.js';
 import { ProjectsService } from '../projects/projects.service.js';
+import { EventBus } from '../../common/bus/event-bus.js';
 import { CredentialChanges } from '../auth/credential-changes.js';
-import { LiveRevisionNotifier } from '../versions/live-revision.notifier.js';
 import { VersionsService } from '../versions/versions.service.js';
 import type { AgentEntity } from './agent.entity.js';
 import { deleteAgents } from './agent-deletion.js';
@@ -29,7 +29,7 @@ export class AgentsService {
     private readonly projects: ProjectsService,
     private readonly versions: VersionsService,
     private readonly keys: ApiKeysRepository,
-    private readonly notifier: LiveRevisionNotifier,
+    private readonly bus: EventBus,
     private readonly credentials: CredentialChanges,
   ) {}
 
@@ -71,7 +71,10 @@ export class AgentsService {
       const change = renamed ? await this.versions.republishLiveWithName(agent, agent.name) : null;
       return { agent, change };
     });
-    if (change) this.notifier.notify(change);
+    if (change) {
+      this.bus.emit('agent.live_changed', change);
+      this.bus.emit('version.published', change);
+    }
     return toAgentResponse(await this.getVisible(who.organizationId, agent.id));
   }
 
@@ -81,7 +84,7 @@ export class AgentsService {
       const agent = await this.getVisible(who.organizationId, agentId, 'update');
       return deleteAgents({ agents: this.agents, versions: this.versions, keys: this.keys }, agent.organizationId, { agentId: agent.id });
     });
-    for (const change of changes) this.notifier.notify(change);
+    for (const change of changes) this.bus.emit('agent.live_changed', change);
   }
 
   /**

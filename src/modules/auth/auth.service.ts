@@ -5,7 +5,8 @@ import { AppConfig } from '../../config/app-config.js';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from '../../common/errors/app-error.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { CredentialCache } from './credential-cache.js';
-import { CredentialChanges } from './credential-changes.js';
+import type { CredentialRevoked } from '../../common/bus/event-map.js';
+import { OnBusEvent } from '../../common/bus/on-bus-event.decorator.js';
 import { CredentialsRepository, type StoredKey } from './credentials.repository.js';
 import { LoginAttempts } from './login-attempts.js';
 import type { AgentPrincipal, Principal } from './principal.js';
@@ -54,18 +55,20 @@ export class AuthService {
     private readonly repository: CredentialsRepository,
     private readonly tokens: TokenService,
     private readonly loginAttempts: LoginAttempts,
-    changes: CredentialChanges,
     config: AppConfig,
-    metrics: MetricsService,
+    private readonly metrics: MetricsService,
   ) {
     this.cache = new CredentialCache(100_000, config.auth.credentialCacheTtlMs, config.auth.credentialCacheFallbackTtlMs, (hit) =>
       metrics.cacheLookup('credentials', hit),
     );
-    changes.onChange((organizationId) => {
-      this.cache.invalidate(organizationId);
-      metrics.cacheInvalidated('credentials');
-      this.credentialsChanged();
-    });
+  }
+
+  /** Credentials were revoked here or (through the NOTIFY broadcast) on another instance. */
+  @OnBusEvent('credential.revoked')
+  onCredentialRevoked({ organizationId }: CredentialRevoked): void {
+    this.cache.invalidate(organizationId ?? undefined);
+    this.metrics.cacheInvalidated('credentials');
+    this.credentialsChanged();
   }
 
   /**

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
+import { EventBus } from '../../common/bus/event-bus.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
 import { CredentialsRepository } from './credentials.repository.js';
 
@@ -14,19 +15,20 @@ interface Notice {
 
 /**
  * Revocation and deletion of credentials (keys, users, agents, projects, organizations), made effective on every
- * instance. The change and its announcement commit together: PostgreSQL delivers the NOTIFY to every listening
- * instance when, and only if, the transaction commits. The process that made the change applies it before
- * returning, so its own next request is already refused.
+ * instance, as the bus event `credential.revoked`. The change and its announcement commit together: PostgreSQL
+ * delivers the NOTIFY to every listening instance (CredentialChangesListener) when, and only if, the transaction
+ * commits. The process that made the change emits the event itself before returning, so its own next request is
+ * already refused.
  */
 @Injectable()
 export class CredentialChanges {
   readonly origin = randomUUID();
   private readonly logger = new Logger('CredentialChanges');
-  private readonly listeners = new Set<(organizationId: string | undefined) => void>();
 
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly credentials: CredentialsRepository,
+    private readonly bus: EventBus,
   ) {}
 
   /** Runs `change` in a unit of work that revokes or deletes credentials of `organizationId`, announced on commit. */
@@ -37,7 +39,7 @@ export class CredentialChanges {
       await this.credentials.announce(CREDENTIALS_CHANNEL, JSON.stringify(notice));
       return value;
     });
-    this.emit(organizationId);
+    this.bus.emit('credential.revoked', { organizationId });
     return result;
   }
 
@@ -51,25 +53,9 @@ export class CredentialChanges {
     }
     if (typeof notice.organizationId !== 'string') {
       this.logger.warn({ payload }, 'unreadable credentials notice: forgetting every cached credential');
-      this.emit(undefined);
+      this.bus.emit('credential.revoked', { organizationId: null });
       return;
     }
-    if (notice.origin !== this.origin) this.emit(notice.organizationId);
-  }
-
-  /** `organizationId` undefined: any organization's credentials may have changed. Returns the unsubscribe function. */
-  onChange(listener: (organizationId: string | undefined) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  private emit(organizationId: string | undefined): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(organizationId);
-      } catch (error) {
-        this.logger.error({ err: error }, 'credentials change listener failed');
-      }
-    }
+    if (notice.origin !== this.origin) this.bus.emit('credential.revoked', { organizationId: notice.organizationId });
   }
 }

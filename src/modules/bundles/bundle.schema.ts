@@ -178,6 +178,24 @@ export const BUNDLE_SCHEMA = {
         },
       },
     },
+    embeddings: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['provider', 'model'],
+      description:
+        'Runtime v2: dense retrieval fused with the lexical ranking. The endpoint and key come from the service configuration (EMBEDDINGS_BASE_URL / EMBEDDINGS_API_KEY, else the OPENAI_* ones), never from the bundle',
+      properties: {
+        provider: { enum: ['openai'], description: 'An OpenAI-compatible POST /v1/embeddings' },
+        model: { ...SHORT_TEXT(200), description: 'Embeddings model name, e.g. text-embedding-3-small' },
+        dimensions: { type: 'integer', minimum: 1, maximum: 8192, description: 'Requested vector size, for models that take one' },
+        min_similarity: {
+          type: 'number',
+          minimum: -1,
+          maximum: 1,
+          description: 'Cosine similarity a passage needs to join the fused ranking on dense evidence alone (default 0.3)',
+        },
+      },
+    },
     knowledge: {
       type: 'array',
       maxItems: 2000,

@@ -86,6 +86,14 @@ export interface KnowledgeDocument {
   text: string;
 }
 
+/** v2: an OpenAI-compatible embeddings model; its endpoint and key come from the service configuration. */
+export interface EmbeddingsSettings {
+  provider: 'openai';
+  model: string;
+  dimensions?: number;
+  min_similarity?: number;
+}
+
 export interface Bundle {
   schema_version?: BundleSchemaVersion;
   name?: string;
@@ -104,4 +112,5 @@ export interface Bundle {
   // Runtime v2 (grounded engine)
   knowledge?: KnowledgeDocument[];
   knowledge_settings?: KnowledgeSettings;
+  embeddings?: EmbeddingsSettings;
 }

@@ -1,7 +1,6 @@
-import { InjectQueue } from '@nestjs/bull';
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
-import type { Job, Queue } from 'bull';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { EventCompleted, EventFailed } from '../../common/bus/event-map.js';
+import { OnBusEvent } from '../../common/bus/on-bus-event.decorator.js';
 import { AppError, ForbiddenError, UnauthorizedError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import { INPUT_LIMITS } from '../../common/validation/input-limits.js';
@@ -14,76 +13,37 @@ import { EventsService } from '../events/events.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { ChannelMessagesRepository, type ChannelConversation, type InboundRow } from './channel-messages.repository.js';
 import { ChannelOutboundService } from './channel-outbound.service.js';
-import { CHANNELS_OUTBOUND_QUEUE, REPLY_BACKOFF, REPLY_JOB, type Channel } from './channels.constants.js';
+import { isChannelExternalId, type Channel } from './channels.constants.js';
 import { CHANNEL_PROVIDER, type ChannelProvider, type InboundChannelMessage } from './providers/channel-provider.js';
-
-export interface ReplyJobPayload {
-  inboundId: string;
-}
 
 /** A recorded inbound message not handed to the events pipeline after this long is handed over by the sweeper. */
 const HANDOFF_RETRY_AFTER_SECONDS = 20;
-const SWEEP_INTERVAL_MS = 10_000;
-/** An inbound message handed over but unanswered this long without a reply job gets a new one. */
-const REPLY_RESCHEDULE_AFTER_SECONDS = 60;
-/** Polls of a reply job (see REPLY_BACKOFF in the queue settings: 250 ms doubling, capped at 5 s: about 12 minutes). */
-const REPLY_POLL_ATTEMPTS = 150;
+/** An inbound message handed over but unanswered this long is looked at again by the sweeper (a lost announcement). */
+const ANSWER_RETRY_AFTER_SECONDS = 60;
 const MAX_CARD_LINES = 3;
-
-class TurnNotDoneYet extends Error {
-  constructor(eventId: string) {
-    super(`event ${eventId} has not finished yet`);
-  }
-}
 
 /**
  * Replies from the phone. The webhook is authenticated by the provider's signature; the message is recorded
  * once per provider message id (`channel_messages`, the dedupe key), resolved to its conversation (the latest
  * channel thread between that sender number and that phone), and handed to the events pipeline, which makes the
- * turn durable and ordered per conversation. A `reply` job per inbound message waits for the event's turn and
- * records the agent's reply as an outbound message (at most one per inbound message), delivered like any other.
+ * turn durable and ordered per conversation. When the event's turn is done (`event.completed` / `event.failed` on
+ * the bus), the agent's reply is recorded as an outbound message (at most one per inbound message) and delivered
+ * like any other; replies leave in the order the messages came in (`answerInOrder`).
  */
 @Injectable()
-export class ChannelInboundService implements OnModuleInit, OnApplicationShutdown {
+export class ChannelInboundService {
   private readonly logger = new Logger('ChannelInbound');
-  private sweeper?: NodeJS.Timeout;
-  private pipeline?: { ingest: EventsIngestService; events: EventsService };
 
   constructor(
-    @InjectQueue(CHANNELS_OUTBOUND_QUEUE) private readonly queue: Queue<ReplyJobPayload>,
     @Inject(CHANNEL_PROVIDER) private readonly provider: ChannelProvider,
     private readonly messages: ChannelMessagesRepository,
     private readonly conversations: ConversationsService,
     private readonly outbound: ChannelOutboundService,
+    private readonly ingest: EventsIngestService,
+    private readonly events: EventsService,
     private readonly config: AppConfig,
-    private readonly moduleRef: ModuleRef,
     private readonly metrics: MetricsService,
   ) {}
-
-  onModuleInit(): void {
-    if (!this.config.workersEnabled) return;
-    this.queue
-      .process(REPLY_JOB, 4, (job: Job<ReplyJobPayload>) => this.reply(job.data.inboundId))
-      .catch((error: unknown) => this.logger.error({ err: error }, 'channels-outbound reply processor stopped'));
-    this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
-    this.sweeper.unref();
-  }
-
-  onApplicationShutdown(): void {
-    if (this.sweeper) clearInterval(this.sweeper);
-  }
-
-  /**
-   * The events pipeline. The application registers the events module once (EventsModule.register(config));
-   * importing it here would instantiate it a second time, so its services are looked up from the application.
-   */
-  private get eventsPipeline(): { ingest: EventsIngestService; events: EventsService } {
-    this.pipeline ??= {
-      ingest: this.moduleRef.get(EventsIngestService, { strict: false }),
-      events: this.moduleRef.get(EventsService, { strict: false }),
-    };
-    return this.pipeline;
-  }
 
   /** Authenticates a provider webhook call: 401 without a signature, 403 with a wrong one. */
   verify(url: string, params: Record<string, unknown>, signature: string | undefined): void {
@@ -179,15 +139,15 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
 
   /**
    * Hands a recorded inbound message to the events pipeline (the event continues the channel thread through
-   * its external id) and schedules the reply. A transient failure leaves it for the sweeper; a permanent one
-   * (agent deleted or unpublished) is recorded on the message.
+   * its external id). A transient failure leaves it for the sweeper; a permanent one (agent deleted or unpublished)
+   * is recorded on the message.
    */
   private async handOver(row: InboundRow): Promise<void> {
     const [inbound, thread] = await Promise.all([this.messages.inboundBody(row.id), this.conversations.channelThread(row.thread_id)]);
     if (!inbound || !thread?.external_id) return;
     let eventId: string;
     try {
-      eventId = await this.eventsPipeline.ingest.accept(row.organization_id, row.agent_id, {
+      eventId = await this.ingest.accept(row.organization_id, row.agent_id, {
         ...(inbound.body.trim() ? { text: inbound.body } : {}),
         agent_variables: { user_id: thread.user_id, channel: inbound.channel, phone_number: thread.phone_number },
         thread_id: thread.external_id,
@@ -205,76 +165,84 @@ export class ChannelInboundService implements OnModuleInit, OnApplicationShutdow
     }
     await this.messages.setEventId(row.id, eventId);
     this.metrics.channelMessage('inbound', 'accepted');
-    await this.scheduleReply(row.id).catch((error: unknown) =>
-      this.logger.warn({ err: error, inboundId: row.id }, 'could not schedule the channel reply; the sweeper will'),
+    // The event may have finished before its id was recorded here, unseen by the listener below: look once now.
+    await this.answerInOrder(row.thread_id).catch((error: unknown) =>
+      this.logger.warn({ err: error, inboundId: row.id }, 'could not answer the channel conversation now; the sweeper will'),
     );
+  }
+
+  /** A channel message's event finished (on this process): its conversation may have a reply to send. */
+  @OnBusEvent('event.completed')
+  @OnBusEvent('event.failed')
+  async onEventDone(event: EventCompleted | EventFailed): Promise<void> {
+    if (!event.externalThreadId || !isChannelExternalId(event.externalThreadId)) return;
+    const inbound = await this.messages.findInboundByEvent(event.eventId);
+    if (inbound) await this.answerInOrder(inbound.thread_id);
   }
 
   /**
-   * The reply job: once the event's turn is done, records the agent's reply (at most one per inbound message)
-   * and queues its delivery. Throws while the turn is still pending, so Bull polls again with backoff.
+   * Answers the thread's inbound messages in the order they came in, as far as it can now: the earliest unanswered
+   * one is answered once its event is done and no earlier reply is still queued for delivery; then the next. It
+   * stops at a turn still running (its `event.*` announcement calls this again) or at a reply handed to the
+   * provider (ChannelsOutboundProcessor calls this again once it left). Safe to run concurrently, here or on another
+   * process: a message gets one reply (unique `in_reply_to`), and only the call that recorded it queues it.
    */
-  async reply(inboundId: string): Promise<void> {
-    const inbound = await this.messages.findInbound(inboundId);
-    if (!inbound?.event_id || inbound.interaction_id) return;
-    const event = await this.eventsPipeline.events.status(inbound.organization_id, inbound.agent_id, inbound.event_id);
-    if (event.status === 'failed') {
-      await this.messages.markInboundUnhandled(inbound.id, `The agent's turn failed: ${event.error ?? 'unknown error'}`);
-      return;
+  async answerInOrder(threadId: string): Promise<void> {
+    for (;;) {
+      const inbound = await this.messages.nextToAnswer(threadId);
+      if (!inbound?.event_id || inbound.earlier_reply_queued) return;
+      const event = await this.events.status(inbound.organization_id, inbound.agent_id, inbound.event_id);
+      if (event.status === 'failed') {
+        await this.messages.markInboundUnhandled(inbound.id, `The agent's turn failed: ${event.error ?? 'unknown error'}`);
+        continue;
+      }
+      if (event.status !== 'completed') return;
+      const turn = await this.conversations.turnForEvent(inbound.event_id, inbound.organization_id);
+      if (!turn) return;
+      const replyId = await this.recordReply(inbound, turn);
+      await this.messages.markInboundAnswered(inbound.id, turn.id);
+      if (replyId) return this.outbound.enqueueQuietly(replyId);
     }
-    if (event.status !== 'completed') throw new TurnNotDoneYet(inbound.event_id);
-    const turn = await this.conversations.turnForEvent(inbound.event_id, inbound.organization_id);
-    if (!turn) throw new TurnNotDoneYet(inbound.event_id);
-    // Replies leave in the order the messages arrived: wait while an earlier one is unanswered or still queued.
-    if (await this.messages.hasEarlierPending(inbound.id)) throw new TurnNotDoneYet(inbound.event_id);
+  }
+
+  /** Records the reply to `inbound`; returns its id when it was recorded by this call and waits for delivery. */
+  private async recordReply(
+    inbound: InboundRow,
+    turn: { id: string; reply_text: string; reply: { cards?: unknown[] } },
+  ): Promise<string | undefined> {
     const body = replyBody(turn.reply_text, turn.reply.cards);
-    let recorded = false;
+    if (!body) return undefined;
     const replyId = newId();
     const { status, error } = this.outbound.initialStatus();
-    if (body) {
-      recorded = await this.messages.recordReply({
-        id: replyId,
-        organizationId: inbound.organization_id,
-        agentId: inbound.agent_id,
-        threadId: inbound.thread_id,
-        channel: inbound.channel,
-        direction: 'outbound',
-        kind: 'reply',
-        providerMessageId: null,
-        fromNumber: inbound.to_number,
-        toNumber: inbound.from_number,
-        body,
-        status,
-        error,
-        inReplyTo: inbound.id,
-        interactionId: turn.id,
-      });
-    }
-    await this.messages.markInboundAnswered(inbound.id, turn.id);
-    if (recorded && status === 'queued') await this.outbound.enqueueQuietly(replyId);
+    const recorded = await this.messages.recordReply({
+      id: replyId,
+      organizationId: inbound.organization_id,
+      agentId: inbound.agent_id,
+      threadId: inbound.thread_id,
+      channel: inbound.channel,
+      direction: 'outbound',
+      kind: 'reply',
+      providerMessageId: null,
+      fromNumber: inbound.to_number,
+      toNumber: inbound.from_number,
+      body,
+      status,
+      error,
+      inReplyTo: inbound.id,
+      interactionId: turn.id,
+    });
+    return recorded && status === 'queued' ? replyId : undefined;
   }
 
-  private scheduleReply(inboundId: string): Promise<unknown> {
-    return this.queue.add(
-      REPLY_JOB,
-      { inboundId },
-      {
-        jobId: `reply:${inboundId}`,
-        attempts: REPLY_POLL_ATTEMPTS,
-        backoff: { type: REPLY_BACKOFF },
-        removeOnComplete: true,
-        removeOnFail: true,
-      },
-    );
-  }
-
-  /** Hands over inbound messages a crash or an unavailable pipeline left behind, and reschedules lost reply jobs. */
-  private async sweep(): Promise<void> {
+  /**
+   * Hands over inbound messages a crash or an unavailable pipeline left behind, and answers those whose
+   * announcement was lost (the process that ran the event stopped before answering). ChannelsSweeper runs it.
+   */
+  async sweep(): Promise<void> {
     try {
       for (const row of await this.messages.claimUnhanded(HANDOFF_RETRY_AFTER_SECONDS, 50)) await this.handOver(row);
-      for (const id of await this.messages.unansweredHandedOver(REPLY_RESCHEDULE_AFTER_SECONDS, 50)) {
-        if (!(await this.queue.getJob(`reply:${id}`))) await this.scheduleReply(id);
-      }
+      const threads = await this.messages.unansweredThreads(ANSWER_RETRY_AFTER_SECONDS, 50);
+      for (const threadId of threads) await this.answerInOrder(threadId);
     } catch (error) {
       this.logger.warn({ err: error }, 'channel inbound sweep failed');
     }

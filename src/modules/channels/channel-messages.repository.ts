@@ -47,6 +47,7 @@ export interface NewUnroutedMessage {
 
 export interface OutboundRow {
   id: string;
+  thread_id: string;
   channel: Channel;
   from_number: string;
   to_number: string;
@@ -64,6 +65,11 @@ export interface InboundRow {
   to_number: string;
   event_id: string | null;
   interaction_id: string | null;
+}
+
+/** The next inbound message of a thread to answer, and whether an earlier reply still waits for delivery. */
+export interface NextToAnswer extends InboundRow {
+  earlier_reply_queued: boolean;
 }
 
 const MESSAGE_COLUMNS = `id, organization_id, agent_id, thread_id, channel, direction, kind, provider_message_id, from_number,
@@ -142,14 +148,6 @@ export class ChannelMessagesRepository {
     await this.sql.rows(`UPDATE channel_messages SET event_id = $2, updated_at = now() WHERE id = $1`, [inboundId, eventId]);
   }
 
-  async findInbound(inboundId: string): Promise<InboundRow | undefined> {
-    return this.sql.one<InboundRow>(
-      `SELECT id, organization_id, agent_id, thread_id, channel, from_number, to_number, event_id, interaction_id FROM channel_messages
-        WHERE id = $1 AND direction = 'inbound'`,
-      [inboundId],
-    );
-  }
-
   async findInboundByEvent(eventId: string): Promise<InboundRow | undefined> {
     return this.sql.one<InboundRow>(
       `SELECT id, organization_id, agent_id, thread_id, channel, from_number, to_number, event_id, interaction_id FROM channel_messages
@@ -173,7 +171,7 @@ export class ChannelMessagesRepository {
     return this.sql.one<OutboundRow>(
       `UPDATE channel_messages SET attempts = attempts + 1, updated_at = now()
         WHERE id = $1 AND direction = 'outbound' AND status = 'queued'
-        RETURNING id, channel, from_number, to_number, body, attempts`,
+        RETURNING id, thread_id, channel, from_number, to_number, body, attempts`,
       [messageId],
       'channel_begin_attempt',
     );
@@ -268,21 +266,22 @@ export class ChannelMessagesRepository {
   }
 
   /**
-   * Whether an earlier inbound message of the same thread still awaits its answer (not answered yet, or its
-   * reply still queued for delivery): replies go out in the order the messages came in.
+   * The thread's earliest inbound message still awaiting its answer (received, not answered), with whether the
+   * reply to an earlier one is still queued for delivery: replies go out in the order the messages came in.
    */
-  async hasEarlierPending(inboundId: string): Promise<boolean> {
-    const row = await this.sql.one(
-      `SELECT 1 AS pending
+  async nextToAnswer(threadId: string): Promise<NextToAnswer | undefined> {
+    return this.sql.one<NextToAnswer>(
+      `SELECT m.id, m.organization_id, m.agent_id, m.thread_id, m.channel, m.from_number, m.to_number, m.event_id, m.interaction_id,
+              EXISTS (SELECT 1 FROM channel_messages e JOIN channel_messages r ON r.in_reply_to = e.id
+                       WHERE e.thread_id = m.thread_id AND e.direction = 'inbound' AND (e.created_at, e.id) < (m.created_at, m.id)
+                         AND r.status = 'queued') AS earlier_reply_queued
          FROM channel_messages m
-         JOIN channel_messages e ON e.thread_id = m.thread_id AND e.direction = 'inbound' AND (e.created_at, e.id) < (m.created_at, m.id)
-         LEFT JOIN channel_messages r ON r.in_reply_to = e.id
-        WHERE m.id = $1 AND ((e.status = 'received' AND e.interaction_id IS NULL) OR r.status = 'queued')
+        WHERE m.thread_id = $1 AND m.direction = 'inbound' AND m.status = 'received' AND m.interaction_id IS NULL
+        ORDER BY m.created_at, m.id
         LIMIT 1`,
-      [inboundId],
-      'channel_earlier_pending',
+      [threadId],
+      'channel_next_to_answer',
     );
-    return row !== undefined;
   }
 
   /** The inbound message was answered by this turn (whether or not the reply had anything to send). */
@@ -293,16 +292,16 @@ export class ChannelMessagesRepository {
     ]);
   }
 
-  /** Inbound messages handed to the pipeline but not answered for a while: their reply job may have been lost. */
-  async unansweredHandedOver(olderThanSeconds: number, limit: number): Promise<string[]> {
-    const rows = await this.sql.rows<{ id: string }>(
-      `SELECT id FROM channel_messages
+  /** Threads with an inbound message handed to the pipeline but not answered for a while (an announcement may have been lost). */
+  async unansweredThreads(olderThanSeconds: number, limit: number): Promise<string[]> {
+    const rows = await this.sql.rows<{ thread_id: string }>(
+      `SELECT DISTINCT thread_id FROM channel_messages
         WHERE direction = 'inbound' AND status = 'received' AND event_id IS NOT NULL AND interaction_id IS NULL
           AND updated_at < now() - make_interval(secs => $1)
-        ORDER BY created_at LIMIT $2`,
+        LIMIT $2`,
       [olderThanSeconds, limit],
     );
-    return rows.map((r) => r.id);
+    return rows.map((r) => r.thread_id);
   }
 
   /** The status of a channel thread's opening message. */

@@ -1,56 +1,38 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { AppConfig } from '../../config/app-config.js';
+import { JobName, QueueName, type JobPayloads } from '../../queue/queue.constants.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { ChannelMessagesRepository } from './channel-messages.repository.js';
-import { CHANNELS_OUTBOUND_QUEUE, DELIVER_JOB, type Channel } from './channels.constants.js';
+import type { Channel } from './channels.constants.js';
 import { CHANNEL_PROVIDER, ChannelProviderError, type ChannelProvider } from './providers/channel-provider.js';
 
-export interface DeliverJobPayload {
-  messageId: string;
-}
+type DeliverJob = Job<JobPayloads[JobName.DeliverChannelMessage]>;
 
 /** Why an outbound message is undelivered when the service has no provider to hand it to. */
 export const NO_PROVIDER_REASON =
   'No channel provider is configured (set CHANNEL_PROVIDER_BASE_URL, CHANNEL_PROVIDER_ACCOUNT_SID and CHANNEL_PROVIDER_AUTH_TOKEN); the message was recorded but not sent';
 
-const SWEEP_INTERVAL_MS = 30_000;
 const SWEEP_AFTER_SECONDS = 120;
-const CONCURRENCY = 4;
 
 /**
  * Outbound channel messages: recorded in `channel_messages` first (the durable state), then handed to the
- * provider by Bull jobs on `channels-outbound` — one job per message (job id = message id), retried with
- * exponential backoff on retryable failures; a message that runs out of attempts, or that the provider
- * refuses outright, ends `undelivered` with the reason.
+ * provider by Bull jobs on `channels-outbound` (ChannelsOutboundProcessor) — one job per message (job id = message
+ * id), retried with exponential backoff on retryable failures; a message that runs out of attempts, or that the
+ * provider refuses outright, ends `undelivered` with the reason.
  */
 @Injectable()
-export class ChannelOutboundService implements OnModuleInit, OnApplicationShutdown {
+export class ChannelOutboundService {
   private readonly logger = new Logger('ChannelOutbound');
-  private sweeper?: NodeJS.Timeout;
 
   constructor(
-    @InjectQueue(CHANNELS_OUTBOUND_QUEUE) private readonly queue: Queue<DeliverJobPayload>,
+    @InjectQueue(QueueName.ChannelsOutbound) private readonly queue: Queue<JobPayloads[JobName.DeliverChannelMessage]>,
     @Inject(CHANNEL_PROVIDER) private readonly provider: ChannelProvider,
     private readonly messages: ChannelMessagesRepository,
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
   ) {}
-
-  /** Processors run where workers are enabled (WORKERS=on, or `npm run worker`). */
-  onModuleInit(): void {
-    if (!this.config.workersEnabled) return;
-    this.queue
-      .process(DELIVER_JOB, CONCURRENCY, (job: Job<DeliverJobPayload>) => this.deliver(job))
-      .catch((error: unknown) => this.logger.error({ err: error }, 'channels-outbound deliver processor stopped'));
-    this.sweeper = setInterval(() => void this.sweep(), SWEEP_INTERVAL_MS);
-    this.sweeper.unref();
-  }
-
-  onApplicationShutdown(): void {
-    if (this.sweeper) clearInterval(this.sweeper);
-  }
 
   /** The initial status of a new outbound message: queued for the provider, or undelivered when there is none. */
   initialStatus(): { status: 'queued' | 'undelivered'; error: string | null } {
@@ -60,7 +42,7 @@ export class ChannelOutboundService implements OnModuleInit, OnApplicationShutdo
   /** Queues delivery of a recorded (queued) message. Safe to repeat: one job per message id. */
   async enqueue(messageId: string): Promise<void> {
     await this.queue.add(
-      DELIVER_JOB,
+      JobName.DeliverChannelMessage,
       { messageId },
       {
         jobId: messageId,
@@ -81,10 +63,13 @@ export class ChannelOutboundService implements OnModuleInit, OnApplicationShutdo
     }
   }
 
-  /** One delivery attempt. Throws only to ask Bull for another attempt. */
-  async deliver(job: Job<DeliverJobPayload>): Promise<void> {
+  /**
+   * One delivery attempt. Throws only to ask Bull for another attempt. Returns the message's thread once the
+   * message left the queue (sent or undelivered), undefined when there was nothing to do.
+   */
+  async deliver(job: DeliverJob): Promise<{ threadId: string } | undefined> {
     const message = await this.messages.beginAttempt(job.data.messageId);
-    if (!message) return; // already sent or given up: nothing to do
+    if (!message) return undefined; // already sent or given up: nothing to do
     try {
       const accepted = await this.provider.send({
         channel: message.channel,
@@ -104,12 +89,13 @@ export class ChannelOutboundService implements OnModuleInit, OnApplicationShutdo
         await this.messages.markUndelivered(message.id, why);
         this.logger.warn({ messageId: message.id, reason: why }, 'channel message undelivered');
         this.metrics.channelMessage('outbound', 'failed');
-        return;
+        return { threadId: message.thread_id };
       }
       await this.messages.recordAttemptError(message.id, reason);
       this.metrics.channelMessage('outbound', 'retried');
       throw error;
     }
+    return { threadId: message.thread_id };
   }
 
   private statusCallbackUrl(channel: Channel): string | undefined {
@@ -117,8 +103,8 @@ export class ChannelOutboundService implements OnModuleInit, OnApplicationShutdo
     return base ? `${base}${this.config.http.basePath}/messaging/v1/channels/${channel}/status` : undefined;
   }
 
-  /** Re-enqueues messages whose job was lost (e.g. Redis unreachable right after the commit). */
-  private async sweep(): Promise<void> {
+  /** Re-enqueues messages whose job was lost (e.g. Redis unreachable right after the commit). ChannelsSweeper runs it. */
+  async sweep(): Promise<void> {
     try {
       for (const id of await this.messages.staleQueued(SWEEP_AFTER_SECONDS, 100)) {
         const existing = await this.queue.getJob(id);

@@ -8,12 +8,9 @@ import { LiveAgentsService } from '../messaging/live-agents.service.js';
 import { MessagingService, type TurnCaller } from '../messaging/messaging.service.js';
 import { ChannelMessagesRepository } from './channel-messages.repository.js';
 import { ChannelOutboundService } from './channel-outbound.service.js';
-import { CHANNEL_LABEL, type Channel } from './channels.constants.js';
+import { CHANNEL_LABEL, channelExternalId, type Channel } from './channels.constants.js';
 import type { ChannelThreadResponseDto, StartChannelThreadDto } from './dto/channel-thread.dto.js';
 import { SendersService } from './senders.service.js';
-
-/** The external id a channel thread carries: how the events pipeline names the conversation. */
-export const channelExternalId = (channel: Channel, threadId: string) => `${channel}:${threadId}`;
 
 /**
  * Starting a channel conversation: an ordinary thread (live version, user id) that also records its channel,

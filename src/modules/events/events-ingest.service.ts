@@ -1,16 +1,16 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
+import type { LiveRevisionChange, ProjectDeleted } from '../../common/bus/event-map.js';
+import { OnBusEvent } from '../../common/bus/on-bus-event.decorator.js';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import { INPUT_LIMITS } from '../../common/validation/input-limits.js';
 import { charCount } from '../../common/validation/char-length.js';
 import { AppConfig } from '../../config/app-config.js';
 import { SUPPORTED_SCHEMA_VERSIONS } from '../bundles/bundle.types.js';
-import { NoActiveVersionError } from '../messaging/messaging.errors.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { LiveRevisionNotifier } from '../versions/live-revision.notifier.js';
 import { EventJobs } from './event-jobs.js';
-import { EventsErrorCode, EventStoreUnavailableError, EventsUnavailableError, NoRuntimeVersionError } from './events.errors.js';
+import { EventStoreUnavailableError, EventsUnavailableError, NoRuntimeVersionError, WebhookNoActiveVersionError } from './events.errors.js';
 import { EventsRepository, type IngestTarget } from './events.repository.js';
 import { isRefusedData, isStoreUnavailable } from './failure-kinds.js';
 import { GroupInsert } from './group-insert.js';
@@ -46,7 +46,6 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
     private readonly repository: EventsRepository,
     private readonly jobs: EventJobs,
     private readonly config: AppConfig,
-    notifier: LiveRevisionNotifier,
     private readonly metrics: MetricsService,
   ) {
     this.targets = new LRUCache({
@@ -57,12 +56,21 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
         return { target: (await this.repository.ingestTarget(organizationId, agentId)) ?? null };
       },
     });
-    notifier.onChange((change) => this.targets.delete(`${change.organizationId}:${change.agentId}`));
     // A quarter of the pool at most, so processing and the other routes keep connections under an accept flood.
     this.inserts = new GroupInsert((events) => this.repository.insertMany(events), {
       lanes: Math.max(1, Math.floor(config.db.poolSize / 4)),
       failsEveryRow: isStoreUnavailable,
     });
+  }
+
+  @OnBusEvent('agent.live_changed')
+  onLiveChanged(change: LiveRevisionChange): void {
+    this.targets.delete(`${change.organizationId}:${change.agentId}`);
+  }
+
+  @OnBusEvent('project.deleted')
+  onProjectDeleted(deleted: ProjectDeleted): void {
+    for (const agentId of deleted.agentIds) this.targets.delete(`${deleted.organizationId}:${agentId}`);
   }
 
   onModuleInit(): void {
@@ -127,7 +135,7 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
     const target = entry?.target;
     if (!target) throw new NotFoundError('Agent');
     if (target.agent_deleted) throw new NotFoundError('Agent');
-    if (!target.live_revision_id) throw new NoActiveVersionError(EventsErrorCode.NoActiveVersion);
+    if (!target.live_revision_id) throw new WebhookNoActiveVersionError();
     const schemaVersion = target.schema_version === null ? SUPPORTED_SCHEMA_VERSIONS[0] : Number(target.schema_version);
     if (!(SUPPORTED_SCHEMA_VERSIONS as readonly number[]).includes(schemaVersion)) throw new NoRuntimeVersionError(schemaVersion);
   }

@@ -1,5 +1,6 @@
 import { AppError, NotFoundError } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
+import { NO_ACTIVE_VERSION_MESSAGE } from '../messaging/messaging.errors.js';
 
 /** The webhook's own wire codes (spec "Errors"). */
 export enum EventsErrorCode {
@@ -14,6 +15,13 @@ export const EVENTS_RETRY_AFTER_SECONDS = 5;
 export class EventNotFoundError extends NotFoundError {
   constructor() {
     super('Event');
+  }
+}
+
+/** Messaging's NoActiveVersionError as the webhook answers it (its own code), at accept or when the event runs. */
+export class WebhookNoActiveVersionError extends AppError {
+  constructor() {
+    super(404, EventsErrorCode.NoActiveVersion, NO_ACTIVE_VERSION_MESSAGE);
   }
 }
 

@@ -1,25 +1,34 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { EventBus } from '../../common/bus/event-bus.js';
 import { AppError } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
 import { AppConfig } from '../../config/app-config.js';
+import { NoActiveVersionError } from '../messaging/messaging.errors.js';
 import { MessagingService } from '../messaging/messaging.service.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import { TurnAlreadyRecordedError } from '../conversations/conversations.errors.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import type { EventStatusDto } from './dto/event.dto.js';
 import { EventJobs } from './event-jobs.js';
-import { EventNotFoundError, EventsErrorCode } from './events.errors.js';
+import { EventNotFoundError, WebhookNoActiveVersionError } from './events.errors.js';
 import { EventsRepository, type ClaimedEvent, type EventRow } from './events.repository.js';
 import { isRefusedData, isTransient } from './failure-kinds.js';
 
 const USER_ID_MAX = 255;
 const ERROR_MAX = 1000;
+/** Events enqueued again per sweep at most (the rest on the next sweep). */
+const SWEEP_LIMIT = 5000;
+
+/** What one attempt made of the event. */
+type AttemptOutcome =
+  { status: 'completed'; threadId: string; interactionId: string } | { status: 'failed'; error: string } | { status: 'retrying' };
 
 /**
  * Runs accepted events. `process(eventId)` is what every job does, however many times it is delivered:
  * claim the event in PostgreSQL (only when due and the head of its conversation), skip the engine if an
  * earlier attempt already wrote the turn, run the turn (written with the event id, unique), record the
- * outcome, and hand the conversation on to its next event.
+ * outcome, announce it on the bus (`event.completed` / `event.failed`, awaited: the listeners finish before the
+ * conversation's next event may start), and hand the conversation on to its next event.
  */
 @Injectable()
 export class EventsService {
@@ -32,6 +41,7 @@ export class EventsService {
     private readonly jobs: EventJobs,
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
+    private readonly bus: EventBus,
   ) {}
 
   async status(organizationId: string, agentId: string, eventId: string): Promise<EventStatusDto> {
@@ -44,22 +54,44 @@ export class EventsService {
   async process(eventId: string): Promise<'completed' | 'failed' | 'retrying' | 'skipped'> {
     const event = await this.repository.claim(eventId, this.config.events.leaseMs);
     if (!event) return 'skipped';
-    let outcome: 'completed' | 'failed' | 'retrying';
+    let outcome: AttemptOutcome;
     try {
       outcome = await this.attempt(event);
     } catch (error) {
       outcome = await this.recordFailure(event, error);
     }
-    this.metrics.eventAttempted(outcome, event.created_at);
-    if (outcome !== 'retrying') await this.handOn(event);
-    return outcome;
+    this.metrics.eventAttempted(outcome.status, event.created_at);
+    if (outcome.status === 'retrying') return outcome.status;
+    await this.announce(event, outcome);
+    await this.handOn(event);
+    return outcome.status;
   }
 
-  private async attempt(event: ClaimedEvent): Promise<'completed'> {
+  /**
+   * Enqueues again the events a crash or a lost Redis left behind: due conversation heads not picked up within
+   * EVENTS_STALE_MS, and events whose worker's lease expired. One instance at a time (a PostgreSQL advisory lock);
+   * returns how many (0 when another instance holds the lock).
+   */
+  async sweep(): Promise<number> {
+    try {
+      const ids = await this.repository.sweep(this.config.events.staleMs, SWEEP_LIMIT);
+      if (!ids || ids.length === 0) return 0;
+      const stamp = Date.now().toString(36);
+      for (const id of ids) this.jobs.enqueue(id, { jobId: `${id}:sweep:${stamp}` });
+      await this.jobs.flush();
+      this.logger.log({ events: ids.length }, 'swept pending events back onto the queue');
+      return ids.length;
+    } catch (error) {
+      this.logger.warn({ err: error }, 'events sweep failed');
+      return 0;
+    }
+  }
+
+  private async attempt(event: ClaimedEvent): Promise<AttemptOutcome> {
     const done = await this.conversations.turnForEvent(event.id);
     if (done) {
       await this.repository.complete(event.id, done.thread_id, done.id);
-      return 'completed';
+      return { status: 'completed', threadId: done.thread_id, interactionId: done.id };
     }
     const threadId = event.external_thread_id
       ? await this.conversations.threadIdByExternalId(event.organization_id, event.agent_id, event.external_thread_id)
@@ -77,20 +109,22 @@ export class EventsService {
           // ChannelInboundService hands channel messages over as events carrying their channel.
           surface: 'channel' in event.agent_variables ? 'channels' : 'events',
           eventId: event.id,
-          noActiveVersionCode: EventsErrorCode.NoActiveVersion,
         },
       );
       await this.repository.complete(event.id, result.thread_id, result.interaction_id);
+      return { status: 'completed', threadId: result.thread_id, interactionId: result.interaction_id };
     } catch (error) {
+      // The webhook answers with its own code (spec "Errors"): messaging's error is translated here, at its edge.
+      if (error instanceof NoActiveVersionError) throw new WebhookNoActiveVersionError();
       // Another attempt of this event wrote the turn first (a lease expired under a slow worker): done, once.
       if (error instanceof TurnAlreadyRecordedError) {
         const turn = await this.conversations.turnForEvent(event.id);
-        if (turn) await this.repository.complete(event.id, turn.thread_id, turn.id);
-        return 'completed';
+        if (!turn) throw error;
+        await this.repository.complete(event.id, turn.thread_id, turn.id);
+        return { status: 'completed', threadId: turn.thread_id, interactionId: turn.id };
       }
       throw error;
     }
-    return 'completed';
   }
 
   /**
@@ -98,17 +132,32 @@ export class EventsService {
    * failure would happen again on every attempt — the agent deleted, input refused, data PostgreSQL refuses, an
    * engine error — so the event fails at once, with its reason, and its conversation moves on.
    */
-  private async recordFailure(event: ClaimedEvent, error: unknown): Promise<'failed' | 'retrying'> {
+  private async recordFailure(event: ClaimedEvent, error: unknown): Promise<AttemptOutcome> {
     const message = describe(error);
     if (!isTransient(error) || event.attempts >= this.config.events.maxAttempts) {
       this.logger.warn({ eventId: event.id, attempts: event.attempts, err: error }, 'event failed');
       await this.repository.fail(event.id, message);
-      return 'failed';
+      return { status: 'failed', error: message };
     }
     const delayMs = this.config.events.backoffMs * 2 ** (event.attempts - 1);
     await this.repository.retryLater(event.id, message, delayMs);
     this.jobs.enqueue(event.id, { jobId: `${event.id}:retry:${event.attempts}`, delayMs });
-    return 'retrying';
+    return { status: 'retrying' };
+  }
+
+  /** Tells the listeners (channels answer the phone) that the event reached its final state. */
+  private async announce(event: ClaimedEvent, outcome: Exclude<AttemptOutcome, { status: 'retrying' }>): Promise<void> {
+    const about = {
+      eventId: event.id,
+      organizationId: event.organization_id,
+      agentId: event.agent_id,
+      externalThreadId: event.external_thread_id,
+    };
+    if (outcome.status === 'completed') {
+      await this.bus.emitAsync('event.completed', { ...about, threadId: outcome.threadId, interactionId: outcome.interactionId });
+    } else {
+      await this.bus.emitAsync('event.failed', { ...about, error: outcome.error });
+    }
   }
 
   /** The event is done: the next pending event of its conversation may run now. */

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
+import type { LiveRevisionChange, ProjectDeleted } from '../../common/bus/event-map.js';
+import { OnBusEvent } from '../../common/bus/on-bus-event.decorator.js';
 import { NotFoundError } from '../../common/errors/app-error.js';
 import { AgentsRepository } from '../agents/agents.repository.js';
 import type { PreparedAgent } from '../runtime/prepared-agent.js';
 import { RuntimeService } from '../runtime/runtime.service.js';
-import { LiveRevisionNotifier } from '../versions/live-revision.notifier.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { NoActiveVersionError } from './messaging.errors.js';
 
@@ -25,13 +26,13 @@ type CachedAgent = { live: LiveAgent | null; exists: boolean };
 // Keyed by organization too: an id guessed across tenants must never hit another tenant's entry.
 const cacheKey = (organizationId: string, agentId: string) => `${organizationId}:${agentId}`;
 
-/** Another instance's publish reaches this one within this long; this instance's own publishes at once. */
+/** How long an entry is trusted when a change announced by another process was missed (Redis unreachable). */
 export const LIVE_AGENT_TTL_MS = 2000;
 
 /**
  * The live revision of each agent, served from memory on the hot path. Loaded with one query on a miss
- * (concurrent misses share it); dropped at once on this process's publishes (LiveRevisionNotifier). The
- * engine's compiled form is cached by digest inside the runtime.
+ * (concurrent misses share it); dropped at once on every process when the live pointer moves (`agent.live_changed`)
+ * or the agent's project is deleted (`project.deleted`). The engine's compiled form is cached by digest inside the runtime.
  */
 @Injectable()
 export class LiveAgentsService {
@@ -40,7 +41,6 @@ export class LiveAgentsService {
   constructor(
     private readonly agents: AgentsRepository,
     private readonly runtime: RuntimeService,
-    notifier: LiveRevisionNotifier,
     private readonly metrics: MetricsService,
   ) {
     this.cache = new LRUCache({
@@ -48,18 +48,31 @@ export class LiveAgentsService {
       ttl: LIVE_AGENT_TTL_MS,
       fetchMethod: (key) => this.load(key),
     });
-    notifier.onChange(
-      (change) => this.cache.delete(cacheKey(change.organizationId, change.agentId)) && this.metrics.cacheInvalidated('live_agents'),
-    );
+  }
+
+  @OnBusEvent('agent.live_changed')
+  onLiveChanged(change: LiveRevisionChange): void {
+    this.forget(change.organizationId, [change.agentId]);
+  }
+
+  @OnBusEvent('project.deleted')
+  onProjectDeleted(deleted: ProjectDeleted): void {
+    this.forget(deleted.organizationId, deleted.agentIds);
+  }
+
+  private forget(organizationId: string, agentIds: string[]): void {
+    for (const agentId of agentIds) {
+      if (this.cache.delete(cacheKey(organizationId, agentId))) this.metrics.cacheInvalidated('live_agents');
+    }
   }
 
   /** The agent's live state; 404 `not_found` for an unknown/deleted agent, 404 `no_active_version` before a publish. */
-  async get(organizationId: string, agentId: string, noActiveVersionCode?: string): Promise<LiveAgent> {
+  async get(organizationId: string, agentId: string): Promise<LiveAgent> {
     const status: LRUCache.Status<string, CachedAgent> = {};
     const entry = await this.cache.fetch(cacheKey(organizationId, agentId), { status });
     this.metrics.cacheLookup('live_agents', status.fetch === 'hit');
     if (!entry?.exists) throw new NotFoundError('Agent');
-    if (!entry.live) throw new NoActiveVersionError(noActiveVersionCode);
+    if (!entry.live) throw new NoActiveVersionError();
     return entry.live;
   }
 

@@ -35,8 +35,6 @@ export interface TurnRequest {
   source?: TurnRecord['source'];
   /** A new thread carries this external id (events webhook `thread_id`). */
   externalThreadId?: string;
-  /** Code of the error when the agent has no live version (the webhook's own code). */
-  noActiveVersionCode?: string;
   /** The events-webhook event this turn answers; written with the turn (unique per event). */
   eventId?: string;
 }
@@ -66,7 +64,7 @@ export class MessagingService {
    * and cards; errors thrown before the first event are ordinary request errors.
    */
   async send(caller: TurnCaller, request: TurnRequest, onEvent?: (event: TurnStreamEvent) => void): Promise<SendMessageResponseDto> {
-    const agent = await this.live.get(caller.organizationId, caller.agentId, request.noActiveVersionCode);
+    const agent = await this.live.get(caller.organizationId, caller.agentId);
     const engine = this.runtime.begin(agent.prepared, request.runtimeVersion);
     if (!request.threadId) return this.turn(agent, engine, null, request, onEvent);
     const threadId = request.threadId.toLowerCase();

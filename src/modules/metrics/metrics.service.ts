@@ -1,16 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getQueueToken } from '@nestjs/bull';
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { InjectQueue } from '@nestjs/bull';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { RedisService, type FailOpenArea } from '../../common/redis/redis.service.js';
 import { AppConfig } from '../../config/app-config.js';
 import { QueueName } from '../../queue/queue.constants.js';
-import { CHANNELS_OUTBOUND_QUEUE } from '../channels/channels.constants.js';
 import { providerErrorKind } from '../runtime/providers/provider-errors.js';
 import type { TokenUsage, TurnSurface } from '../runtime/runtime.types.js';
 
@@ -22,7 +20,6 @@ type Provider = 'builtin' | 'openai' | 'anthropic';
 export type TurnTimer = { completed(usage: TokenUsage): void; failed(error: unknown): never };
 
 const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
-const QUEUES = [QueueName.Events, CHANNELS_OUTBOUND_QUEUE];
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 const FAIL_OPEN_AREAS: FailOpenArea[] = ['rate_limit', 'login_attempts'];
 const TOKEN_KINDS = [
@@ -42,11 +39,11 @@ const METRICS_PATH = /^\/metrics(\?|$)/;
  * Label values are closed sets or route templates: never an organization, agent, user or thread id.
  */
 @Injectable()
-export class MetricsService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class MetricsService implements OnApplicationShutdown {
   readonly registry = new Registry();
   private readonly logger = new Logger('Metrics');
   private server: Server | undefined;
-  private queues: Array<{ name: string; queue: Queue }> = [];
+  private readonly queues: Array<{ name: QueueName; queue: Queue }>;
 
   private readonly httpRequests = new Counter({
     name: 'agent_http_requests_total',
@@ -155,10 +152,15 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
 
   constructor(
     private readonly config: AppConfig,
-    private readonly moduleRef: ModuleRef,
     private readonly dataSource: DataSource,
     private readonly redis: RedisService,
+    @InjectQueue(QueueName.Events) eventsQueue: Queue,
+    @InjectQueue(QueueName.ChannelsOutbound) channelsQueue: Queue,
   ) {
+    this.queues = [
+      { name: QueueName.Events, queue: eventsQueue },
+      { name: QueueName.ChannelsOutbound, queue: channelsQueue },
+    ];
     collectDefaultMetrics({ register: this.registry });
     // Gauges that prom-client names `_total`, which Prometheus reserves for counters (`promtool check metrics` refuses them).
     for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
@@ -216,17 +218,6 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
         this.set({ state: 'idle' }, master.idleCount);
         this.set({ state: 'waiting' }, master.waitingCount);
       },
-    });
-  }
-
-  /** The queues are registered by their feature modules; resolved once every module exists. */
-  onApplicationBootstrap(): void {
-    this.queues = QUEUES.flatMap((name) => {
-      try {
-        return [{ name, queue: this.moduleRef.get<Queue>(getQueueToken(name), { strict: false }) }];
-      } catch {
-        return [];
-      }
     });
   }
 

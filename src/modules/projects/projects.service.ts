@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EventBus } from '../../common/bus/event-bus.js';
 import { NotFoundError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
@@ -8,7 +9,6 @@ import { AgentsRepository } from '../agents/agents.repository.js';
 import { ApiKeysRepository } from '../auth/api-keys.repository.js';
 import { CredentialChanges } from '../auth/credential-changes.js';
 import type { Principal } from '../auth/principal.js';
-import { LiveRevisionNotifier } from '../versions/live-revision.notifier.js';
 import { VersionsService } from '../versions/versions.service.js';
 import { toProjectResponse, type CreateProjectDto, type ListProjectsQueryDto, type ProjectResponseDto } from './dto/project.dto.js';
 import type { ProjectEntity } from './project.entity.js';
@@ -21,7 +21,7 @@ export class ProjectsService {
     private readonly agents: AgentsRepository,
     private readonly versions: VersionsService,
     private readonly keys: ApiKeysRepository,
-    private readonly notifier: LiveRevisionNotifier,
+    private readonly bus: EventBus,
     private readonly credentials: CredentialChanges,
   ) {}
 
@@ -41,15 +41,16 @@ export class ProjectsService {
   /**
    * Deleting leaves listings at once; the row stays so the project's usage history remains countable. Its agents
    * are deleted with it (see deleteAgents): their keys, client tokens and agent-scoped sessions are refused at
-   * once on every surface and every instance, and the messaging and events caches drop them.
+   * once on every surface and every instance, and the messaging and events caches drop them (`project.deleted`).
    */
   async delete(who: Principal, projectId: string): Promise<void> {
-    const changes = await this.credentials.commit(who.organizationId, async () => {
+    const deleted = await this.credentials.commit(who.organizationId, async () => {
       if (!(await this.projects.softDelete(who.organizationId, projectId.toLowerCase()))) throw new NotFoundError('Project');
       const owners = { agents: this.agents, versions: this.versions, keys: this.keys };
       return deleteAgents(owners, who.organizationId, { projectId: projectId.toLowerCase() });
     });
-    for (const change of changes) this.notifier.notify(change);
+    const agentIds = deleted.map((change) => change.agentId);
+    this.bus.emit('project.deleted', { organizationId: who.organizationId, projectId: projectId.toLowerCase(), agentIds });
   }
 
   /** The caller's live project, or 404 — never 403, so other tenants' ids cannot be probed. */

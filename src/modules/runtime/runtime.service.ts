@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import type { Attributes } from '@opentelemetry/api';
 import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../../config/app-config.js';
@@ -17,6 +17,8 @@ import type { EngineTurn, PinnedTurnInput, TokenUsage, TurnEvent, TurnInput, Tur
 import { contentTerms, tokenPieces } from './text/terms.js';
 import { countTextTokens } from './text/token-counter.js';
 import { tracingEnabled, withSpan, withStreamSpan } from '../../telemetry/tracing.js';
+import { embeddableRevision, PassageEmbeddingsService } from '../knowledge/passage-embeddings.service.js';
+import type { DenseRanking } from './knowledge/dense-index.js';
 
 /** The wording of a turn: its text, who wrote it, the usage the provider reported (if any), the model request. */
 interface Reply {
@@ -53,7 +55,11 @@ export class RuntimeService {
   private readonly prepared = new LRUCache<string, PreparedAgent>({ max: PREPARED_CACHE_SIZE });
   private readonly providers: { openai: LlmProvider; anthropic: LlmProvider };
 
-  constructor(config: AppConfig) {
+  constructor(
+    config: AppConfig,
+    /** Dense retrieval for bundles that name an embeddings model (absent in engine-only unit tests). */
+    @Optional() private readonly embeddings?: PassageEmbeddingsService,
+  ) {
     this.providers = {
       openai: new OpenAIProvider(config.providers.openai, config.providers.timeoutMs),
       anthropic: new AnthropicProvider(config.providers.anthropic, config.providers.timeoutMs),
@@ -121,7 +127,7 @@ export class RuntimeService {
   }
 
   private async runTurn(agent: PreparedAgent, v2Build: V2Build | null, input: TurnInput): Promise<TurnResult> {
-    const plan = this.plan(agent, v2Build, input);
+    const plan = this.plan(agent, v2Build, input, await this.denseRanking(agent, input));
     const provider = this.providerFor(agent, plan);
     if (!provider) return this.result(agent, plan, input, { text: plan.draft, writer: 'builtin', usage: null });
     const request = this.request(agent, plan, input);
@@ -131,7 +137,7 @@ export class RuntimeService {
   }
 
   private async *streamTurn(agent: PreparedAgent, v2Build: V2Build | null, input: TurnInput): AsyncIterable<TurnEvent> {
-    const plan = this.plan(agent, v2Build, input);
+    const plan = this.plan(agent, v2Build, input, await this.denseRanking(agent, input));
     const provider = this.providerFor(agent, plan);
     let text = '';
     let usage: TokenUsage | null = null;
@@ -219,8 +225,14 @@ export class RuntimeService {
 
   // -------------------------------------------------------------------------------------------------------
 
-  private plan(agent: PreparedAgent, v2Build: V2Build | null, input: TurnInput): TurnPlan {
-    if (v2Build) return engineStep(() => planV2(agent.bundle, agent.v2 ?? prepareV2(agent.bundle), input, v2Build));
+  /** The question's dense ranking when the bundle names an embeddings model (never throws: a failure is a `failed` ranking). */
+  private async denseRanking(agent: PreparedAgent, input: TurnInput): Promise<DenseRanking | undefined> {
+    const revision = this.embeddings && input.text?.trim() ? embeddableRevision(agent) : null;
+    return revision ? this.embeddings!.rank(revision, input.text!.trim()) : undefined;
+  }
+
+  private plan(agent: PreparedAgent, v2Build: V2Build | null, input: TurnInput, dense?: DenseRanking): TurnPlan {
+    if (v2Build) return engineStep(() => planV2(agent.bundle, agent.v2 ?? prepareV2(agent.bundle), input, v2Build, dense));
     return engineStep(() => planV1(agent.bundle, agent.v1 ?? prepareV1(agent.bundle), input));
   }
 

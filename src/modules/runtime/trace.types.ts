@@ -93,6 +93,24 @@ export type V2AnswerableCheck = V2Check & {
   margin: number;
   uncovered_words: string[];
 };
+/** One passage of the fused ranking (docs/knowledge.md): its fused score and its rank in each ranking (1-based). */
+export type V2FusedPassage = {
+  passage_id: string;
+  score: number;
+  lexical_rank: number | null;
+  dense_rank: number | null;
+  similarity: number | null;
+};
+/** Dense retrieval with the bundle's embeddings model: `used` (fused with the lexical ranking) or `failed` (ranked lexically). */
+export type V2DenseRetrieval = {
+  status: 'used' | 'failed';
+  model: string;
+  reason: string | null;
+  min_similarity: number | null;
+  fused: V2FusedPassage[];
+};
+/** Whether a model provider's reply says the passages do not answer (null for the builtin writer). */
+export type V2ModelDecline = { declined: boolean; how: 'sentence' | 'paraphrase' | null; matched: string | null };
 
 /** The v2 (grounded) trace: typed sections from the question to the citations the reply provably used. */
 export type V2Trace = {
@@ -105,6 +123,10 @@ export type V2Trace = {
   citations_used: V2Citation[];
   policies: V2Policy[];
   checks: Array<V2Check | V2AnswerableCheck>;
+  /** Null when the bundle names no embeddings model. */
+  dense_retrieval: V2DenseRetrieval | null;
+  /** Null when the builtin writer worded the reply. */
+  model_decline: V2ModelDecline | null;
   narrative: string;
 };
 

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BundlesModule } from '../bundles/bundles.module.js';
 import { AgentRecordsModule } from '../agents/agent-records.module.js';
-import { LiveRevisionNotifier } from './live-revision.notifier.js';
 import { VersionsController } from './versions.controller.js';
 import { VersionsRepository } from './versions.repository.js';
 import { VersionsService } from './versions.service.js';
@@ -9,7 +8,7 @@ import { VersionsService } from './versions.service.js';
 @Module({
   imports: [AgentRecordsModule, BundlesModule],
   controllers: [VersionsController],
-  providers: [VersionsService, VersionsRepository, LiveRevisionNotifier],
-  exports: [VersionsService, LiveRevisionNotifier],
+  providers: [VersionsService, VersionsRepository],
+  exports: [VersionsService],
 })
 export class VersionsModule {}

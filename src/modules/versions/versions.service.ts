@@ -15,10 +15,11 @@ import { BundlesService } from '../bundles/bundles.service.js';
 import type { ListVersionsQueryDto } from './dto/list-versions.query.dto.js';
 import type { CreateVersionDto, PushBundleDto, UpdateVersionDto } from './dto/version-request.dto.js';
 import type { BundleResponseDto, PushResponseDto, VersionResponseDto } from './dto/version-response.dto.js';
+import { EventBus } from '../../common/bus/event-bus.js';
+import type { LiveRevisionChange } from '../../common/bus/event-map.js';
 import type { AgentRevisionEntity } from './entities/agent-revision.entity.js';
 import type { AgentVersionEntity } from './entities/agent-version.entity.js';
 import { assertProviderConfigured } from './provider-keys.check.js';
-import { LiveRevisionNotifier, type LiveRevisionChange } from './live-revision.notifier.js';
 import { VersionErrorCode } from './versions.errors.js';
 import { toVersionResponse } from './version-item.js';
 import { VersionsRepository } from './versions.repository.js';
@@ -38,7 +39,7 @@ export class VersionsService {
     private readonly agents: AgentsRepository,
     private readonly validator: BundleValidator,
     private readonly bundles: BundlesService,
-    private readonly notifier: LiveRevisionNotifier,
+    private readonly bus: EventBus,
     private readonly config: AppConfig,
   ) {}
 
@@ -101,7 +102,8 @@ export class VersionsService {
       if (version.status !== 'published') await this.versions.updateVersion(version.id, { status: 'published' });
       return this.moveLivePointer(agent, version.id, revision, 'publish');
     });
-    this.notifier.notify(change);
+    this.bus.emit('agent.live_changed', change);
+    this.bus.emit('version.published', change);
     return this.item(change.agentId, versionId);
   }
 
@@ -142,6 +144,50 @@ export class VersionsService {
       digest: revision.digest,
       created_at: revision.createdAt.toISOString(),
     };
+  }
+
+  /**
+   * A push computed from the current bundle (the knowledge upload): `change` gets the current revision's bundle while
+   * the version row is locked, so a concurrent push is neither lost nor overwritten, and may throw to refuse (nothing is
+   * committed). The result goes through the same validation and revision rules as a push.
+   */
+  async pushChange(
+    who: Principal,
+    agentId: string,
+    versionId: string,
+    change: (current: Bundle) => Bundle,
+    message: string | null,
+  ): Promise<PushResponseDto> {
+    const agent = await this.visibleAgent(who, agentId);
+    const revision = await this.unitOfWork.run(async () => {
+      const version = await this.findVersion(agent.id, versionId, true);
+      if (version.status === 'archived') {
+        throw new ConflictError(VersionErrorCode.VersionArchived, `Version ${version.number} is archived and takes no new revisions`);
+      }
+      const current = await this.currentRevision(version);
+      const bundle = this.validator.assertValid(change(structuredClone(current.bundle)));
+      if (current.digest === bundleDigest(bundle)) return current;
+      return this.commitRevision(version, bundle, message);
+    });
+    return {
+      version_id: revision.versionId,
+      revision_id: revision.id,
+      version_tag: revision.versionTag,
+      digest: revision.digest,
+      created_at: revision.createdAt.toISOString(),
+    };
+  }
+
+  /** A revision's digest and bundle with its agent's runtime (for work that follows a publish), or null when either is gone. */
+  async revisionContent(
+    organizationId: string,
+    agentId: string,
+    revisionId: string,
+  ): Promise<{ digest: string; runtime: 'v1' | 'v2'; bundle: Bundle } | null> {
+    const agent = await this.agents.findVisible(organizationId, agentId);
+    const revision = agent ? await this.versions.findRevision({ id: revisionId }) : null;
+    if (!agent || !revision || revision.agentId !== agent.id) return null;
+    return { digest: revision.digest, runtime: agent.runtime, bundle: revision.bundle };
   }
 
   /** The current revision's bundle, or the revision tagged `versionTag` of this version (404 when it has none). */

@@ -91,6 +91,8 @@ export interface RequestParts {
   headers: Record<string, string>;
   json?: Record<string, unknown>;
   form?: Record<string, string>;
+  /** multipart/form-data parts (the knowledge upload). */
+  multipart?: MultipartPart[];
   /** The provider auth token that signs provider-webhook requests. */
   signingToken?: string;
 }
@@ -110,10 +112,40 @@ export function credentialsOf(surface: Surface, tenant: Tenant): Record<string, 
   }
 }
 
+export interface MultipartPart {
+  name: string;
+  /** Present for a file part. */
+  filename?: string;
+  type?: string;
+  content: string | Uint8Array;
+}
+
+const MULTIPART_BOUNDARY = 'hostile-walk-boundary';
+
+function multipartBody(parts: MultipartPart[]): Buffer {
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    const disposition = `form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ''}`;
+    chunks.push(Buffer.from(`--${MULTIPART_BOUNDARY}\r\ncontent-disposition: ${disposition}\r\n`));
+    if (p.type) chunks.push(Buffer.from(`content-type: ${p.type}\r\n`));
+    chunks.push(Buffer.from('\r\n'), Buffer.from(p.content), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${MULTIPART_BOUNDARY}--\r\n`));
+  return Buffer.concat(chunks);
+}
+
+type ValidBody = { json?: Record<string, unknown>; form?: Record<string, string>; multipart?: MultipartPart[] };
+
 /** The body of a valid request of each operation that takes one, for `tenant`. */
-function validBody(op: Operation, tenant: Tenant): { json?: Record<string, unknown>; form?: Record<string, string> } {
+function validBody(op: Operation, tenant: Tenant): ValidBody {
   const sid = () => `SM${randomBytes(16).toString('hex')}`;
-  const bodies: Record<string, () => { json?: Record<string, unknown>; form?: Record<string, string> }> = {
+  const bodies: Record<string, () => ValidBody> = {
+    'POST /management/v1/agents/{agentId}/versions/{versionId}/knowledge': () => ({
+      multipart: [
+        { name: 'files', filename: 'walk.md', type: 'text/markdown', content: '# Walk\n\nThe hostile walk uploads this.' },
+        { name: 'message', content: 'walk upload' },
+      ],
+    }),
     'POST /management/v1/auth/token': () => ({ json: { grant_type: 'publishable_key', publishable_key: tenant.publishableKey } }),
     'POST /management/v1/projects': () => ({ json: { name: 'Hostile walk project' } }),
     'POST /management/v1/agents/{agentId}/versions': () => ({ json: { source: 'empty', label: 'walk', tags: ['walk'], notes: 'walk' } }),
@@ -181,6 +213,9 @@ export function toRaw(
   if (parts.json !== undefined) {
     body ??= JSON.stringify(parts.json);
     contentType = 'application/json';
+  } else if (parts.multipart !== undefined) {
+    body ??= multipartBody(parts.multipart);
+    contentType = `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`;
   } else if (parts.form !== undefined) {
     body ??= new URLSearchParams(parts.form).toString();
     contentType = 'application/x-www-form-urlencoded';
@@ -434,6 +469,7 @@ export function mutationsOf(op: Operation): Mutation[] {
   });
 
   if (op.bodyTypes.includes('application/json')) mutations.push(...jsonBodyMutations(op, reject, any));
+  if (op.bodyTypes.includes('multipart/form-data')) mutations.push(...multipartBodyMutations(reject));
   if (op.surface === 'providerWebhook') mutations.push(...formBodyMutations(op));
   return mutations;
 }
@@ -580,6 +616,58 @@ function bundleMutations(): Array<[string, unknown]> {
       JSON.parse(`{"schema_version":1,"name":"n","collections":{"p":[${'['.repeat(3_000)}${']'.repeat(3_000)}]}}`),
     ],
   ];
+}
+
+/** Uploads that must be refused whole: unusable files, stray parts, bodies that are not (well-formed) multipart. */
+function multipartBodyMutations(reject: Expectation): Mutation[] {
+  const file = (filename: string, content: string | Uint8Array, type = 'text/plain'): MultipartPart => ({
+    name: 'files',
+    filename,
+    type,
+    content,
+  });
+  const parts: Array<[string, MultipartPart[]]> = [
+    ['file with NUL', [file('nul.txt', NUL)]],
+    ['file with an encoded lone surrogate', [file('s.txt', new Uint8Array([0x61, 0xed, 0xa0, 0x80]))]],
+    ['file of invalid UTF-8', [file('bad.txt', new Uint8Array([0xc3, 0x28]))]],
+    ['empty file', [file('empty.txt', '')]],
+    ['binary type', [file('tool.exe', 'MZ', 'application/octet-stream')]],
+    ['file name with NUL', [file('a\u0000.md', '# A\n\na')]],
+    ['file name of 5000 chars', [file(`${'n'.repeat(5000)}.md`, '# A\n\na')]],
+    ['unknown field', [file('a.md', '# A\n\na'), { name: 'hostile_unknown', content: '1' }]],
+    ['__proto__ field', [file('a.md', '# A\n\na'), { name: '__proto__', content: '1' }]],
+    ['message with NUL', [file('a.md', '# A\n\na'), { name: 'message', content: NUL }]],
+    ['message of 100 kB', [file('a.md', '# A\n\na'), { name: 'message', content: HUGE }]],
+    ['no files', [{ name: 'message', content: 'm' }]],
+    ['21 files', Array.from({ length: 21 }, (_, i) => file(`f${i}.txt`, 'x'))],
+    ['file over 2 MiB', [file('big.txt', 'x'.repeat(2 * LIMIT + 1))]],
+  ];
+  const out: Mutation[] = parts.map(([name, multipart]) => ({
+    kind: 'multipart',
+    name,
+    expect: reject,
+    build: (p) => toRaw({ ...p, multipart }),
+  }));
+  out.push({
+    kind: 'multipart',
+    name: 'truncated body',
+    expect: reject,
+    build: (p) => toRaw(p, { body: multipartBody(p.multipart ?? []).subarray(0, 40) }),
+  });
+  out.push({
+    kind: 'content type',
+    name: 'multipart without a boundary',
+    expect: reject,
+    build: (p) => toRaw(p, { contentType: 'multipart/form-data' }),
+  });
+  out.push({
+    kind: 'content type',
+    name: 'JSON',
+    expect: reject,
+    build: (p) => toRaw(p, { body: '{"files":[]}', contentType: 'application/json' }),
+  });
+  out.push({ kind: 'content type', name: 'text/plain', expect: reject, build: (p) => toRaw(p, { contentType: 'text/plain' }) });
+  return out;
 }
 
 function formBodyMutations(op: Operation): Mutation[] {

@@ -183,7 +183,9 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
     channel: 'sms',
     keyId: path.includes('publishable-keys') ? tenant.publishableKeyId : tenant.agentApiKeyId,
   };
-  if (/\/versions\/\{versionId\}(\/push)?$/.test(path) && method !== 'GET') ids.versionId = tenant.draftVersionId;
+  if (/\/versions\/\{versionId\}(\/push|\/knowledge(\/\{documentId\})?)?$/.test(path) && method !== 'GET') {
+    ids.versionId = tenant.draftVersionId;
+  }
   if (!consumes(method, path)) return ids;
   if (/\/(publish|archive)$/.test(path)) {
     ids.versionId = expectStatus(
@@ -207,6 +209,20 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
       201,
       'fresh api key',
     ).body.id;
+  } else if (path.endsWith('/knowledge/{documentId}')) {
+    const form = new FormData();
+    form.append(
+      'files',
+      new Blob(['# Doomed\n\nA document the walk removes.'], { type: 'text/markdown' }),
+      `doomed-${randomPhone().slice(1)}.md`,
+    );
+    const res = await fetch(`${t.baseUrl}/management/v1/agents/${tenant.agentId}/versions/${ids.versionId}/knowledge`, {
+      method: 'POST',
+      headers: h,
+      body: form,
+    });
+    if (res.status !== 200) throw new Error(`fresh knowledge document: expected 200, got ${res.status}: ${await res.text()}`);
+    ids.documentId = ((await res.json()) as { documents: Array<{ id: string }> }).documents[0]!.id;
   } else if (path.endsWith('/senders/{senderId}')) {
     ids.senderId = expectStatus(
       await t.http.post('/management/v1/senders', { channel: 'sms', phone_number: randomPhone() }, h),

@@ -3,8 +3,11 @@ import type {
   ParamValue,
   V2Check,
   V2Citation,
+  V2DenseRetrieval,
+  V2FusedPassage,
   V2IntentScore,
   V2Learned,
+  V2ModelDecline,
   V2PassageUsed,
   V2Policy,
   V2SourceRead,
@@ -85,6 +88,41 @@ export class V2CheckDto implements V2Check {
   uncovered_words?: string[];
 }
 
+export class V2FusedPassageDto implements V2FusedPassage {
+  @ApiProperty({ description: 'Passage id' }) passage_id: string;
+  @ApiProperty({ description: 'Reciprocal rank fusion score: Σ 1/(60 + rank) over the rankings holding the passage' }) score: number;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Rank in the lexical ranking (1 = best); null when absent' })
+  lexical_rank: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Rank in the dense ranking (1 = best); null when absent' })
+  dense_rank: number | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Cosine similarity to the question (3 decimals); null when not among the dense hits',
+  })
+  similarity: number | null;
+}
+
+export class V2DenseRetrievalDto implements V2DenseRetrieval {
+  @ApiProperty({ enum: ['used', 'failed'], description: '`used`: fused with the lexical ranking; `failed`: the turn ranked lexically' })
+  status: 'used' | 'failed';
+  @ApiProperty({ description: 'The embeddings model (name, `@<dimensions>` when set)' }) model: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Why the embeddings could not be used; null when used' }) reason: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Similarity a dense hit needed to take part; null when failed' })
+  min_similarity: number | null;
+  @ApiProperty({ type: [V2FusedPassageDto], description: 'The fused order, best first (top 10); empty when failed' })
+  fused: V2FusedPassageDto[];
+}
+
+export class V2ModelDeclineDto implements V2ModelDecline {
+  @ApiProperty({ description: 'The reply is a decline: the instructed sentence or a recognised paraphrase, citing nothing' })
+  declined: boolean;
+  @ApiProperty({ type: String, enum: ['sentence', 'paraphrase'], nullable: true, description: 'How it was recognised; null when not' })
+  how: 'sentence' | 'paraphrase' | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The words recognised (≤ 200 characters); null when none' }) matched:
+    string | null;
+}
+
 /** The v2 (grounded) trace: typed sections from the question to the citations the reply provably used. */
 export class V2TraceDto implements V2Trace {
   @ApiProperty({ enum: ['v2'], description: 'The grounded engine; selects this shape' }) runtime: 'v2';
@@ -100,5 +138,17 @@ export class V2TraceDto implements V2Trace {
   citations_used: V2CitationDto[];
   @ApiProperty({ type: [V2PolicyDto], description: 'The policies applied and what each decided' }) policies: V2PolicyDto[];
   @ApiProperty({ type: [V2CheckDto], description: 'The checks run on the reply' }) checks: V2CheckDto[];
+  @ApiProperty({
+    type: V2DenseRetrievalDto,
+    nullable: true,
+    description: 'Dense retrieval with the bundle’s embeddings model (docs/knowledge.md); null when the bundle names none',
+  })
+  dense_retrieval: V2DenseRetrievalDto | null;
+  @ApiProperty({
+    type: V2ModelDeclineDto,
+    nullable: true,
+    description: 'Whether the model provider said the passages do not answer; null when the builtin writer worded the reply',
+  })
+  model_decline: V2ModelDeclineDto | null;
   @ApiProperty({ description: 'What happened, in plain language' }) narrative: string;
 }

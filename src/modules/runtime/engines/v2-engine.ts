@@ -17,6 +17,9 @@ import type { MaterialSource, TurnPlan } from './plan.js';
 import type { ParamValue, V2Trace } from '../trace.types.js';
 import { followupsFor } from './followups.js';
 import { flattenVariables } from './variables.js';
+import type { DenseRanking } from '../knowledge/dense-index.js';
+import { applyDenseRanking, denseNarrative } from '../knowledge/dense-turn.js';
+import { GROUNDED_INSTRUCTIONS, recognizeDecline } from '../providers/grounding.js';
 
 /**
  * Builds of the grounded engine a send may pin with `runtime_version`. A pin names a major, a minor or an
@@ -138,7 +141,8 @@ interface Ranked {
 
 const NOT_FOUND = 'I could not find this in the knowledge base.';
 
-export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2Build): TurnPlan {
+/** `dense`: the question's ranking by the bundle's embeddings model (RuntimeService), fused with the lexical one. */
+export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2Build, dense?: DenseRanking): TurnPlan {
   const question = (input.text ?? '').trim();
   const guard = withSpan('engine.guardrails', () => checkGuardrails(ix.guardrails, question));
   const intents = guard.passed ? withSpan('engine.intent', () => ix.intents.classify(question)) : [];
@@ -173,7 +177,7 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
 
   // Retrieval (knowledge/retriever.ts): BM25F over documents with passage scoring, proximity and expansion;
   // then the decision to answer or decline (knowledge/answerability.ts).
-  const ranked: Ranked[] = [];
+  let ranked: Ranked[] = [];
   const considered = new Map<string, number>();
   const threshold = bundle.knowledge_settings?.min_confidence ?? DEFAULT_MIN_CONFIDENCE;
   const decision: Answerability | null =
@@ -188,7 +192,17 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
           return answerability(result, (i) => ix.passages[i]!.documentId, threshold);
         })
       : null;
-  const declined = decision !== null && !decision.answerable;
+  // Dense retrieval (docs/knowledge.md): the fused order replaces the lexical one; a failure leaves it and is traced.
+  const fusion =
+    guard.passed && question ? applyDenseRanking(ranked, dense, ix.passages, (passage) => ({ passage, score: 0, coverage: 0 })) : null;
+  if (fusion) ranked = fusion.ranked;
+  for (const r of ranked) if (!considered.has(r.passage.documentId)) considered.set(r.passage.documentId, 1);
+  // A passage the embeddings place above the bundle's min_similarity answers what the question's words alone did not
+  // cover (a paraphrase), so the lexical decline does not overrule it.
+  const denseVouches =
+    fusion?.trace?.status === 'used' &&
+    fusion.trace.fused.some((f) => f.similarity !== null && f.similarity >= (fusion.trace?.min_similarity ?? 0));
+  const declined = decision !== null && !decision.answerable && !denseVouches;
   // A decline suggests the nearest topics the knowledge base does cover (the best-ranked sections' titles).
   const nearest = declined ? [...new Set(ranked.map((r) => r.passage.title))].slice(0, 3) : [];
   const topScore = ranked[0]?.score ?? 0;
@@ -246,11 +260,7 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
     build,
     draft,
     fixed,
-    instructions:
-      'Answer only from the numbered sources below. After every statement put the marker of the source it comes from, ' +
-      'like [1] or [2]. Do not use outside knowledge. If the sources do not answer the question, say "' +
-      NOT_FOUND +
-      '".',
+    instructions: GROUNDED_INSTRUCTIONS,
     sources,
     facts,
     cards: [],
@@ -281,7 +291,9 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
         const r = used[n - 1]!;
         return { passage_id: r.passage.id, document_id: r.passage.documentId, score: round(r.score), text: r.passage.text };
       });
-      const answered = guard.passed && used.length > 0;
+      // A model provider's "the passages do not answer" is a decline (docs/knowledge.md), not an uncited answer.
+      const modelDecline = provider === 'builtin' ? null : recognizeDecline(text);
+      const answered = guard.passed && used.length > 0 && !modelDecline?.declined;
       const checks = [
         { name: 'guardrails', passed: guard.passed, detail: guard.reason },
         {
@@ -294,11 +306,13 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
         {
           name: 'answer_is_grounded',
           passed: !answered || cited.length > 0,
-          detail: !answered
-            ? 'no answer given without sources'
-            : cited.length
-              ? `the reply cites ${cited.length} of ${used.length} passage(s) offered`
-              : 'the reply cites none of the passages offered',
+          detail: modelDecline?.declined
+            ? 'the model said the passages do not answer the question, and cited nothing'
+            : !answered
+              ? 'no answer given without sources'
+              : cited.length
+                ? `the reply cites ${cited.length} of ${used.length} passage(s) offered`
+                : 'the reply cites none of the passages offered',
         },
         answerableCheck(decision ?? answerability({ terms: [], passages: [] }, () => '', threshold), decision !== null),
       ];
@@ -342,6 +356,8 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
         citations_used: citations,
         policies,
         checks,
+        dense_retrieval: fusion?.trace ?? null,
+        model_decline: modelDecline,
         narrative: narrative({
           question,
           guard: guard.passed,
@@ -354,6 +370,8 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
           build,
           contextKeywords: context.map((t) => t.word),
           decline: declined && decision ? decision : null,
+          dense: denseNarrative(fusion?.trace ?? null),
+          modelDeclined: modelDecline?.declined ?? false,
         }),
       };
     },
@@ -388,6 +406,8 @@ function narrative(x: {
   build: string;
   contextKeywords: string[];
   decline: Answerability | null;
+  dense: string;
+  modelDeclined: boolean;
 }): string {
   if (!x.guard) {
     return `The question was stopped by a guardrail (${x.guardReason}), so no knowledge was searched and the guardrail's message was returned.`;
@@ -400,9 +420,12 @@ function narrative(x: {
   parts.push(
     docs ? `${docs} document(s) had matching passages; ${x.ranked.length} passage(s) were relevant enough.` : 'No document matched.',
   );
+  if (x.dense) parts.push(x.dense);
   if (x.decline) parts.push(declineNarrative(x.decline));
   else if (!x.used.length) parts.push('Because nothing relevant was found, I said so instead of guessing.');
-  else {
+  else if (x.modelDeclined) {
+    parts.push(`The ${x.provider} model said the passages do not answer the question, so the reply cites nothing.`);
+  } else {
     const titles = [...new Set(x.used.map((u) => u.passage.title))];
     parts.push(
       `I used ${x.used.length} passage(s) from ${listPhrase(titles.map((t) => `"${t}"`))}, wrote the reply ${x.provider === 'builtin' ? 'from their best-matching sentences' : `with the ${x.provider} model`}, and cited ${x.cited.length} of them.`,
