@@ -7,7 +7,6 @@ import { OrganizationEntity } from '../modules/organizations/organization.entity
 import { ProjectEntity } from '../modules/projects/project.entity.js';
 import { AgentVersionEntity } from '../modules/versions/entities/agent-version.entity.js';
 import { AgentRevisionEntity } from '../modules/versions/entities/agent-revision.entity.js';
-import { ChannelMessageEntity } from '../modules/channels/entities/channel-message.entity.js';
 import { SenderEntity } from '../modules/channels/entities/sender.entity.js';
 import { ChannelUnroutedMessageEntity } from '../modules/channels/entities/channel-unrouted-message.entity.js';
 import { PassageEmbeddingEntity } from '../modules/knowledge/passage-embedding.entity.js';
@@ -24,7 +23,6 @@ export const entities = [
   AgentVersionEntity,
   AgentRevisionEntity,
   SenderEntity,
-  ChannelMessageEntity,
   ChannelUnroutedMessageEntity,
   PassageEmbeddingEntity,
 ];
