@@ -22,6 +22,7 @@ import { RedisModule } from './common/redis/redis.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { CredentialsRepository } from './modules/auth/credentials.repository.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
+import { QueueModule } from './queue/queue.module.js';
 import { OrganizationsModule } from './modules/organizations/organizations.module.js';
 import { OrganizationsService } from './modules/organizations/organizations.service.js';
 import { AgentsModule } from './modules/agents/agents.module.js';
@@ -71,9 +72,10 @@ const config = loadConfig();
 const orgApiKey = config.bootstrap.orgApiKey;
 if (command === 'demo:ensure' && !orgApiKey) fail('demo:ensure needs BOOTSTRAP_ORG_API_KEY: the demo belongs to that organization');
 
-// The demo needs the management modules (and the global ones their controllers' guards use); the other commands
-// only organizations.
-const demoModules: Type[] = command === 'demo:ensure' ? [SqlModule, RedisModule, MetricsModule, AuthModule, AgentsModule, KeysModule] : [];
+// The demo needs the management modules (and the global ones their services and guards use: metrics reads the
+// queues); the other commands only organizations.
+const demoModules: Type[] =
+  command === 'demo:ensure' ? [SqlModule, RedisModule, QueueModule, MetricsModule, AuthModule, AgentsModule, KeysModule] : [];
 
 @Module({})
 class CliModule {

@@ -127,23 +127,7 @@ export class VersionsService {
   async push(who: Principal, agentId: string, versionId: string, dto: PushBundleDto): Promise<PushResponseDto> {
     const agent = await this.visibleAgent(who, agentId);
     const bundle = this.validator.assertValid(dto.bundle);
-    const digest = bundleDigest(bundle);
-    const revision = await this.unitOfWork.run(async () => {
-      const version = await this.findVersion(agent.id, versionId, true);
-      if (version.status === 'archived') {
-        throw new ConflictError(VersionErrorCode.VersionArchived, `Version ${version.number} is archived and takes no new revisions`);
-      }
-      const current = await this.currentRevision(version);
-      if (current.digest === digest) return current;
-      return this.commitRevision(version, bundle, dto.message ?? null);
-    });
-    return {
-      version_id: revision.versionId,
-      revision_id: revision.id,
-      version_tag: revision.versionTag,
-      digest: revision.digest,
-      created_at: revision.createdAt.toISOString(),
-    };
+    return this.commitIfChanged(agent, versionId, () => bundle, dto.message ?? null);
   }
 
   /**
@@ -158,14 +142,28 @@ export class VersionsService {
     change: (current: Bundle) => Bundle,
     message: string | null,
   ): Promise<PushResponseDto> {
-    const agent = await this.visibleAgent(who, agentId);
+    return this.commitIfChanged(
+      await this.visibleAgent(who, agentId),
+      versionId,
+      (current) => this.validator.assertValid(change(structuredClone(current))),
+      message,
+    );
+  }
+
+  /** Under the version's row lock: `next` gives the bundle from the current one; archived versions refuse (409). */
+  private async commitIfChanged(
+    agent: AgentEntity,
+    versionId: string,
+    next: (current: Bundle) => Bundle,
+    message: string | null,
+  ): Promise<PushResponseDto> {
     const revision = await this.unitOfWork.run(async () => {
       const version = await this.findVersion(agent.id, versionId, true);
       if (version.status === 'archived') {
         throw new ConflictError(VersionErrorCode.VersionArchived, `Version ${version.number} is archived and takes no new revisions`);
       }
       const current = await this.currentRevision(version);
-      const bundle = this.validator.assertValid(change(structuredClone(current.bundle)));
+      const bundle = next(current.bundle);
       if (current.digest === bundleDigest(bundle)) return current;
       return this.commitRevision(version, bundle, message);
     });
