@@ -13,8 +13,19 @@ import autocannon, { type AutocannonRequest } from 'autocannon';
 import WebSocket from 'ws';
 import type { Probe, RequestSpec } from './scenario.js';
 
+/** One route of a fixed-rate mix: its own connections and rate, so that every route's latency is its own. */
+export interface MixRouteJob {
+  name: string;
+  connections: number;
+  /** Requests per second over this route's connections; 0: as fast as the server answers. */
+  rate: number;
+  requests: RequestSpec[];
+  idReplacement?: boolean;
+}
+
 export type LoadJob =
   | { kind: 'autocannon'; baseUrl: string; connections: number; duration: number; requests: RequestSpec[]; idReplacement?: boolean }
+  | { kind: 'mix'; baseUrl: string; duration: number; routes: MixRouteJob[] }
   | { kind: 'probe'; baseUrl: string; probe: Probe };
 
 export interface AutocannonSummary {
@@ -22,7 +33,10 @@ export interface AutocannonSummary {
   duration_s: number;
   rps: number;
   latency_p50_ms: number;
+  /** Percentiles from every response's own latency (autocannon's histogram has no p95). */
+  latency_p95_ms: number;
   latency_p99_ms: number;
+  latency_max_ms: number;
   latency_avg_ms: number;
   non2xx: number;
   errors: number;
@@ -41,6 +55,10 @@ export function encodeBody(body: unknown): string | undefined {
   if (body === undefined) return undefined;
   return typeof body === 'string' ? body : JSON.stringify(body);
 }
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0);
+const round = (n: number) => Math.round(n * 100) / 100;
 
 function toAutocannon(spec: RequestSpec): AutocannonRequest {
   const headers: Record<string, string> = { ...(spec.headers ?? {}) };
@@ -64,24 +82,41 @@ function toAutocannon(spec: RequestSpec): AutocannonRequest {
   return request;
 }
 
-async function runAutocannon(job: Extract<LoadJob, { kind: 'autocannon' }>): Promise<AutocannonSummary> {
+interface CannonJob {
+  baseUrl: string;
+  connections: number;
+  duration: number;
+  requests: RequestSpec[];
+  idReplacement?: boolean;
+  rate?: number;
+}
+
+async function runAutocannon(job: CannonJob): Promise<AutocannonSummary> {
   const cpuBefore = process.cpuUsage();
-  const result = await autocannon({
+  const latencies: number[] = [];
+  const instance = autocannon({
     url: job.baseUrl,
     connections: job.connections,
     duration: job.duration,
     requests: job.requests.map(toAutocannon),
     idReplacement: job.idReplacement ?? false,
     timeout: 30,
+    ...(job.rate ? { overallRate: job.rate } : {}),
   });
+  instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+  const result = await instance;
   const cpu = process.cpuUsage(cpuBefore);
+  latencies.sort((a, b) => a - b);
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count]));
   return {
     requests: result.requests.total,
     duration_s: result.duration,
     rps: result.duration > 0 ? result.requests.total / result.duration : 0,
-    latency_p50_ms: result.latency.p50,
-    latency_p99_ms: result.latency.p99,
+    // Every percentile from the same samples, so that p50 ≤ p95 ≤ p99 ≤ max holds (autocannon's histogram rounds to 1 ms).
+    latency_p50_ms: round(percentile(latencies, 50)),
+    latency_p95_ms: round(percentile(latencies, 95)),
+    latency_p99_ms: round(percentile(latencies, 99)),
+    latency_max_ms: round(latencies[latencies.length - 1] ?? 0),
     latency_avg_ms: result.latency.average,
     non2xx: result.non2xx,
     errors: result.errors,
@@ -90,10 +125,6 @@ async function runAutocannon(job: Extract<LoadJob, { kind: 'autocannon' }>): Pro
     loadgen_cpu_us: cpu.user + cpu.system,
   };
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0);
-const round = (n: number) => Math.round(n * 100) / 100;
 
 async function sseFirstEvent(baseUrl: string, probe: Extract<Probe, { kind: 'sse-first-event' }>): Promise<Record<string, number>> {
   const first: number[] = [];
@@ -204,6 +235,12 @@ await nextLine();
 try {
   if (job.kind === 'autocannon') {
     send({ type: 'result', autocannon: await runAutocannon(job) });
+  } else if (job.kind === 'mix') {
+    // Every route at once, each on its own connections and rate; CPU figures are for the whole process.
+    const summaries = await Promise.all(
+      job.routes.map((route) => runAutocannon({ ...route, baseUrl: job.baseUrl, duration: job.duration })),
+    );
+    send({ type: 'result', mix: Object.fromEntries(job.routes.map((route, i) => [route.name, summaries[i]])) });
   } else if (job.probe.kind === 'sse-first-event') {
     send({ type: 'result', extra: await sseFirstEvent(job.baseUrl, job.probe) });
   } else {

@@ -30,6 +30,14 @@ export type Probe =
   /** Opens `count` WebSocket sessions on `path` (waiting for `readyType` frames), holds them while the runner reads the server's memory. */
   | { kind: 'ws-idle'; path: string; protocols?: string[]; headers?: Record<string, string>; count: number; readyType: string };
 
+/** One route of a fixed-rate mix (`steady-mix`): it gets its share of the rate and of the connections. */
+export interface MixRoute {
+  name: string;
+  share: number;
+  request: RequestSpec;
+  idReplacement?: boolean;
+}
+
 /** What a scenario's `seed()` returns: how to load the service. */
 export interface LoadPlan {
   /** The request sequence each autocannon connection repeats. Empty: no autocannon load (probes only). */
@@ -39,7 +47,32 @@ export interface LoadPlan {
   /** What one request is, for the table: "requests" (default), "turns", "accepts". */
   unit?: string;
   probes?: Probe[];
+  /**
+   * A fixed-rate mix instead of (or besides) `requests`: every route at once for `--duration`, at `--rate` req/s
+   * in total (default: a third of the capacity the warm-up measures), with per-route latency and the service's
+   * memory and event-loop delay sampled over time.
+   */
+  mix?: { connections: number; routes: MixRoute[] };
 }
+
+/**
+ * The paired run's server: the bare Fastify `/health` (default), or one of the same-work baselines of
+ * `bench/same-work-server.ts`, loaded with the scenario's own requests.
+ */
+export type BaselineKind = 'bare-fastify' | 'turn-baseline' | 'accept-baseline' | 'list-baseline';
+
+/** The issue's goal for a scenario, against its paired baseline; the report prints it with the verdict. */
+export interface Goal {
+  /** Minimum req/s ratio to the baseline. */
+  ratio: number;
+  /** p99 at most this many times the baseline's p99. */
+  p99Factor?: number;
+  /** p95 at most this many milliseconds. */
+  p95MaxMs?: number;
+}
+
+/** After a measured run (and `settle`): figures that check what the run must have done, e.g. every 202 durable. */
+export type RunCheck = (run: { status_codes: Record<string, number> }) => Promise<Record<string, number>>;
 
 export interface OrgCredentials {
   organizationId: string;
@@ -93,6 +126,11 @@ export interface Scenario {
   seed(ctx: BenchContext): Promise<LoadPlan>;
   /** Called after each run (warm-up included), before the next CPU sample: e.g. wait for queued work to drain. */
   settle?(ctx: BenchContext): Promise<void>;
+  /** What each run is paired with; default `bare-fastify`. */
+  baseline?: BaselineKind;
+  goal?: Goal;
+  /** Called just before each measured run of the service; the returned check runs after it settled (figures summed over runs). */
+  check?(ctx: BenchContext): Promise<RunCheck>;
 }
 
 /** Helper so scenario files get type checking without importing the interface by name. */

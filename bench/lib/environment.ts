@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { BenchContext, HttpMethod, JsonResponse, OrgCredentials } from '../scenario.js';
+import { ACCEPT_BASELINE_LIST, SAME_WORK_APPLICATION } from './same-work.js';
 import {
   type Cleanup,
   freePort,
@@ -30,11 +31,19 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 export interface Environment {
   ctx: BenchContext;
   service: Spawned;
+  /** The bare Fastify server (`health` baseline). */
   baseline: Spawned;
   baselineUrl: string;
+  /** The same-work baselines (turn, accept, list): bare Fastify + pg on the same database. */
+  sameWork: Spawned;
+  sameWorkUrl: string;
+  /** The service's Prometheus listener (`GET /metrics`). */
+  metricsUrl: string;
   workDir: string;
-  /** PIDs of the PostgreSQL backends serving the service (their CPU is reported as "db CPU"). */
-  databaseBackendPids(): Promise<number[]>;
+  /** PIDs of the PostgreSQL backends serving the service, or the same-work server (their CPU is reported as "db CPU"). */
+  databaseBackendPids(of?: 'service' | 'same-work'): Promise<number[]>;
+  /** After a same-work run: deletes the baseline's event rows and its Redis list, so the next run starts alike. */
+  resetSameWork(): Promise<void>;
 }
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -130,6 +139,19 @@ export async function pendingQueueJobs(prefix: string): Promise<number> {
   }
 }
 
+/** Waits until no Bull job is waiting or active under the service's prefix (at most `timeoutMs`); returns what is left. */
+export async function drainQueues(ctx: BenchContext, label: string, timeoutMs = 180_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  let pending = await pendingQueueJobs(ctx.redisPrefix);
+  if (pending > 0) ctx.log(`${label}: waiting for ${pending} queued jobs to drain`);
+  while (pending > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    pending = await pendingQueueJobs(ctx.redisPrefix);
+  }
+  if (pending > 0) ctx.log(`${label}: ${pending} jobs still queued after ${timeoutMs / 1000} s; continuing`);
+  return pending;
+}
+
 function cleanEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const key of ['PATH', 'HOME', 'LANG', 'TZ', 'TMPDIR']) {
@@ -163,6 +185,7 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
   });
 
   const port = await freePort();
+  const metricsPort = await freePort();
   const serviceEnv = cleanEnv({
     NODE_ENV: 'production',
     // 48 characters of [A-Za-z0-9_-]: a fresh secret per invocation, never reused.
@@ -174,6 +197,7 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
     LOG_LEVEL: 'warn',
     PORT: String(port),
     HOST: '127.0.0.1',
+    METRICS_PORT: String(metricsPort),
     MIGRATE_ON_START: 'true',
   });
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -195,6 +219,25 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
   recordChild(baseline.pid);
   cleanup.add('stop the baseline server', () => stopProcess(baseline));
   await waitForHttp(`${baselineUrl}/health`, baseline);
+
+  // After the service: its migrations have made the schema the same-work server reads and writes.
+  const sameWorkPort = await freePort();
+  const sameWorkUrl = `http://127.0.0.1:${sameWorkPort}`;
+  const sameWork = spawnNode(
+    join(ROOT, 'dist/bench/same-work-server.js'),
+    [String(sameWorkPort)],
+    cleanEnv({
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      REDIS_URL,
+      REDIS_KEY_PREFIX: redisPrefix,
+      JWT_SECRET: serviceEnv.JWT_SECRET!,
+    }),
+    join(workDir, 'same-work.log'),
+  );
+  recordChild(sameWork.pid);
+  cleanup.add('stop the same-work server', () => stopProcess(sameWork));
+  await waitForHttp(`${sameWorkUrl}/health`, sameWork);
 
   log('creating the benchmark organization (node dist/src/cli.js org:create)');
   const created = JSON.parse(
@@ -255,13 +298,37 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
     },
   };
 
-  const databaseBackendPids = async (): Promise<number[]> => {
+  const databaseBackendPids = async (of: 'service' | 'same-work' = 'service'): Promise<number[]> => {
     const result = await db.query<{ pid: number }>(
-      `SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name <> 'agent-bench-seed' AND pid <> pg_backend_pid()`,
-      [BENCH_DATABASE],
+      `SELECT pid FROM pg_stat_activity
+        WHERE datname = $1 AND pid <> pg_backend_pid()
+          AND CASE WHEN $2 THEN application_name = $3 ELSE application_name NOT IN ('agent-bench-seed', $3) END`,
+      [BENCH_DATABASE, of === 'same-work', SAME_WORK_APPLICATION],
     );
     return result.rows.map((r) => r.pid);
   };
 
-  return { ctx, service, baseline, baselineUrl, workDir, databaseBackendPids };
+  const resetSameWork = async (): Promise<void> => {
+    await db.query(`DELETE FROM events WHERE available_at = 'infinity'`);
+    const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis.connect();
+    try {
+      await redis.del(`${redisPrefix}:${ACCEPT_BASELINE_LIST}`);
+    } finally {
+      redis.disconnect();
+    }
+  };
+
+  return {
+    ctx,
+    service,
+    baseline,
+    baselineUrl,
+    sameWork,
+    sameWorkUrl,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    workDir,
+    databaseBackendPids,
+    resetSameWork,
+  };
 }

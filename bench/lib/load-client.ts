@@ -15,6 +15,8 @@ export interface LoadHooks {
 
 export interface LoadOutcome {
   autocannon?: AutocannonSummary;
+  /** Per route of a `mix` job. */
+  mix?: Record<string, AutocannonSummary>;
   extra?: Record<string, number>;
 }
 
@@ -52,6 +54,7 @@ export async function runLoad(job: LoadJob, workDir: string, cleanup: Cleanup, h
           case 'result':
             resolve({
               autocannon: message.autocannon as AutocannonSummary | undefined,
+              mix: message.mix as Record<string, AutocannonSummary> | undefined,
               extra: message.extra as Record<string, number> | undefined,
             });
             break;

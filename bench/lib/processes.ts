@@ -94,7 +94,9 @@ const CHILDREN_FILE = join(tmpdir(), 'agent-bench-children.json');
 const isHarnessChild = (pid: number): boolean => {
   try {
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    return cmdline.includes('dist/src/main.js') || cmdline.includes('dist/bench/baseline-server.js');
+    return ['dist/src/main.js', 'dist/bench/baseline-server.js', 'dist/bench/same-work-server.js'].some((script) =>
+      cmdline.includes(script),
+    );
   } catch {
     return false;
   }

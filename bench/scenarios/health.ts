@@ -3,7 +3,8 @@ import { defineScenario } from '../scenario.js';
 
 export default defineScenario({
   name: 'health',
-  description: 'GET /health (liveness): framework overhead against the bare Fastify baseline',
+  description: 'GET /health (liveness): framework overhead against the bare Fastify baseline; goal ≥ 0.50×',
   order: 10,
+  goal: { ratio: 0.5 },
   seed: async () => ({ requests: [{ method: 'GET', path: '/health' }] }),
 });

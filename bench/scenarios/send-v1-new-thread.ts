@@ -4,8 +4,10 @@ import { LIVE_AGENT_ROUTES, messagingAgent, requireRoutes, SHOPPING_QUESTIONS } 
 
 export default defineScenario({
   name: 'send-v1-new-thread',
-  description: 'POST /messaging/v1/messages, new thread per turn, v1 engine (shopping-assistant)',
+  description: 'POST /messaging/v1/messages, new thread per turn, v1 engine (shopping-assistant); goal ≥ 0.70× turn-baseline',
   order: 40,
+  baseline: 'turn-baseline',
+  goal: { ratio: 0.7 },
   available: (ctx) => requireRoutes(ctx, ['POST /messaging/v1/messages', ...LIVE_AGENT_ROUTES]),
   async seed(ctx) {
     const { headers } = await messagingAgent(ctx, 'v1', 'shopping-assistant');

@@ -4,8 +4,10 @@ import { KNOWLEDGE_QUESTIONS, LIVE_AGENT_ROUTES, messagingAgent, requireRoutes }
 
 export default defineScenario({
   name: 'send-v2',
-  description: 'POST /messaging/v1/messages, new thread per turn, v2 engine (knowledge-assistant)',
+  description: 'POST /messaging/v1/messages, new thread per turn, v2 engine (knowledge-assistant); goal ≥ 0.70× turn-baseline',
   order: 42,
+  baseline: 'turn-baseline',
+  goal: { ratio: 0.7 },
   available: (ctx) => requireRoutes(ctx, ['POST /messaging/v1/messages', ...LIVE_AGENT_ROUTES]),
   async seed(ctx) {
     const { headers } = await messagingAgent(ctx, 'v2', 'knowledge-assistant');

@@ -19,6 +19,8 @@ declare module 'autocannon' {
     body?: string;
     requests?: AutocannonRequest[];
     idReplacement?: boolean;
+    /** Requests per second over all connections (a fixed rate; 0 or absent: as fast as the server answers). */
+    overallRate?: number;
   }
 
   export interface Histogram {
@@ -52,6 +54,8 @@ declare module 'autocannon' {
 
   export interface AutocannonInstance extends Promise<AutocannonResult> {
     stop(): void;
+    /** Every response, with its latency in milliseconds. */
+    on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): void;
   }
 
   function autocannon(options: AutocannonOptions): AutocannonInstance;

@@ -1,0 +1,353 @@
+/**
+ * The same-work baselines: a bare Fastify + `pg` (+ ioredis) server that does the unavoidable work of the service's
+ * hot routes and nothing else — no Nest, no ORM, no validation library, no metrics, no logging. Each route reads
+ * the same schema, runs the same SQL shape and answers the same JSON, so the service's ratio to it measures what
+ * the service spends beyond the work itself.
+ *
+ *   POST /messaging/v1/messages  turn-baseline: Bearer token (HS256, verified once per token, as the service
+ *                                caches it), the live revision (read once per agent), the thread and its last turns
+ *                                (one SELECT), the builtin engine (the service's own RuntimeService), the interaction
+ *                                and the thread row in one statement (one commit), the send route's JSON.
+ *   POST /messaging/v1/events    accept-baseline: agent API key (hash looked up once per key), one INSERT of the
+ *                                event row (committed before the answer), one LPUSH, 202 {event_id}.
+ *   GET  /management/v1/threads  list-baseline: organization API key (looked up once), the thread list's SELECT
+ *                                for the filters the scenarios send, the same page envelope.
+ *
+ * Usage: `node dist/bench/same-work-server.js <port>` with DATABASE_URL, REDIS_URL, REDIS_KEY_PREFIX, JWT_SECRET.
+ * The baseline's event rows get `available_at = 'infinity'` so that the service's sweeper never processes them
+ * (same row width, same indexes); the runner deletes them, and the baseline's Redis list, after each run.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import Fastify, { type FastifyReply } from 'fastify';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { newId } from '../src/common/ids/new-id.js';
+import type { AppConfig } from '../src/config/app-config.js';
+import type { Bundle } from '../src/modules/bundles/bundle.types.js';
+import { hashSecret } from '../src/modules/auth/secrets.js';
+import type { PreparedAgent } from '../src/modules/runtime/prepared-agent.js';
+import { RuntimeService } from '../src/modules/runtime/runtime.service.js';
+import type { TurnResult } from '../src/modules/runtime/runtime.types.js';
+import { ACCEPT_BASELINE_LIST, SAME_WORK_APPLICATION } from './lib/same-work.js';
+
+/** Earlier turns read with the thread (the service's HISTORY_TURNS, src/modules/conversations/conversations.types.ts). */
+const HISTORY_TURNS = 6;
+const TITLE_LENGTH = 80;
+
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required`);
+  return value;
+};
+const port = Number(process.argv[2] ?? 0);
+const jwtKey = Buffer.from(env('JWT_SECRET'));
+// The service's pool size default (DATABASE_POOL_SIZE): the same number of connections doing the same work.
+const db = new pg.Pool({ connectionString: env('DATABASE_URL'), max: 20, idleTimeoutMillis: 0, application_name: SAME_WORK_APPLICATION });
+const redis = new Redis(env('REDIS_URL'), { keyPrefix: `${env('REDIS_KEY_PREFIX')}:` });
+const runtime = new RuntimeService({ providers: { openai: {}, anthropic: {}, timeoutMs: 30_000 } } as unknown as AppConfig);
+
+interface Live {
+  agentId: string;
+  organizationId: string;
+  projectId: string;
+  versionId: string;
+  revisionId: string;
+  versionTag: string;
+  prepared: PreparedAgent;
+}
+
+/** Memoises a lookup per key (concurrent misses share one query), like the service's credential and agent caches. */
+function memo<T>(load: (key: string) => Promise<T>): (key: string) => Promise<T> {
+  const entries = new Map<string, Promise<T>>();
+  return (key) => {
+    let entry = entries.get(key);
+    if (!entry) {
+      entry = load(key);
+      entries.set(key, entry);
+      entry.catch(() => entries.delete(key));
+    }
+    return entry;
+  };
+}
+
+const b64 = (part: string) => Buffer.from(part, 'base64url');
+
+/** The claims of an HS256 token signed with JWT_SECRET (signature and expiry only: the token is the service's own). */
+const tokenClaims = memo(async (token: string) => {
+  const [header, payload, signature] = token.split('.');
+  if (!header || !payload || !signature) return null;
+  const expected = createHmac('sha256', jwtKey).update(`${header}.${payload}`).digest();
+  const given = b64(signature);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  const claims = JSON.parse(b64(payload).toString('utf8')) as { org: string; agt: string; exp: number };
+  return claims.exp > Date.now() / 1000 ? claims : null;
+});
+
+const liveAgent = memo(async (key: string): Promise<Live | null> => {
+  const [organizationId, agentId] = key.split(':') as [string, string];
+  const { rows } = await db.query<{
+    project_id: string;
+    runtime: 'v1' | 'v2';
+    live_version_id: string;
+    live_revision_id: string;
+    live_version_tag: string;
+    digest: string;
+    bundle: Bundle;
+  }>(
+    `SELECT a.project_id, a.runtime, a.live_version_id, a.live_revision_id, a.live_version_tag, r.digest, r.bundle
+       FROM agents a JOIN agent_revisions r ON r.id = a.live_revision_id
+      WHERE a.id = $1 AND a.organization_id = $2 AND a.deleted_at IS NULL`,
+    [agentId, organizationId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    agentId,
+    organizationId,
+    projectId: row.project_id,
+    versionId: row.live_version_id,
+    revisionId: row.live_revision_id,
+    versionTag: row.live_version_tag,
+    prepared: runtime.prepare({ digest: row.digest, runtime: row.runtime, bundle: row.bundle }),
+  };
+});
+
+const keyOwner = (table: 'agent_api_keys' | 'organization_api_keys') =>
+  memo(async (secret: string) => {
+    const agentColumn = table === 'agent_api_keys' ? 'agent_id' : 'NULL::text AS agent_id';
+    const { rows } = await db.query<{ organization_id: string; agent_id: string | null }>(
+      `SELECT organization_id, ${agentColumn} FROM ${table} WHERE key_hash = $1 AND revoked_at IS NULL`,
+      [hashSecret(secret)],
+    );
+    return rows[0] ?? null;
+  });
+const agentKey = keyOwner('agent_api_keys');
+const organizationKey = keyOwner('organization_api_keys');
+
+const fail = (reply: FastifyReply, status: number, code: string) => reply.code(status).send({ error: { code, message: code } });
+
+// The service's turn read (ConversationsRepository.threadState, src/modules/conversations): the thread and its newest turns.
+const FIND_THREAD = `SELECT t.id, t.user_id,
+        COALESCE((SELECT json_agg(h ORDER BY h.seq) FROM (
+           SELECT seq, user_text, reply_text FROM interactions
+            WHERE thread_id = t.id ORDER BY seq DESC LIMIT ${HISTORY_TURNS}) h), '[]'::json) AS history
+   FROM threads t WHERE t.id = $1 AND t.organization_id = $2 AND t.agent_id = $3`;
+
+const INTERACTION_COLUMNS = `id, organization_id, project_id, agent_id, thread_id, seq, source, user_id, user_message_id, user_text,
+  image_url, agent_variables, reply_message_id, reply_text, reply, trace, runtime, runtime_build, version_id, revision_id,
+  version_tag, input_tokens, output_tokens, cache_read_tokens, reasoning_tokens, created_at`;
+const values = (seq: string) => `$1, $2, $3, $4, $5, ${seq}, 'api', $6, $7, $8, NULL, '{}'::jsonb, $9, $10, $11::json, $12::json,
+  $13, $14, $15, $16, $17, $18, $19, $20, $21, $22`;
+
+// The write: interaction row and thread row (created, or counters and facets merged) in one statement, one commit.
+const WRITE_EXISTING = `WITH thread AS (
+    UPDATE threads SET version_tag = $17, runtime = $13, interaction_count = interaction_count + 1,
+           tools = ARRAY(SELECT DISTINCT unnest(tools || $23::text[])), rules = ARRAY(SELECT DISTINCT unnest(rules || $24::text[])),
+           params = params || $25::jsonb, last_interaction_at = $22, updated_at = $22
+     WHERE id = $5)
+  INSERT INTO interactions (${INTERACTION_COLUMNS})
+  VALUES (${values('(SELECT COALESCE(max(seq), 0) + 1 FROM interactions WHERE thread_id = $5)')})`;
+const WRITE_NEW = `WITH thread AS (
+    INSERT INTO threads (id, organization_id, project_id, agent_id, user_id, title, runtime, version_tag, tools, rules, params,
+                         interaction_count, last_interaction_at, created_at, updated_at)
+    VALUES ($5, $2, $3, $4, $6, $26, $13, $17, $23, $24, $25::jsonb, 1, $22, $22, $22))
+  INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${values('1')})`;
+
+function facetRules(result: TurnResult): string[] {
+  return result.facets.rules.flatMap((r) =>
+    r.outcome === 'passed'
+      ? [r.code, `${r.code}:passed`]
+      : [r.code, `${r.code}:fired`, ...(r.outcome === 'blocked' ? [`${r.code}:blocked`] : [])],
+  );
+}
+
+async function writeTurn(sql: string, params: unknown[]): Promise<void> {
+  // Two turns racing on one thread collide on (thread_id, seq): the loser takes the next number, as the service does.
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await db.query(sql, params);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '23505' || attempt >= 5) throw error;
+    }
+  }
+}
+
+const app = Fastify({ logger: false });
+
+app.get('/health', async () => ({ status: 'ok' }));
+
+app.post('/messaging/v1/messages', async (request, reply) => {
+  const auth = request.headers.authorization;
+  const claims = auth?.startsWith('Bearer ') ? await tokenClaims(auth.slice(7)) : null;
+  if (!claims) return fail(reply, 401, 'unauthorized');
+  const agent = await liveAgent(`${claims.org}:${claims.agt}`);
+  if (!agent) return fail(reply, 404, 'no_active_version');
+  const body = request.body as { text?: string; user_id: string; thread_id?: string };
+  let threadId = body.thread_id?.toLowerCase();
+  const history: Array<{ role: 'user' | 'agent'; text: string }> = [];
+  if (threadId) {
+    const { rows } = await db.query<{ history: Array<{ user_text: string | null; reply_text: string }> }>(FIND_THREAD, [
+      threadId,
+      agent.organizationId,
+      agent.agentId,
+    ]);
+    if (!rows[0]) return fail(reply, 404, 'not_found');
+    for (const turn of rows[0].history) {
+      if (turn.user_text) history.push({ role: 'user', text: turn.user_text });
+      history.push({ role: 'agent', text: turn.reply_text });
+    }
+  }
+  const engine = runtime.begin(agent.prepared);
+  const result = await engine.run({ text: body.text, agentVariables: {}, history, surface: 'json' });
+  const isNew = !threadId;
+  threadId ??= newId();
+  const interactionId = newId();
+  const replyId = newId();
+  const createdAt = new Date();
+  const cardUrl = result.cards[0]?.json_data.entity.url;
+  const url = typeof cardUrl === 'string' ? cardUrl : result.trace.runtime === 'v2' ? (result.trace.citations_used[0]?.url ?? '') : '';
+  const stored = { cards: result.cards, followup_suggestions: result.followupSuggestions, url, welcome_message: engine.welcomeMessage };
+  const params: unknown[] = [
+    interactionId,
+    agent.organizationId,
+    agent.projectId,
+    agent.agentId,
+    threadId,
+    body.user_id,
+    newId(),
+    body.text ?? null,
+    replyId,
+    result.text,
+    JSON.stringify(stored),
+    JSON.stringify(result.trace),
+    result.runtime,
+    result.runtimeBuild,
+    agent.versionId,
+    agent.revisionId,
+    agent.versionTag,
+    result.usage.input_tokens,
+    result.usage.output_tokens,
+    result.usage.cache_read_tokens,
+    result.usage.reasoning_tokens,
+    createdAt,
+    result.facets.tools,
+    facetRules(result),
+    JSON.stringify(result.facets.params),
+  ];
+  if (isNew) {
+    const text = body.text?.replace(/\s+/g, ' ').trim() ?? '';
+    params.push(text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text || 'Conversation');
+  }
+  await writeTurn(isNew ? WRITE_NEW : WRITE_EXISTING, params);
+  return {
+    thread_id: threadId,
+    interaction_id: interactionId,
+    message: {
+      id: replyId,
+      created_at: createdAt.toISOString(),
+      text: result.text,
+      sender: { id: agent.agentId, type: 'agent' },
+      receiver: { id: body.user_id, type: 'user' },
+      cards: result.cards,
+      welcome_message: engine.welcomeMessage,
+      followup_suggestions: result.followupSuggestions,
+      url,
+      input_tokens: result.usage.input_tokens,
+      output_tokens: result.usage.output_tokens,
+    },
+  };
+});
+
+app.post('/messaging/v1/events', async (request, reply) => {
+  const secret = request.headers['x-agent-api-key'];
+  const owner = typeof secret === 'string' ? await agentKey(secret) : null;
+  if (!owner?.agent_id) return fail(reply, 401, 'unauthorized');
+  const body = request.body as { text?: string; thread_id?: string; agent_variables?: Record<string, unknown> };
+  const id = newId();
+  await db.query(
+    `INSERT INTO events (id, organization_id, agent_id, external_thread_id, text, agent_variables, available_at)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, 'infinity')`,
+    [id, owner.organization_id, owner.agent_id, body.thread_id ?? null, body.text ?? null, JSON.stringify(body.agent_variables ?? {})],
+  );
+  await redis.lpush(ACCEPT_BASELINE_LIST, id);
+  return reply.code(202).send({ event_id: id });
+});
+
+interface ListQuery {
+  'page[size]'?: string;
+  user_id?: string;
+  agent_id?: string;
+  tool?: string;
+  rule?: string;
+  param?: string;
+  created?: string;
+}
+
+/**
+ * The thread list's statement for the filters the benchmark sends (one value per filter): the conditions
+ * `threadFilterConditions` (src/modules/conversations/thread-filters.ts) writes for them, the keyset order and limit `paginateSql` adds.
+ */
+app.get('/management/v1/threads', async (request, reply) => {
+  const secret = request.headers['x-organization-api-key'];
+  const owner = typeof secret === 'string' ? await organizationKey(secret) : null;
+  if (!owner) return fail(reply, 401, 'unauthorized');
+  const query = request.query as ListQuery;
+  const size = Number(query['page[size]'] ?? 50);
+  const params: unknown[] = [owner.organization_id, 'v1'];
+  const add = (value: unknown) => `$${params.push(value)}`;
+  const where = ['t.organization_id = $1', 't.runtime = $2'];
+  if (query.user_id !== undefined) where.push(`t.user_id = ${add(query.user_id)}`);
+  if (query.agent_id !== undefined) where.push(`t.agent_id = ${add(query.agent_id.toLowerCase())}`);
+  if (query.created !== undefined) where.push(`t.created_at >= ${add(query.created)}::timestamptz`);
+  if (query.tool !== undefined) where.push(`t.tools @> ARRAY[${add(query.tool)}]::text[]`);
+  if (query.rule !== undefined) where.push(`t.rules @> ARRAY[${add(query.rule)}]::text[]`);
+  if (query.param !== undefined) {
+    const [key, value] = query.param.split(':') as [string, string];
+    where.push(`t.params @> ${add(JSON.stringify({ [key]: value }))}::jsonb`);
+  }
+  const { rows } = await db.query<{
+    id: string;
+    title: string;
+    created_at: Date;
+    version_tag: string;
+    agent_id: string;
+    user_id: string;
+    external_id: string | null;
+  }>(
+    `SELECT t.id, t.title, t.created_at, t.version_tag, t.agent_id, t.user_id, t.external_id FROM threads t WHERE ${where.join(' AND ')}
+      ORDER BY t.created_at DESC, t.id DESC LIMIT ${size + 1}`,
+    params,
+  );
+  const hasMore = rows.length > size;
+  if (hasMore) rows.pop();
+  const cursor = (row: (typeof rows)[number] | undefined) =>
+    row ? Buffer.from(JSON.stringify(['created_at', 'desc', row.created_at.toISOString(), row.id])).toString('base64url') : null;
+  const after = cursor(rows[rows.length - 1]);
+  const search = new URLSearchParams(request.url.split('?')[1] ?? '');
+  if (after) search.set('page[after]', after);
+  return {
+    results: rows.map((t) => ({
+      id: t.id,
+      title: t.title,
+      created_at: t.created_at.toISOString(),
+      version_tag: t.version_tag,
+      agent_id: t.agent_id,
+      user_id: t.user_id,
+      external_id: t.external_id,
+    })),
+    meta: { has_more: hasMore, after_cursor: after, before_cursor: cursor(rows[0]) },
+    links: { next: hasMore && after ? `/management/v1/threads?${search.toString()}` : null, prev: null },
+  };
+});
+
+const shutdown = () =>
+  void app
+    .close()
+    .then(() => Promise.all([db.end(), redis.quit()]))
+    .finally(() => process.exit(0));
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);
+
+await app.listen({ port, host: '127.0.0.1' });
+process.stdout.write(`listening on ${port}\n`);
