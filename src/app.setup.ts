@@ -17,6 +17,9 @@ import { requestIdFrom } from './common/http/request-id.js';
 import { RouteIndex } from './common/http/route-index.js';
 import { registerPlayground } from './common/http/playground.js';
 import { SessionWsAdapter } from './modules/streaming/session-ws.adapter.js';
+import { SESSION_WEBSOCKET_DOC } from './modules/streaming/dto/session-frame.dto.js';
+import { SESSION_PATH } from './modules/streaming/session.gateway.js';
+import { completeOpenApiDocument, webSocketModels, type WebSocketRoute } from './common/swagger/openapi-document.js';
 import { securityHeaders } from './common/http/security-headers.js';
 import { createLogger, PinoNestLogger } from './common/logging/logger.js';
 import { assertStorableDocument } from './common/validation/safe-json.js';
@@ -199,17 +202,27 @@ async function configureApp(
   if (!registerPlayground(fastify, basePath)) {
     fastify.log.warn('the playground page is not built (npm run build): /playground is not served');
   }
-  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, config.http.basePath), {
     jsonDocumentUrl: '/openapi.json',
     useGlobalPrefix: true,
     raw: ['json'],
   });
 }
 
-export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject {
+/** The WebSocket routes, which OpenAPI 3.0 operations cannot describe (see completeOpenApiDocument). */
+const WEBSOCKET_ROUTES: WebSocketRoute[] = [{ path: SESSION_PATH, ...SESSION_WEBSOCKET_DOC }];
+
+/** The OpenAPI document as served at /openapi.json and written by `npm run openapi:generate` (docs/api.md). */
+export function buildOpenApiDocument(app: NestFastifyApplication, basePath = ''): OpenAPIObject {
   const options = new DocumentBuilder()
     .setTitle('Conversational Agent Service')
-    .setDescription('Management and Messaging APIs. Errors use the envelope `{ error: { code, message, request_id, details? } }`.')
+    .setDescription(
+      'Management and Messaging APIs. Errors use the envelope `{ error: { code, message, request_id, details? } }` ' +
+        '(the token endpoint answers OAuth 2.0 style `{ error, error_description }`). Every request example in this document ' +
+        'succeeds as sent once its path ids and credentials are yours (test/e2e/openapi-examples.e2e-spec.ts sends them all). ' +
+        'Streaming: `POST /messaging/v1/messages/stream` documents its Server-Sent Events; the WebSocket session is under ' +
+        '`x-websocket` and its tag. Guides: docs/ in the repository.',
+    )
     .setVersion('0.1.0')
     .addBearerAuth(
       { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /management/v1/auth/token' },
@@ -224,9 +237,11 @@ export function buildOpenApiDocument(app: NestFastifyApplication): OpenAPIObject
       SECURITY_AGENT_API_KEY,
     )
     .build();
-  return SwaggerModule.createDocument(app, options, {
+  const document = SwaggerModule.createDocument(app, options, {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+    extraModels: webSocketModels(WEBSOCKET_ROUTES),
   });
+  return completeOpenApiDocument(document, basePath, WEBSOCKET_ROUTES);
 }
 
 function asArray<T>(value: T | T[] | undefined): T[] {

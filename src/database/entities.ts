@@ -1,13 +1,12 @@
 import { AgentEntity } from '../modules/agents/agent.entity.js';
 import { AgentApiKeyEntity } from '../modules/auth/entities/agent-api-key.entity.js';
-import { OrganizationApiKeyEntity } from '../modules/auth/entities/organization-api-key.entity.js';
+import { OrganizationApiKeyEntity } from '../modules/organizations/entities/organization-api-key.entity.js';
 import { PublishableKeyEntity } from '../modules/auth/entities/publishable-key.entity.js';
-import { UserEntity } from '../modules/auth/entities/user.entity.js';
+import { UserEntity } from '../modules/organizations/entities/user.entity.js';
 import { OrganizationEntity } from '../modules/organizations/organization.entity.js';
 import { ProjectEntity } from '../modules/projects/project.entity.js';
 import { AgentVersionEntity } from '../modules/versions/entities/agent-version.entity.js';
 import { AgentRevisionEntity } from '../modules/versions/entities/agent-revision.entity.js';
-import { ChannelMessageEntity } from '../modules/channels/entities/channel-message.entity.js';
 import { SenderEntity } from '../modules/channels/entities/sender.entity.js';
 import { ChannelUnroutedMessageEntity } from '../modules/channels/entities/channel-unrouted-message.entity.js';
 import { PassageEmbeddingEntity } from '../modules/knowledge/passage-embedding.entity.js';
@@ -24,7 +23,6 @@ export const entities = [
   AgentVersionEntity,
   AgentRevisionEntity,
   SenderEntity,
-  ChannelMessageEntity,
   ChannelUnroutedMessageEntity,
   PassageEmbeddingEntity,
 ];

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { NotFoundError } from '../common/errors/app-error.js';
-import type { AgentRuntime } from '../modules/agents/agent.entity.js';
+import type { AgentRuntime } from '../modules/bundles/bundle.types.js';
 import { AgentsService } from '../modules/agents/agents.service.js';
 import { CredentialsRepository } from '../modules/auth/credentials.repository.js';
 import type { Principal } from '../modules/auth/principal.js';

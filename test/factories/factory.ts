@@ -1,11 +1,12 @@
 import argon2 from 'argon2';
 import { DataSource } from 'typeorm';
 import { newId } from '../../src/common/ids/new-id.js';
-import { AgentEntity, type AgentRuntime } from '../../src/modules/agents/agent.entity.js';
+import { AgentEntity } from '../../src/modules/agents/agent.entity.js';
+import type { AgentRuntime } from '../../src/modules/bundles/bundle.types.js';
 import { AgentApiKeyEntity } from '../../src/modules/auth/entities/agent-api-key.entity.js';
-import { OrganizationApiKeyEntity } from '../../src/modules/auth/entities/organization-api-key.entity.js';
+import { OrganizationApiKeyEntity } from '../../src/modules/organizations/entities/organization-api-key.entity.js';
 import { PublishableKeyEntity } from '../../src/modules/auth/entities/publishable-key.entity.js';
-import { UserEntity } from '../../src/modules/auth/entities/user.entity.js';
+import { UserEntity } from '../../src/modules/organizations/entities/user.entity.js';
 import { generateSecret, hashSecret, secretPrefix } from '../../src/modules/auth/secrets.js';
 import { OrganizationEntity } from '../../src/modules/organizations/organization.entity.js';
 import { ProjectEntity } from '../../src/modules/projects/project.entity.js';

@@ -33,7 +33,11 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
   const dataSource = app.get(DataSource);
-  const tables = dataSource.entityMetadatas.map((m) => `"${m.tableName}"`).join(', ');
+  // Every table of the schema (not only those with an entity), the migrations' own bookkeeping excepted.
+  const rows: Array<{ name: string }> = await dataSource.query(
+    `SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'schema_migrations'`,
+  );
+  const tables = rows.map((r) => `"${r.name}"`).join(', ');
   return {
     app,
     config,

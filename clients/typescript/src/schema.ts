@@ -10,7 +10,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Exchange a publishable key (or a login) for an access token */
+    /**
+     * Exchange a publishable key (or a login) for an access token
+     * @description No credential: the body is the credential. `publishable_key` gives a client token for the messaging API (agent-scoped); `password` gives a login session for the management API (with `agent_id`, messaging too). JSON or form-encoded. Exchange again before `expires_in` runs out. Failures use the OAuth 2.0 body `{ error, error_description }`, not the envelope.
+     */
     post: operations['Token_token'];
     delete?: never;
     options?: never;
@@ -25,7 +28,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Liveness: the process is up */
+    /**
+     * Liveness: the process is up
+     * @description No credential. 200 while the process serves HTTP; checks nothing else.
+     */
     get: operations['Health_live'];
     put?: never;
     post?: never;
@@ -42,7 +48,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Readiness: PostgreSQL and Redis are reachable */
+    /**
+     * Readiness: PostgreSQL and Redis are reachable
+     * @description No credential. 503 `not_ready` naming the unreachable dependency in `details` (each check times out after 2 s).
+     */
     get: operations['Health_ready'];
     put?: never;
     post?: never;
@@ -59,10 +68,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the organization's projects */
+    /**
+     * List the organization's projects
+     * @description Newest first by default; page with `page[after]`/`page[before]` from `meta` (or follow `links`).
+     */
     get: operations['Projects_list'];
     put?: never;
-    /** Create a project */
+    /**
+     * Create a project
+     * @description A project groups agents; usage and threads can be read per project.
+     */
     post: operations['Projects_create'];
     delete?: never;
     options?: never;
@@ -77,11 +92,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a project */
+    /**
+     * Get a project
+     * @description Another organization's project is 404, as is a deleted one.
+     */
     get: operations['Projects_get'];
     put?: never;
     post?: never;
-    /** Delete a project and its agents: it leaves listings, and their keys and tokens are refused, at once */
+    /**
+     * Delete a project and its agents
+     * @description It leaves listings at once, and the keys and tokens of its agents are refused at once; threads and usage history stay.
+     */
     delete: operations['Projects_delete'];
     options?: never;
     head?: never;
@@ -97,7 +118,7 @@ export interface paths {
     };
     /**
      * The JSON Schema (draft-07) every pushed bundle must match
-     * @description See docs/bundle.md for the fields and examples.
+     * @description Validate a bundle against it before a push (a push answers 422 naming each bad field). docs/bundle.md explains the fields.
      */
     get: operations['Bundles_schema'];
     put?: never;
@@ -115,7 +136,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Templates a new version can start from (source "template") */
+    /**
+     * Templates a new version can start from
+     * @description Pass a template `id` as `template` with `source: "template"` when creating a version.
+     */
     get: operations['Bundles_listTemplates'];
     put?: never;
     post?: never;
@@ -132,7 +156,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A template with its bundle */
+    /**
+     * A template with its bundle
+     * @description The whole bundle, to read or to push after editing.
+     */
     get: operations['Bundles_getTemplate'];
     put?: never;
     post?: never;
@@ -149,12 +176,15 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the agent's versions newest first; revisions are items unless filters[exclude_revisions]=true */
+    /**
+     * List the agent's versions
+     * @description Newest first by default. Pushed revisions are items too (`is_revision: true`) unless `filters[exclude_revisions]=true`.
+     */
     get: operations['Versions_list'];
     put?: never;
     /**
      * Create a draft version: empty, from a template, or a clone of another version
-     * @description Its starting content is revision vN.0.
+     * @description Its starting content is revision vN.0. Publish it to make it live; push to change its bundle.
      */
     post: operations['Versions_create'];
     delete?: never;
@@ -170,14 +200,20 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a version */
+    /**
+     * Get a version
+     * @description Its status, whether it is live, its current revision tag and digest.
+     */
     get: operations['Versions_get'];
     put?: never;
     post?: never;
     delete?: never;
     options?: never;
     head?: never;
-    /** Update a version's label, tags and notes (null clears) */
+    /**
+     * Update a version's label, tags and notes
+     * @description `null` clears a field. The configuration changes only through push.
+     */
     patch: operations['Versions_update'];
     trace?: never;
   };
@@ -192,7 +228,7 @@ export interface paths {
     put?: never;
     /**
      * Make the version live with its current revision (ship, switch or roll back)
-     * @description 409 `version_archived` for an archived version.
+     * @description The previous live version stays published. 409 `version_archived` for an archived version.
      */
     post: operations['Versions_publish'];
     delete?: never;
@@ -248,7 +284,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Download the version's bundle: the current revision, or the one tagged version_tag */
+    /**
+     * Download the version's bundle
+     * @description The current revision, or the revision tagged `version_tag`. Push it back after editing to commit a new revision.
+     */
     get: operations['Versions_pull'];
     put?: never;
     post?: never;
@@ -265,10 +304,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the project's agents, optionally filtered by name */
+    /**
+     * List the project's agents
+     * @description `filters[name]` keeps agents whose name contains it (case-insensitive). Newest first by default.
+     */
     get: operations['Agents_list'];
     put?: never;
-    /** Create an agent (no live version until a publish) */
+    /**
+     * Create an agent
+     * @description The agent has no live version until one is published: create a version (e.g. from a template), then publish it.
+     */
     post: operations['Agents_create'];
     delete?: never;
     options?: never;
@@ -283,11 +328,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get an agent, including which version is live */
+    /**
+     * Get an agent
+     * @description `live_version_id` and `live_version_tag` say which version and revision answer messages; null until a publish.
+     */
     get: operations['Agents_get'];
     put?: never;
     post?: never;
-    /** Delete an agent with all its versions and keys; its threads and usage history stay */
+    /**
+     * Delete an agent
+     * @description Deletes its versions and keys (its tokens are refused at once); its threads and usage history stay.
+     */
     delete: operations['Agents_delete'];
     options?: never;
     head?: never;
@@ -305,10 +356,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the agent's active publishable keys (never the key itself) */
+    /**
+     * List the agent's publishable keys
+     * @description Active keys only, with their prefix; never the key itself.
+     */
     get: operations['Keys_listPublishableKeys'];
     put?: never;
-    /** Create a publishable key (for client code); the key is shown only in this response */
+    /**
+     * Create a publishable key
+     * @description For client code (browser, app): exchange it at POST /management/v1/auth/token for an access token. The key is shown only in this response.
+     */
     post: operations['Keys_createPublishableKey'];
     delete?: never;
     options?: never;
@@ -326,7 +383,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Revoke a publishable key: no more exchanges, and its tokens are refused at once */
+    /**
+     * Revoke a publishable key
+     * @description No more exchanges, and the access tokens it issued are refused at once.
+     */
     delete: operations['Keys_revokePublishableKey'];
     options?: never;
     head?: never;
@@ -340,10 +400,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the agent's active API keys (never the key itself) */
+    /**
+     * List the agent's API keys
+     * @description Active keys only, with their prefix; never the key itself.
+     */
     get: operations['Keys_listApiKeys'];
     put?: never;
-    /** Create an agent API key (events webhook); the key is shown only in this response */
+    /**
+     * Create an agent API key
+     * @description For your servers: send it as `x-agent-api-key` to the events webhook. The key is shown only in this response; no body.
+     */
     post: operations['Keys_createApiKey'];
     delete?: never;
     options?: never;
@@ -361,7 +427,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Revoke an agent API key (refused at once) */
+    /**
+     * Revoke an agent API key
+     * @description The key is refused at once, on every instance.
+     */
     delete: operations['Keys_revokeApiKey'];
     options?: never;
     head?: never;
@@ -377,7 +446,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Send an end-user message and get the reply (new thread when thread_id is absent) */
+    /**
+     * Send an end-user message and get the reply
+     * @description Without `thread_id` a new thread starts; to continue it, send the `thread_id` of the reply. The live version answers. For token-by-token output use POST /messaging/v1/messages/stream (same body).
+     */
     post: operations['Messaging_send'];
     delete?: never;
     options?: never;
@@ -394,7 +466,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Answer the thread's last end-user message again with the current live version */
+    /**
+     * Answer the thread's last end-user message again
+     * @description Runs the last end-user message of the thread again on the current live version and appends the new reply. The body is optional.
+     */
     post: operations['Messaging_rerun'];
     delete?: never;
     options?: never;
@@ -409,7 +484,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The live version's greeting, for opening a conversation UI before the first message */
+    /**
+     * The live version's greeting
+     * @description For opening a conversation UI before the first message: the welcome message and its suggested prompts.
+     */
     get: operations['Messaging_welcome'];
     put?: never;
     post?: never;
@@ -426,7 +504,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Same as GET /messaging/v1/welcome-message (earlier plural path) */
+    /**
+     * The live version's greeting (earlier plural path)
+     * @description Same as GET /messaging/v1/welcome-message.
+     */
     get: operations['Messaging_welcomePlural'];
     put?: never;
     post?: never;
@@ -445,7 +526,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Suggested next prompts from a thread and/or a text given by the caller */
+    /**
+     * Suggested next prompts
+     * @description From a thread of this agent (`thread_id`), from a text you give (e.g. what the user is looking at), or both.
+     */
     post: operations['Messaging_followupSuggestions'];
     delete?: never;
     options?: never;
@@ -482,7 +566,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Queue an event that triggers the agent asynchronously; 202 once the event is stored durably */
+    /**
+     * Queue an event that triggers the agent asynchronously
+     * @description Answers 202 once the event is stored durably; the agent runs it in the background. Poll GET /messaging/v1/events/{eventId} for its status; the turn lands in the thread named by your `thread_id` (threads list `external_id`).
+     */
     post: operations['Events_create'];
     delete?: never;
     options?: never;
@@ -497,7 +584,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** An event's processing status (events of this key's agent only) */
+    /**
+     * An event's processing status
+     * @description queued → processing → completed or failed; `thread_id` once processed. Events of this key's agent only (others are 404).
+     */
     get: operations['Events_status'];
     put?: never;
     post?: never;
@@ -514,10 +604,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the organization's sender numbers */
+    /**
+     * List the organization's sender numbers
+     * @description Newest first by default; sortable by phone_number.
+     */
     get: operations['Senders_list'];
     put?: never;
-    /** Connect a sender number for a channel (WhatsApp or SMS) */
+    /**
+     * Connect a sender number for a channel
+     * @description A WhatsApp or SMS number of your provider account; pass its id as `sender_id` when starting a channel conversation.
+     */
     post: operations['Senders_create'];
     delete?: never;
     options?: never;
@@ -535,7 +631,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Remove a sender number; conversations it started keep their number */
+    /**
+     * Remove a sender number
+     * @description Conversations it started keep their number.
+     */
     delete: operations['Senders_delete'];
     options?: never;
     head?: never;
@@ -569,7 +668,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A channel conversation started by this agent, with the current status of its opening message */
+    /**
+     * A channel conversation started by this agent
+     * @description With the current delivery status of its opening message (queued, sent, delivered, undelivered).
+     */
     get: operations['ChannelThreads_get'];
     put?: never;
     post?: never;
@@ -608,7 +710,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Provider webhook: delivery status of an outbound message (sent, delivered, undelivered, failed) */
+    /**
+     * Provider webhook: delivery status of an outbound message
+     * @description Updates the status of one of our messages (sent, delivered, undelivered, failed); unknown MessageSids are ignored.
+     */
     post: operations['ChannelWebhooks_status'];
     delete?: never;
     options?: never;
@@ -653,7 +758,10 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    /** Rename a thread; returns the full updated thread */
+    /**
+     * Rename a thread
+     * @description Sets its title (shown in lists); returns the full updated thread.
+     */
     patch: operations['Threads_rename'];
     trace?: never;
   };
@@ -764,7 +872,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List the documents of the version's current revision (without their text) */
+    /**
+     * List the documents of the version's knowledge
+     * @description The documents of the version's current revision, in bundle order, without their text.
+     */
     get: operations['Knowledge_list'];
     put?: never;
     /**
@@ -789,8 +900,8 @@ export interface paths {
     put?: never;
     post?: never;
     /**
-     * Remove one document: a new revision without it
-     * @description 404 when the current revision has no such document.
+     * Remove one document from the version's knowledge
+     * @description Commits a new revision without it, like a push. 404 when the current revision has no such document.
      */
     delete: operations['Knowledge_remove'];
     options?: never;
@@ -804,6 +915,7 @@ export interface components {
   schemas: {
     TokenRequestDto: {
       /**
+       * @description `publishable_key`: a client token for messaging; `password`: a login session (management, and messaging with agent_id)
        * @example publishable_key
        * @enum {string}
        */
@@ -813,36 +925,67 @@ export interface components {
        * @example pk_Zm9vYmFy…
        */
       publishable_key?: string;
-      /** @description With grant_type=password: the user email */
+      /**
+       * @description With grant_type=password: the user email
+       * @example owner@example.com
+       */
       username?: string;
-      /** @description With grant_type=password */
+      /** @description With grant_type=password: the user password */
       password?: string;
       /** @description With grant_type=password: scope the session to this agent so it serves messaging too */
       agent_id?: string;
     };
     TokenResponseDto: {
+      /**
+       * @description Send as `Authorization: Bearer <access_token>`
+       * @example eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI2NzQwYTFiMiJ9.c2lnbmF0dXJl
+       */
       access_token: string;
-      /** @enum {string} */
+      /**
+       * @description Always Bearer
+       * @enum {string}
+       */
       token_type: 'Bearer';
       /** @description Seconds until the token expires; exchange again after that */
       expires_in: number;
       /** @description The agent the token acts as; null for an unscoped login session */
       agent_id: string | null;
+      /**
+       * @description The organization the token belongs to
+       * @example 6740a1b2c3d4e5f601234567
+       */
       organization_id: string;
     };
     OAuthErrorDto: {
       /**
+       * @description OAuth 2.0 error code
        * @example invalid_grant
        * @enum {string}
        */
       error: 'invalid_request' | 'invalid_grant' | 'unsupported_grant_type' | 'rate_limited' | 'server_error';
-      /** @example invalid_publishable_key */
+      /**
+       * @description What failed, for humans and logs
+       * @example invalid_publishable_key
+       */
       error_description: string;
     };
+    HealthDto: {
+      /**
+       * @description Always ok when the service answers
+       * @example ok
+       */
+      status: string;
+    };
     ErrorDetailDto: {
-      /** @example name */
+      /**
+       * @description Wire path of the field (`agent_variables.static`, `page[size]`, `tags[2]`)
+       * @example name
+       */
       field: string;
-      /** @example name must be longer than or equal to 2 characters */
+      /**
+       * @description What is wrong with it
+       * @example name must be longer than or equal to 2 characters
+       */
       message: string;
     };
     ErrorBodyDto: {
@@ -851,26 +994,31 @@ export interface components {
        * @example not_found
        */
       code: string;
-      /** @example Project not found */
+      /**
+       * @description Human-readable; do not parse it
+       * @example Project not found
+       */
       message: string;
       /**
        * @description Equals the x-request-id response header
        * @example a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d
        */
       request_id: string;
+      /** @description Per-field problems (validation errors) */
       details?: components['schemas']['ErrorDetailDto'][];
     };
     ErrorEnvelopeDto: {
+      /** @description The error */
       error: components['schemas']['ErrorBodyDto'];
     };
-    HealthDto: {
-      /** @example ok */
-      status: string;
-    };
     ReadinessDto: {
-      /** @example ok */
+      /**
+       * @description Always ok when the service answers
+       * @example ok
+       */
       status: string;
       /**
+       * @description Each dependency checked
        * @example {
        *       "database": "ok",
        *       "redis": "ok"
@@ -879,16 +1027,32 @@ export interface components {
       checks: Record<string, never>;
     };
     CreateProjectDto: {
-      /** @example Storefront */
+      /**
+       * @description Display name, 2..100 characters
+       * @example Storefront
+       */
       name: string;
     };
     ProjectResponseDto: {
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description Project id
+       * @example 6740a1b2c3d4e5f601234567
+       */
       id: string;
+      /**
+       * @description Display name
+       * @example Storefront
+       */
       name: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the project was created
+       */
       created_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the project last changed
+       */
       updated_at: string;
     };
     PageMetaDto: {
@@ -911,8 +1075,12 @@ export interface components {
        * @example shopping-assistant
        */
       id: string;
-      /** @example Shopping assistant */
+      /**
+       * @description Display name
+       * @example Shopping assistant
+       */
       name: string;
+      /** @description What an agent built from it does */
       description: string;
       /**
        * @description The runtime the template is written for
@@ -921,6 +1089,7 @@ export interface components {
       runtime: 'v1' | 'v2';
     };
     TemplateListResponseDto: {
+      /** @description Every template */
       results: components['schemas']['TemplateResponseDto'][];
     };
     TemplateDetailResponseDto: {
@@ -929,8 +1098,12 @@ export interface components {
        * @example shopping-assistant
        */
       id: string;
-      /** @example Shopping assistant */
+      /**
+       * @description Display name
+       * @example Shopping assistant
+       */
       name: string;
+      /** @description What an agent built from it does */
       description: string;
       /**
        * @description The runtime the template is written for
@@ -943,7 +1116,10 @@ export interface components {
       };
     };
     CreateVersionDto: {
-      /** @example Holiday campaign */
+      /**
+       * @description Short name for people
+       * @example Holiday campaign
+       */
       label?: string | null;
       /**
        * @description Each 1..50 characters; duplicates are dropped
@@ -953,6 +1129,10 @@ export interface components {
        *     ]
        */
       tags?: string[];
+      /**
+       * @description Free-form notes
+       * @example Try the new greeting
+       */
       notes?: string | null;
       /**
        * @description empty: a minimal bundle; template: a template bundle (`template`); clone: the current bundle of `from_version_id`
@@ -973,7 +1153,10 @@ export interface components {
        * @example 6740a1b2c3d4e5f601234567
        */
       id: string;
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
       agent_id: string;
       /**
        * @description Version number per agent, from 1
@@ -985,15 +1168,22 @@ export interface components {
        * @example v3.2
        */
       version_tag: string;
-      /** @enum {string} */
+      /**
+       * @description Lifecycle state
+       * @enum {string}
+       */
       status: 'draft' | 'published' | 'archived';
       /** @description Base version: it is the agent's live version. Revision: it is the live revision */
       is_live: boolean;
+      /** @description true for a pushed revision item of a listing */
       is_revision: boolean;
       /** @description For a revision item: the id of its version; null for a base version */
       base_version_id: string | null;
+      /** @description Short name for people */
       label: string | null;
+      /** @description Free-form tags */
       tags: string[];
+      /** @description Free-form notes */
       notes: string | null;
       /**
        * @description Digest of the bundle
@@ -1002,13 +1192,22 @@ export interface components {
       digest: string;
       /** @description A revision's push message; null for a base version */
       message: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the version (or revision) was created
+       */
       created_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it last changed
+       */
       updated_at: string;
     };
     UpdateVersionDto: {
-      /** @example Holiday campaign */
+      /**
+       * @description Short name for people
+       * @example Holiday campaign
+       */
       label?: string | null;
       /**
        * @description Each 1..50 characters; duplicates are dropped
@@ -1018,6 +1217,10 @@ export interface components {
        *     ]
        */
       tags?: string[];
+      /**
+       * @description Free-form notes
+       * @example Try the new greeting
+       */
       notes?: string | null;
     };
     PushBundleDto: {
@@ -1025,7 +1228,10 @@ export interface components {
       bundle: {
         [key: string]: unknown;
       };
-      /** @example Add winter jackets to the catalog */
+      /**
+       * @description What changed, like a commit message
+       * @example Add winter jackets to the catalog
+       */
       message?: string;
     };
     PushResponseDto: {
@@ -1039,19 +1245,37 @@ export interface components {
        * @example 6740a1b2c3d4e5f601234567
        */
       revision_id: string;
-      /** @example v3.2 */
+      /**
+       * @description Tag of the committed revision
+       * @example v3.2
+       */
       version_tag: string;
-      /** @example sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 */
+      /**
+       * @description Digest of the bundle
+       * @example sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+       */
       digest: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the revision was committed
+       */
       created_at: string;
     };
     BundleResponseDto: {
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
       agent_id: string;
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description The version
+       * @example 6740a1b2c3d4e5f601234567
+       */
       version_id: string;
-      /** @example v3.2 */
+      /**
+       * @description The revision returned
+       * @example v3.2
+       */
       version_tag: string;
       /** @description The configuration bundle (GET /management/v1/bundle-schema) */
       bundle: {
@@ -1062,12 +1286,22 @@ export interface components {
        * @description Cache this payload until then
        */
       expires_at: string;
-      /** @enum {string} */
+      /**
+       * @description Always bundle
+       * @enum {string}
+       */
       return_type: 'bundle';
     };
     CreateAgentDto: {
-      /** @example Store assistant */
+      /**
+       * @description Display name
+       * @example Store assistant
+       */
       name: string;
+      /**
+       * @description Free text for your team
+       * @example Answers shoppers on the web store
+       */
       description?: string | null;
       /**
        * @description v1: decisioning engine; v2: grounded engine
@@ -1077,14 +1311,27 @@ export interface components {
       runtime?: 'v1' | 'v2';
     };
     AgentResponseDto: {
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description Agent id
+       * @example 6740a1b2c3d4e5f601234567
+       */
       id: string;
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description The project the agent belongs to
+       * @example 6740a1b2c3d4e5f601234567
+       */
       project_id: string;
-      /** @example Store assistant */
+      /**
+       * @description Display name
+       * @example Store assistant
+       */
       name: string;
+      /** @description Free text for your team */
       description: string | null;
-      /** @enum {string} */
+      /**
+       * @description Engine generation: v1 decisioning, v2 grounded
+       * @enum {string}
+       */
       runtime: 'v1' | 'v2';
       /** @description The live version; null until a publish */
       live_version_id: string | null;
@@ -1093,12 +1340,19 @@ export interface components {
        * @example v3.2
        */
       live_version_tag: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the agent was created
+       */
       created_at: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the agent last changed
+       */
       updated_at: string;
     };
     UpdateAgentDto: {
+      /** @description New name */
       name?: string;
       /** @description null clears it */
       description?: string | null;
@@ -1121,16 +1375,24 @@ export interface components {
       allowed_ip_ranges?: string[];
     };
     CreatedPublishableKeyResponseDto: {
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description Key id (for revocation)
+       * @example 6740a1b2c3d4e5f601234567
+       */
       id: string;
       /**
        * @description The first characters of the key, to tell keys apart
        * @example pk_Zm9vYmFy
        */
       key_prefix: string;
+      /** @description Web origins allowed to use the key; empty = any */
       allowed_origins: string[];
+      /** @description CIDR ranges allowed to exchange the key; empty = any */
       allowed_ip_ranges: string[];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the key was created
+       */
       created_at: string;
       /**
        * @description The key itself: shown only in this response
@@ -1139,24 +1401,41 @@ export interface components {
       publishable_key: string;
     };
     PublishableKeyResponseDto: {
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description Key id (for revocation)
+       * @example 6740a1b2c3d4e5f601234567
+       */
       id: string;
       /**
        * @description The first characters of the key, to tell keys apart
        * @example pk_Zm9vYmFy
        */
       key_prefix: string;
+      /** @description Web origins allowed to use the key; empty = any */
       allowed_origins: string[];
+      /** @description CIDR ranges allowed to exchange the key; empty = any */
       allowed_ip_ranges: string[];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the key was created
+       */
       created_at: string;
     };
     CreatedAgentApiKeyResponseDto: {
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description Key id (for revocation)
+       * @example 6740a1b2c3d4e5f601234567
+       */
       id: string;
-      /** @example agk_Zm9vYmFy */
+      /**
+       * @description The first characters of the key, to tell keys apart
+       * @example agk_Zm9vYmFy
+       */
       key_prefix: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the key was created
+       */
       created_at: string;
       /**
        * @description The key itself: shown only in this response
@@ -1165,11 +1444,20 @@ export interface components {
       api_key: string;
     };
     AgentApiKeyResponseDto: {
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description Key id (for revocation)
+       * @example 6740a1b2c3d4e5f601234567
+       */
       id: string;
-      /** @example agk_Zm9vYmFy */
+      /**
+       * @description The first characters of the key, to tell keys apart
+       * @example agk_Zm9vYmFy
+       */
       key_prefix: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the key was created
+       */
       created_at: string;
     };
     AgentVariablesDto: {
@@ -1200,6 +1488,7 @@ export interface components {
        * @example https://cdn.example.com/u/42/photo.jpg?sig=abc
        */
       image_url?: string;
+      /** @description Values for the agent's context variables */
       agent_variables?: components['schemas']['AgentVariablesDto'];
       /**
        * @description Build pin for agents on the v2 engine (e.g. 2.1); ignored for v1 agents
@@ -1542,13 +1831,24 @@ export interface components {
       narrative: string;
     };
     ParticipantDto: {
+      /**
+       * @description The agent id, or your end-user id
+       * @example user-42
+       */
       id: string;
-      /** @enum {string} */
+      /**
+       * @description Who this participant is
+       * @enum {string}
+       */
       type: 'agent' | 'user';
     };
     SubEntityDto: {
-      /** @example variants */
+      /**
+       * @description Group name
+       * @example variants
+       */
       name: string;
+      /** @description Flat key/value objects */
       items: {
         [key: string]: unknown;
       }[];
@@ -1564,23 +1864,37 @@ export interface components {
     CardResponseDto: {
       /** @description Ready-to-render JSX string for React UIs */
       rendered_jsx: string;
+      /** @description The agent recommends this card: highlight it */
       is_recommended: boolean;
+      /** @description Position of the card in the reply, from 0 */
       index: number;
+      /** @description The card as data: render it yourself (treat values as untrusted text) */
       json_data: components['schemas']['CardJsonDataDto'];
       /** @description The agent capability (tool code) that produced the card */
       capability?: string;
       /** @description The record the card is about */
       instance?: string;
+      /** @description Card title */
       title?: string;
     };
     MessageDto: {
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description Message id
+       * @example 6740a1b2c3d4e5f601234567
+       */
       id: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the reply was written
+       */
       created_at: string;
+      /** @description The reply text (Markdown; may hold citation markers like [1]) */
       text: string;
+      /** @description The agent */
       sender: components['schemas']['ParticipantDto'];
+      /** @description The end user */
       receiver: components['schemas']['ParticipantDto'];
+      /** @description Cards of the reply (products, records) */
       cards: components['schemas']['CardResponseDto'][];
       /** @description The live version's greeting */
       welcome_message: string;
@@ -1588,9 +1902,15 @@ export interface components {
       followup_suggestions: string[];
       /** @description Link to the most relevant source of the reply (top card or first citation); empty when none */
       url: string;
-      /** @default 0 */
+      /**
+       * @description Input tokens of the turn
+       * @default 0
+       */
       input_tokens: number;
-      /** @default 0 */
+      /**
+       * @description Output tokens of the turn
+       * @default 0
+       */
       output_tokens: number;
       /** @description The reasoning trace (shape selected by `runtime`); present only when the request set include_trace to true */
       trace_info?: components['schemas']['V1TraceDto'] | components['schemas']['V2TraceDto'];
@@ -1606,6 +1926,7 @@ export interface components {
        * @example 6740a1b2c3d4e5f601234567
        */
       interaction_id: string;
+      /** @description The agent reply */
       message: components['schemas']['MessageDto'];
     };
     RerunDto: {
@@ -1616,7 +1937,12 @@ export interface components {
       include_trace?: boolean;
     };
     WelcomeMessageResponseDto: {
+      /**
+       * @description The live version's greeting
+       * @example Hi! What are you shopping for today?
+       */
       welcome_message: string;
+      /** @description Prompts to offer before the first message */
       followup_suggestions: string[];
     };
     FollowupSuggestionsRequestDto: {
@@ -1624,10 +1950,19 @@ export interface components {
       thread_id?: string;
       /** @description Suggest from this text (e.g. what the user is looking at) */
       text?: string;
-      /** @default 3 */
+      /**
+       * @description How many suggestions at most
+       * @default 3
+       */
       limit?: number;
     };
     FollowupSuggestionsResponseDto: {
+      /**
+       * @description Suggested next prompts
+       * @example [
+       *       "Any in size 42?"
+       *     ]
+       */
       followup_suggestions: string[];
     };
     StreamThreadEventDto: {
@@ -1643,10 +1978,14 @@ export interface components {
       interaction_id: string;
     };
     StreamDeltaEventDto: {
-      /** @example Here are */
+      /**
+       * @description The next piece of the reply text
+       * @example Here are
+       */
       text: string;
     };
     StreamCardEventDto: {
+      /** @description A card of the reply */
       card: components['schemas']['CardResponseDto'];
     };
     StreamMessageEventDto: {
@@ -1660,14 +1999,22 @@ export interface components {
        * @example 6740a1b2c3d4e5f601234567
        */
       interaction_id: string;
+      /** @description The agent reply */
       message: components['schemas']['MessageDto'];
     };
     StreamSuggestionsEventDto: {
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
       thread_id: string;
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description The interaction (turn)
+       * @example 6740a1b2c3d4e5f601234567
+       */
       interaction_id: string;
       /**
+       * @description Suggested next prompts (possibly empty)
        * @example [
        *       "Any in size 42?"
        *     ]
@@ -1675,6 +2022,7 @@ export interface components {
       followup_suggestions: string[];
     };
     StreamErrorEventDto: {
+      /** @description The error envelope body */
       error: components['schemas']['ErrorBodyDto'];
     };
     CreateEventDto: {
@@ -1706,9 +2054,15 @@ export interface components {
       event_id: string;
     };
     EventStatusDto: {
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description The event
+       * @example 6740a1b2c3d4e5f601234567
+       */
       event_id: string;
-      /** @enum {string} */
+      /**
+       * @description Processing state
+       * @enum {string}
+       */
       status: 'queued' | 'processing' | 'completed' | 'failed';
       /** @description Our thread the event ran on; null until processed */
       thread_id: string | null;
@@ -1718,7 +2072,10 @@ export interface components {
       attempts: number;
       /** @description Why the last attempt failed (present on failed events and on queued events awaiting a retry) */
       error?: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the event was accepted
+       */
       created_at: string;
       /**
        * Format: date-time
@@ -1728,6 +2085,7 @@ export interface components {
     };
     CreateSenderDto: {
       /**
+       * @description The channel the number serves
        * @example whatsapp
        * @enum {string}
        */
@@ -1737,18 +2095,34 @@ export interface components {
        * @example +15550100000
        */
       phone_number: string;
-      /** @example Trail Shop support */
+      /**
+       * @description Name for people
+       * @example Trail Shop support
+       */
       display_name?: string;
     };
     SenderResponseDto: {
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description Sender id (pass as sender_id)
+       * @example 6740a1b2c3d4e5f601234567
+       */
       id: string;
-      /** @enum {string} */
+      /**
+       * @description The channel the number serves
+       * @enum {string}
+       */
       channel: 'whatsapp' | 'sms';
-      /** @example +15550100000 */
+      /**
+       * @description The connected number, E.164
+       * @example +15550100000
+       */
       phone_number: string;
+      /** @description Name for people */
       display_name: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the number was connected
+       */
       created_at: string;
     };
     StartChannelThreadDto: {
@@ -1776,14 +2150,20 @@ export interface components {
        * @example 6740a1b2c3d4e5f601234567
        */
       thread_id: string;
-      /** @enum {string} */
+      /**
+       * @description The channel
+       * @enum {string}
+       */
       channel: 'whatsapp' | 'sms';
       /**
        * @description The recipient
        * @example +15550123456
        */
       phone_number: string;
-      /** @example user-42 */
+      /**
+       * @description Your id of the end user
+       * @example user-42
+       */
       user_id: string;
       /**
        * @description Status of the opening message: queued (recorded, waiting for the provider), sent (accepted by the provider), delivered, or undelivered (see docs/channels.md)
@@ -1812,30 +2192,51 @@ export interface components {
        * @example whatsapp:+15550100000
        */
       To: string;
-      /** @example Do you have trail shoes? */
+      /**
+       * @description The message text
+       * @example Do you have trail shoes?
+       */
       Body: string;
     };
     ProviderStatusCallbackDto: {
-      /** @example SM0123456789abcdef0123456789abcdef */
+      /**
+       * @description Provider id of our outbound message
+       * @example SM0123456789abcdef0123456789abcdef
+       */
       MessageSid: string;
-      /** @enum {string} */
+      /**
+       * @description Delivery state
+       * @enum {string}
+       */
       MessageStatus: 'queued' | 'sending' | 'sent' | 'delivered' | 'read' | 'undelivered' | 'failed';
-      /** @example 30003 */
+      /**
+       * @description Provider error code of a failed delivery
+       * @example 30003
+       */
       ErrorCode?: string;
     };
     ThreadItemDto: {
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description Thread id
+       * @example 6740a1b2c3d4e5f601234567
+       */
       id: string;
       /** @description The first message, shortened; renamable */
       title: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the thread started
+       */
       created_at: string;
       /**
        * @description The agent version the conversation (last) ran on
        * @example v3.2
        */
       version_tag: string;
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description The agent of the thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
       agent_id: string;
       /** @description End-user id */
       user_id: string;
@@ -1843,32 +2244,53 @@ export interface components {
       external_id: string | null;
     };
     ThreadDto: {
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description Thread id
+       * @example 6740a1b2c3d4e5f601234567
+       */
       id: string;
       /** @description The first message, shortened; renamable */
       title: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the thread started
+       */
       created_at: string;
       /**
        * @description The agent version the conversation (last) ran on
        * @example v3.2
        */
       version_tag: string;
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description The agent of the thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
       agent_id: string;
       /** @description End-user id */
       user_id: string;
       /** @description The caller's own conversation id, when one was given */
       external_id: string | null;
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description The project of the agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
       project_id: string;
-      /** @enum {string} */
+      /**
+       * @description Engine generation of the thread
+       * @enum {string}
+       */
       runtime: 'v1' | 'v2';
       /** @description Turns in the thread */
       interaction_count: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the last turn ran
+       */
       last_interaction_at: string | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the thread last changed
+       */
       updated_at: string;
       /** @description Tools (capabilities) activated in the thread */
       tools: string[];
@@ -1880,17 +2302,29 @@ export interface components {
       };
     };
     RenameThreadDto: {
-      /** @example Trail shoes under $100 */
+      /**
+       * @description The new title
+       * @example Trail shoes under $100
+       */
       title: string;
     };
     ThreadMessageDto: {
-      /** @example 6740a1b2c3d4e5f601234567 */
+      /**
+       * @description Message id
+       * @example 6740a1b2c3d4e5f601234567
+       */
       id: string;
-      /** @enum {string} */
+      /**
+       * @description Who wrote it
+       * @enum {string}
+       */
       role: 'user' | 'agent';
       /** @description Message text; empty for an image-only user message */
       text: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it was written
+       */
       created_at: string;
       /**
        * @description The interaction (turn) this message belongs to
@@ -1996,10 +2430,13 @@ export interface components {
     UsageDto: {
       /** @description Billed interactions, one per interaction */
       interaction_count: number;
+      /** @description Prompt tokens */
       input_tokens: number;
+      /** @description Completion tokens */
       output_tokens: number;
       /** @description Cached (read) input tokens */
       cache_read_tokens: number;
+      /** @description Reasoning tokens (models that report them) */
       reasoning_tokens: number;
       /** @description input + output + cache-read + reasoning tokens */
       total_tokens: number;
@@ -2010,8 +2447,12 @@ export interface components {
        * @example returns.md:refunds
        */
       id: string;
-      /** @example Returns › Refunds */
+      /**
+       * @description The document title (file heading path)
+       * @example Returns › Refunds
+       */
       title: string;
+      /** @description Link to the source, cited in replies; null when none */
       url: string | null;
       /** @description Length of the text, in characters */
       characters: number;
@@ -2027,11 +2468,20 @@ export interface components {
        * @example 6740a1b2c3d4e5f601234567
        */
       revision_id: string;
-      /** @example v3.2 */
+      /**
+       * @description Tag of the committed revision
+       * @example v3.2
+       */
       version_tag: string;
-      /** @example sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 */
+      /**
+       * @description Digest of the bundle
+       * @example sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+       */
       digest: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the revision was committed
+       */
       created_at: string;
       /** @description The documents the files made, in file order */
       documents: components['schemas']['KnowledgeDocumentItemDto'][];
@@ -2048,6 +2498,161 @@ export interface components {
       version_tag: string;
       /** @description In bundle order (at most 2000, the bundle’s limit) */
       results: components['schemas']['KnowledgeDocumentItemDto'][];
+    };
+    SessionMessageFrameDto: {
+      /**
+       * @description The resolved thread id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The interaction (turn) id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /** @description The agent reply */
+      message: components['schemas']['MessageDto'];
+      /**
+       * @description Frame type: the whole reply, as POST /messaging/v1/messages answers it
+       * @enum {string}
+       */
+      type: 'message';
+      /**
+       * @description The id of the client `message` frame this answers
+       * @example req-1
+       */
+      id: string;
+    };
+    SessionPingFrameDto: {
+      /**
+       * @description Frame type
+       * @enum {string}
+       */
+      type: 'ping';
+    };
+    SessionReadyFrameDto: {
+      /**
+       * @description Frame type: the session is authenticated; send after this
+       * @enum {string}
+       */
+      type: 'ready';
+      /**
+       * @description Id of this session (for logs)
+       * @example 3b1f8c2e-7d4a-4e4b-9c1a-2f5e6d7c8b9a
+       */
+      session_id: string;
+    };
+    SessionThreadFrameDto: {
+      /**
+       * @description The thread the turn belongs to
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The interaction (turn) being streamed; event ids are `<interaction_id>:<seq>`
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /**
+       * @description Frame type: first frame of a request
+       * @enum {string}
+       */
+      type: 'thread';
+      /**
+       * @description The id of the client `message` frame this answers
+       * @example req-1
+       */
+      id: string;
+    };
+    SessionDeltaFrameDto: {
+      /**
+       * @description The next piece of the reply text
+       * @example Here are
+       */
+      text: string;
+      /**
+       * @description Frame type: the next piece of the reply text (runtime-v1 agents only)
+       * @enum {string}
+       */
+      type: 'delta';
+      /**
+       * @description The id of the client `message` frame this answers
+       * @example req-1
+       */
+      id: string;
+    };
+    SessionCardFrameDto: {
+      /** @description A card of the reply */
+      card: components['schemas']['CardResponseDto'];
+      /**
+       * @description Frame type: a product or record card
+       * @enum {string}
+       */
+      type: 'card';
+      /**
+       * @description The id of the client `message` frame this answers
+       * @example req-1
+       */
+      id: string;
+    };
+    SessionSuggestionsFrameDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The interaction (turn)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /**
+       * @description Suggested next prompts (possibly empty)
+       * @example [
+       *       "Any in size 42?"
+       *     ]
+       */
+      followup_suggestions: string[];
+      /**
+       * @description Frame type: follow-up suggestions
+       * @enum {string}
+       */
+      type: 'suggestions';
+      /**
+       * @description The id of the client `message` frame this answers
+       * @example req-1
+       */
+      id: string;
+    };
+    SessionDoneFrameDto: {
+      /**
+       * @description Frame type: the request is finished
+       * @enum {string}
+       */
+      type: 'done';
+      /**
+       * @description The id of the client `message` frame this answers
+       * @example req-1
+       */
+      id: string;
+    };
+    SessionErrorFrameDto: {
+      /**
+       * @description Frame type: the request failed
+       * @enum {string}
+       */
+      type: 'error';
+      /** @description The request id, or null when the frame had no readable id */
+      id?: string | null;
+      /** @description The error envelope body */
+      error: components['schemas']['ErrorBodyDto'];
+    };
+    SessionPongFrameDto: {
+      /**
+       * @description Frame type
+       * @enum {string}
+       */
+      type: 'pong';
     };
   };
   responses: never;
@@ -2072,6 +2677,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2086,16 +2692,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": "invalid_grant",
+           *       "error_description": "invalid_publishable_key"
+           *     }
+           */
           'application/json': components['schemas']['OAuthErrorDto'];
         };
       };
-      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      /** @description Rate limit reached (see Retry-After), in the OAuth body */
       429: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ErrorEnvelopeDto'];
+          /**
+           * @example {
+           *       "error": "rate_limited",
+           *       "error_description": "Rate limit reached; retry after 12 seconds"
+           *     }
+           */
+          'application/json': components['schemas']['OAuthErrorDto'];
         };
       };
     };
@@ -2109,6 +2727,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2128,6 +2747,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2136,12 +2756,27 @@ export interface operations {
           'application/json': components['schemas']['ReadinessDto'];
         };
       };
-      /** @description Temporarily unavailable (see Retry-After) */
+      /** @description A dependency is unreachable (`not_ready`, see Retry-After) */
       503: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_ready",
+           *         "message": "Not ready: redis unreachable",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "redis",
+           *             "message": "redis is unreachable"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2150,12 +2785,15 @@ export interface operations {
   Projects_list: {
     parameters: {
       query?: {
+        /** @description Items per page */
         'page[size]'?: number;
         /** @description Opaque cursor: the page after this one (meta.after_cursor) */
         'page[after]'?: string;
         /** @description Opaque cursor: the page before this one (meta.before_cursor) */
         'page[before]'?: string;
+        /** @description Field to sort by */
         sort_by?: 'created_at' | 'updated_at' | 'name';
+        /** @description Sort direction */
         sort_order?: 'asc' | 'desc';
       };
       header?: never;
@@ -2164,6 +2802,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2182,6 +2821,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2191,6 +2839,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2200,6 +2863,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2209,6 +2881,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2227,6 +2908,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description Created */
       201: {
         headers: {
           [name: string]: unknown;
@@ -2241,6 +2923,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2250,6 +2941,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2259,6 +2959,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2268,6 +2977,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2277,6 +3001,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2286,6 +3019,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2296,12 +3038,14 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of a project of your organization */
         projectId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2316,6 +3060,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2325,6 +3078,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2334,6 +3096,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2343,6 +3120,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2352,6 +3138,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2362,6 +3157,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of a project of your organization */
         projectId: string;
       };
       cookie?: never;
@@ -2381,6 +3177,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2390,6 +3195,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2399,6 +3213,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2408,6 +3237,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2417,6 +3255,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2448,6 +3295,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2457,6 +3313,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2466,6 +3331,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2480,6 +3354,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2494,6 +3369,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2503,6 +3387,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2512,6 +3405,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2522,12 +3424,14 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description A template id from GET /management/v1/templates */
         templateId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2542,6 +3446,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2551,6 +3464,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Template not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2560,6 +3482,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "templateId",
+           *             "message": "templateId must be a template id such as shopping-assistant"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2569,6 +3506,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2578,6 +3524,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2586,13 +3541,17 @@ export interface operations {
   Versions_list: {
     parameters: {
       query?: {
+        /** @description Items per page */
         'page[size]'?: number;
         /** @description Opaque cursor: the page after this one (meta.after_cursor) */
         'page[after]'?: string;
         /** @description Opaque cursor: the page before this one (meta.before_cursor) */
         'page[before]'?: string;
+        /** @description Field to sort by */
         sort_by?: 'created_at' | 'updated_at' | 'number';
+        /** @description Sort direction */
         sort_order?: 'asc' | 'desc';
+        /** @description Items of versions in this state */
         'filters[status]'?: 'draft' | 'published' | 'archived';
         /** @description Items whose version has this entry in `tags` */
         'filters[tag]'?: string;
@@ -2607,12 +3566,14 @@ export interface operations {
       };
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2631,6 +3592,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2640,6 +3610,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2649,6 +3628,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2658,6 +3646,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2667,6 +3664,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2676,6 +3682,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2685,6 +3706,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2694,6 +3724,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2704,6 +3743,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
       };
       cookie?: never;
@@ -2714,6 +3754,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description Created */
       201: {
         headers: {
           [name: string]: unknown;
@@ -2728,6 +3769,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2737,6 +3787,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2746,6 +3805,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2755,6 +3823,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2764,6 +3841,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2773,6 +3859,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2782,6 +3877,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2791,6 +3895,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2800,6 +3919,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2809,6 +3937,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2819,13 +3956,16 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
+        /** @description Id of one of this agent's versions (`id` of a version item) */
         versionId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2840,6 +3980,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2849,6 +3998,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2858,6 +4016,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2867,6 +4034,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2876,6 +4052,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2885,6 +4070,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2894,6 +4094,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2903,6 +4112,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2913,7 +4131,9 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
+        /** @description Id of one of this agent's versions (`id` of a version item) */
         versionId: string;
       };
       cookie?: never;
@@ -2924,6 +4144,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -2938,6 +4159,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2947,6 +4177,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2956,6 +4195,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2965,6 +4213,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2974,6 +4231,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2983,6 +4249,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -2992,6 +4267,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3001,6 +4285,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3010,6 +4309,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3019,6 +4327,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3029,13 +4346,16 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
+        /** @description Id of one of this agent's versions (`id` of a version item) */
         versionId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3050,6 +4370,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3059,6 +4388,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3068,6 +4406,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3077,6 +4424,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3086,6 +4442,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "version_archived",
+           *         "message": "Version 2 is archived; create or pick another version to publish",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3095,6 +4460,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3104,6 +4484,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3113,6 +4502,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3123,13 +4521,16 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
+        /** @description Id of one of this agent's versions (`id` of a version item) */
         versionId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3144,6 +4545,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3153,6 +4563,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3162,6 +4581,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3171,6 +4599,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3180,6 +4617,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "version_is_live",
+           *         "message": "Version 3 is live; publish another version before archiving it",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3189,6 +4635,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3198,6 +4659,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3207,6 +4677,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3217,7 +4696,9 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
+        /** @description Id of one of this agent's versions (`id` of a version item) */
         versionId: string;
       };
       cookie?: never;
@@ -3228,6 +4709,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3242,6 +4724,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3251,6 +4742,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3260,6 +4760,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3269,6 +4778,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3278,6 +4796,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "version_archived",
+           *         "message": "Version 2 is archived and takes no new revisions",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3287,6 +4814,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3296,6 +4832,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3305,6 +4850,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3314,6 +4874,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3323,6 +4892,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3336,13 +4914,16 @@ export interface operations {
       };
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
+        /** @description Id of one of this agent's versions (`id` of a version item) */
         versionId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3357,6 +4938,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3366,6 +4956,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3375,6 +4974,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3384,6 +4992,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3393,6 +5010,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3402,6 +5028,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3411,6 +5052,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3420,6 +5070,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3428,24 +5087,29 @@ export interface operations {
   Agents_list: {
     parameters: {
       query?: {
+        /** @description Items per page */
         'page[size]'?: number;
         /** @description Opaque cursor: the page after this one (meta.after_cursor) */
         'page[after]'?: string;
         /** @description Opaque cursor: the page before this one (meta.before_cursor) */
         'page[before]'?: string;
+        /** @description Field to sort by */
         sort_by?: 'created_at' | 'updated_at' | 'name';
+        /** @description Sort direction */
         sort_order?: 'asc' | 'desc';
         /** @description Case-insensitive substring of the name */
         'filters[name]'?: string;
       };
       header?: never;
       path: {
+        /** @description Id of a project of your organization */
         projectId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3464,6 +5128,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3473,6 +5146,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3482,6 +5164,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3491,6 +5182,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3500,6 +5200,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3509,6 +5218,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3518,6 +5242,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3527,6 +5260,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3537,6 +5279,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of a project of your organization */
         projectId: string;
       };
       cookie?: never;
@@ -3547,6 +5290,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description Created */
       201: {
         headers: {
           [name: string]: unknown;
@@ -3561,6 +5305,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3570,6 +5323,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3579,6 +5341,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3588,6 +5359,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3597,6 +5377,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3606,6 +5395,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3615,6 +5413,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3624,6 +5431,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3633,6 +5455,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3642,6 +5473,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3652,12 +5492,14 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3672,6 +5514,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3681,6 +5532,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3690,6 +5550,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3699,6 +5568,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3708,6 +5586,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3717,6 +5604,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3726,6 +5628,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3735,6 +5646,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3745,6 +5665,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
       };
       cookie?: never;
@@ -3764,6 +5685,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3773,6 +5703,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3782,6 +5721,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3791,6 +5739,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3800,6 +5757,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3809,6 +5775,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3818,6 +5799,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3827,6 +5817,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3837,6 +5836,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
       };
       cookie?: never;
@@ -3847,6 +5847,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3861,6 +5862,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3870,6 +5880,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3879,6 +5898,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3888,6 +5916,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3897,6 +5934,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3906,6 +5952,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3915,6 +5970,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3924,6 +5988,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3933,6 +6012,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3942,6 +6030,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3950,22 +6047,27 @@ export interface operations {
   Keys_listPublishableKeys: {
     parameters: {
       query?: {
+        /** @description Items per page */
         'page[size]'?: number;
         /** @description Opaque cursor: the page after this one (meta.after_cursor) */
         'page[after]'?: string;
         /** @description Opaque cursor: the page before this one (meta.before_cursor) */
         'page[before]'?: string;
+        /** @description Field to sort by */
         sort_by?: 'created_at';
+        /** @description Sort direction */
         sort_order?: 'asc' | 'desc';
       };
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -3984,6 +6086,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -3993,6 +6104,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4002,6 +6122,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4011,6 +6146,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4020,6 +6164,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4030,6 +6183,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
       };
       cookie?: never;
@@ -4040,6 +6194,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description Created */
       201: {
         headers: {
           [name: string]: unknown;
@@ -4054,6 +6209,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4063,6 +6227,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4072,6 +6245,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4081,6 +6263,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4090,6 +6281,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4099,6 +6305,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4108,6 +6323,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4118,7 +6342,9 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
+        /** @description Id of one of this agent's keys (from the list or the create response) */
         keyId: string;
       };
       cookie?: never;
@@ -4138,6 +6364,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4147,6 +6382,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4156,6 +6400,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4165,6 +6424,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4174,6 +6442,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4182,22 +6459,27 @@ export interface operations {
   Keys_listApiKeys: {
     parameters: {
       query?: {
+        /** @description Items per page */
         'page[size]'?: number;
         /** @description Opaque cursor: the page after this one (meta.after_cursor) */
         'page[after]'?: string;
         /** @description Opaque cursor: the page before this one (meta.before_cursor) */
         'page[before]'?: string;
+        /** @description Field to sort by */
         sort_by?: 'created_at';
+        /** @description Sort direction */
         sort_order?: 'asc' | 'desc';
       };
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4216,6 +6498,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4225,6 +6516,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4234,6 +6534,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4243,6 +6558,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4252,6 +6576,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4262,12 +6595,14 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description Created */
       201: {
         headers: {
           [name: string]: unknown;
@@ -4282,6 +6617,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4291,6 +6635,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4300,6 +6653,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4309,6 +6677,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4318,6 +6695,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4328,7 +6714,9 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
+        /** @description Id of one of this agent's keys (from the list or the create response) */
         keyId: string;
       };
       cookie?: never;
@@ -4348,6 +6736,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4357,6 +6754,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4366,6 +6772,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4375,6 +6796,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4384,6 +6814,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4402,6 +6841,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4416,6 +6856,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4425,6 +6874,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4434,15 +6892,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Nothing the caller may see has this id (`not_found`) */
+      /** @description `no_active_version`: the agent has no live version; `not_found`: the thread is not one of this agent */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "no_active_version",
+           *         "message": "The agent has no published version; publish one to let it answer",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4452,6 +6928,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4461,6 +6946,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "user_id",
+           *             "message": "user_id must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4470,6 +6970,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4479,6 +6988,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4488,6 +7006,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "upstream_unavailable",
+           *         "message": "The model provider could not be reached",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4497,6 +7024,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "upstream_timeout",
+           *         "message": "The model provider did not answer in time",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4507,6 +7043,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description A thread of the token's agent (`thread_id` of an earlier reply) */
         threadId: string;
       };
       cookie?: never;
@@ -4517,6 +7054,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4531,6 +7069,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4540,6 +7087,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4549,6 +7105,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4558,6 +7123,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Thread not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4567,6 +7141,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4576,6 +7165,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4585,6 +7183,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4594,6 +7201,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "upstream_unavailable",
+           *         "message": "The model provider could not be reached",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4603,6 +7219,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "upstream_timeout",
+           *         "message": "The model provider did not answer in time",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4617,6 +7242,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4631,6 +7257,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4640,6 +7275,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4649,15 +7293,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Nothing the caller may see has this id (`not_found`) */
+      /** @description `no_active_version`: the agent has no live version; `not_found`: the thread is not one of this agent */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "no_active_version",
+           *         "message": "The agent has no published version; publish one to let it answer",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4667,6 +7329,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4676,6 +7347,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4690,6 +7370,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4704,6 +7385,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4713,6 +7403,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4722,15 +7421,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Nothing the caller may see has this id (`not_found`) */
+      /** @description `no_active_version`: the agent has no live version; `not_found`: the thread is not one of this agent */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "no_active_version",
+           *         "message": "The agent has no published version; publish one to let it answer",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4740,6 +7457,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4749,6 +7475,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4767,6 +7502,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4781,6 +7517,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4790,6 +7535,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4799,15 +7553,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Nothing the caller may see has this id (`not_found`) */
+      /** @description `no_active_version`: the agent has no live version; `not_found`: the thread is not one of this agent */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "no_active_version",
+           *         "message": "The agent has no published version; publish one to let it answer",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4817,6 +7589,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4826,6 +7613,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4835,6 +7631,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4869,7 +7674,23 @@ export interface operations {
            *
            *     id: 6740a1b2c3d4e5f601234567:2
            *     event: delta
-           *     data: {"text":"Here"}
+           *     data: {"text":"Here are "}
+           *
+           *     id: 6740a1b2c3d4e5f601234567:3
+           *     event: delta
+           *     data: {"text":"two picks."}
+           *
+           *     id: 6740a1b2c3d4e5f601234567:4
+           *     event: message
+           *     data: {"thread_id":"6740a1b2c3d4e5f601234560","interaction_id":"6740a1b2c3d4e5f601234567","message":{"text":"Here are two picks.","cards":[]}}
+           *
+           *     id: 6740a1b2c3d4e5f601234567:5
+           *     event: suggestions
+           *     data: {"thread_id":"6740a1b2c3d4e5f601234560","interaction_id":"6740a1b2c3d4e5f601234567","followup_suggestions":["Any in size 42?"]}
+           *
+           *     id: 6740a1b2c3d4e5f601234567:6
+           *     event: done
+           *     data: {}
            */
           'text/event-stream': string;
         };
@@ -4880,7 +7701,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'text/event-stream': components['schemas']['ErrorEnvelopeDto'];
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
       /** @description Missing or invalid credentials (`unauthorized`) */
@@ -4889,6 +7719,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4898,16 +7737,34 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'text/event-stream': components['schemas']['ErrorEnvelopeDto'];
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Nothing the caller may see has this id (`not_found`) */
+      /** @description `no_active_version`: the agent has no live version; `not_found`: the thread is not one of this agent */
       404: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'text/event-stream': components['schemas']['ErrorEnvelopeDto'];
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "no_active_version",
+           *         "message": "The agent has no published version; publish one to let it answer",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
       /** @description The body exceeds 1 MiB (`payload_too_large`) */
@@ -4916,7 +7773,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'text/event-stream': components['schemas']['ErrorEnvelopeDto'];
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
       /** @description Invalid input (`validation_error`); `details[].field` names each field */
@@ -4925,7 +7791,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'text/event-stream': components['schemas']['ErrorEnvelopeDto'];
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "user_id",
+           *             "message": "user_id must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
       /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
@@ -4934,6 +7815,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4943,6 +7833,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4952,7 +7851,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'text/event-stream': components['schemas']['ErrorEnvelopeDto'];
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "upstream_unavailable",
+           *         "message": "The model provider could not be reached",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
     };
@@ -4970,6 +7878,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description Accepted */
       202: {
         headers: {
           [name: string]: unknown;
@@ -4984,6 +7893,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -4993,6 +7911,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "webhooks.no_active_version",
+           *         "message": "The agent has no published version; publish one to let it answer",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5002,6 +7929,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "webhooks.payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5011,6 +7947,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "text",
+           *             "message": "text must be a string"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5020,6 +7971,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5029,6 +7989,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5038,6 +8007,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "upstream_unavailable",
+           *         "message": "The event could not be queued: the event store is unreachable; retry with backoff",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5047,6 +8025,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "Event ingestion is overloaded; retry after 5 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5057,12 +8044,14 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The `event_id` answered by POST /messaging/v1/events */
         eventId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -5077,6 +8066,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5086,6 +8084,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Event not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5095,6 +8102,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5104,6 +8126,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5113,6 +8144,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5121,12 +8161,15 @@ export interface operations {
   Senders_list: {
     parameters: {
       query?: {
+        /** @description Items per page */
         'page[size]'?: number;
         /** @description Opaque cursor: the page after this one (meta.after_cursor) */
         'page[after]'?: string;
         /** @description Opaque cursor: the page before this one (meta.before_cursor) */
         'page[before]'?: string;
+        /** @description Field to sort by */
         sort_by?: 'created_at' | 'phone_number';
+        /** @description Sort direction */
         sort_order?: 'asc' | 'desc';
       };
       header?: never;
@@ -5135,6 +8178,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -5153,6 +8197,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5162,6 +8215,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5171,6 +8239,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5180,6 +8257,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5198,6 +8284,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description Created */
       201: {
         headers: {
           [name: string]: unknown;
@@ -5212,6 +8299,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5221,6 +8317,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "sender_exists",
+           *         "message": "+15550100000 is already a whatsapp sender of this organization",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5230,6 +8335,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5239,6 +8353,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5248,6 +8371,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5257,6 +8395,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5266,6 +8413,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5276,6 +8432,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of a connected sender number */
         senderId: string;
       };
       cookie?: never;
@@ -5295,6 +8452,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5304,6 +8470,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Sender not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5313,6 +8488,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5322,6 +8512,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5331,6 +8530,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5341,7 +8549,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description Unknown channels answer 404 not_found */
+        /** @description whatsapp or sms; unknown channels answer 404 not_found */
         channel: 'whatsapp' | 'sms';
       };
       cookie?: never;
@@ -5352,6 +8560,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description Created */
       201: {
         headers: {
           [name: string]: unknown;
@@ -5366,6 +8575,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5375,6 +8593,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5384,6 +8611,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5393,6 +8629,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5402,6 +8647,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5411,6 +8665,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5420,6 +8683,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5429,6 +8707,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5438,6 +8725,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5448,13 +8744,16 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        channel: string;
+        /** @description The channel the conversation was started on */
+        channel: 'whatsapp' | 'sms';
+        /** @description A thread this agent started on the channel (`thread_id` of the start response) */
         threadId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -5469,6 +8768,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5478,6 +8786,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5487,6 +8804,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5496,6 +8822,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5505,6 +8840,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5514,6 +8864,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5523,6 +8882,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5532,10 +8900,11 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
-        /** @description base64 HMAC-SHA1 of the public URL + sorted parameters, keyed by the auth token */
+        /** @description base64 HMAC-SHA1 of the public URL + sorted parameters, keyed by the provider auth token */
         'X-Twilio-Signature': string;
       };
       path: {
+        /** @description The channel of the webhook URL configured at the provider */
         channel: 'whatsapp' | 'sms';
       };
       cookie?: never;
@@ -5561,6 +8930,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5570,6 +8948,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5579,6 +8966,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5588,6 +8984,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5597,6 +9002,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5606,6 +9026,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5615,9 +9044,11 @@ export interface operations {
     parameters: {
       query?: never;
       header: {
+        /** @description base64 HMAC-SHA1 of the public URL + sorted parameters, keyed by the provider auth token */
         'X-Twilio-Signature': string;
       };
       path: {
+        /** @description The channel of the webhook URL configured at the provider */
         channel: 'whatsapp' | 'sms';
       };
       cookie?: never;
@@ -5643,6 +9074,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5652,6 +9092,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5661,6 +9110,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5670,6 +9128,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5679,6 +9146,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5688,6 +9170,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5696,12 +9187,15 @@ export interface operations {
   Threads_list: {
     parameters: {
       query?: {
+        /** @description Items per page */
         'page[size]'?: number;
         /** @description Opaque cursor: the page after this one (meta.after_cursor) */
         'page[after]'?: string;
         /** @description Opaque cursor: the page before this one (meta.before_cursor) */
         'page[before]'?: string;
+        /** @description Field to sort by */
         sort_by?: 'created_at';
+        /** @description Sort direction */
         sort_order?: 'asc' | 'desc';
         /** @description Threads of this project */
         project_id?: string;
@@ -5728,6 +9222,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -5746,6 +9241,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5755,6 +9259,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5764,6 +9283,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5773,6 +9301,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5786,12 +9323,14 @@ export interface operations {
       };
       header?: never;
       path: {
+        /** @description Id of a thread of your organization */
         threadId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -5806,6 +9345,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5815,6 +9363,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5824,6 +9381,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5833,6 +9405,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5842,6 +9423,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5855,6 +9445,7 @@ export interface operations {
       };
       header?: never;
       path: {
+        /** @description Id of a thread of your organization */
         threadId: string;
       };
       cookie?: never;
@@ -5865,6 +9456,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -5879,6 +9471,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5888,6 +9489,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5897,6 +9507,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5906,6 +9525,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5915,6 +9543,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5924,6 +9567,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5933,6 +9585,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5941,24 +9602,29 @@ export interface operations {
   Threads_messages: {
     parameters: {
       query?: {
+        /** @description Items per page */
         'page[size]'?: number;
         /** @description Opaque cursor: the page after this one (meta.after_cursor) */
         'page[after]'?: string;
         /** @description Opaque cursor: the page before this one (meta.before_cursor) */
         'page[before]'?: string;
+        /** @description Field to sort by */
         sort_by?: 'created_at';
+        /** @description Sort direction */
         sort_order?: 'asc' | 'desc';
         /** @description Runtime selector, as on the thread list */
         runtime_version?: string;
       };
       header?: never;
       path: {
+        /** @description Id of a thread of your organization */
         threadId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -5977,6 +9643,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5986,6 +9661,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -5995,6 +9679,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6004,6 +9703,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6013,6 +9721,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6021,24 +9738,29 @@ export interface operations {
   Traces_ofThread: {
     parameters: {
       query?: {
+        /** @description Items per page */
         'page[size]'?: number;
         /** @description Opaque cursor: the page after this one (meta.after_cursor) */
         'page[after]'?: string;
         /** @description Opaque cursor: the page before this one (meta.before_cursor) */
         'page[before]'?: string;
+        /** @description Field to sort by */
         sort_by?: 'created_at';
+        /** @description Sort direction */
         sort_order?: 'asc' | 'desc';
         /** @description Only traces of this agent: a thread of another agent is 404 `not_found` */
         agent_id?: string;
       };
       header?: never;
       path: {
+        /** @description Id of a thread of your organization */
         threadId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -6057,6 +9779,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6066,6 +9797,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6075,6 +9815,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6084,6 +9839,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6093,6 +9857,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6108,12 +9881,14 @@ export interface operations {
       };
       header?: never;
       path: {
+        /** @description An `interaction_id` (from a send response or a transcript) */
         interactionId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -6128,6 +9903,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6137,6 +9921,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6146,6 +9939,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6155,6 +9963,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6164,6 +9981,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6179,12 +10005,14 @@ export interface operations {
       };
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -6199,6 +10027,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6208,6 +10045,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6217,6 +10063,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6226,6 +10087,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6235,6 +10105,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6250,12 +10129,14 @@ export interface operations {
       };
       header?: never;
       path: {
+        /** @description Id of a project of your organization */
         projectId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -6270,6 +10151,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6279,6 +10169,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6288,6 +10187,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6297,6 +10211,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6306,6 +10229,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6316,13 +10248,16 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
+        /** @description Id of one of this agent's versions (`id` of a version item) */
         versionId: string;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -6337,6 +10272,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6346,6 +10290,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6355,6 +10308,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6364,6 +10326,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6373,6 +10344,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6382,6 +10362,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6391,6 +10386,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6400,6 +10404,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6410,7 +10423,9 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
+        /** @description Id of one of this agent's versions (`id` of a version item) */
         versionId: string;
       };
       cookie?: never;
@@ -6426,6 +10441,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -6440,6 +10456,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6449,6 +10474,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6458,6 +10492,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6467,6 +10510,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6476,6 +10528,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "version_archived",
+           *         "message": "Version 2 is archived and takes no new revisions",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6485,6 +10546,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6494,6 +10564,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6503,6 +10588,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6512,6 +10606,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6522,7 +10625,9 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description Id of an agent of your organization */
         agentId: string;
+        /** @description Id of one of this agent's versions */
         versionId: string;
         /** @description A document id of the bundle’s `knowledge` (percent-encoded in the path) */
         documentId: string;
@@ -6531,6 +10636,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
+      /** @description OK */
       200: {
         headers: {
           [name: string]: unknown;
@@ -6545,6 +10651,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6554,6 +10669,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6563,6 +10687,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6572,6 +10705,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Document not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6581,6 +10723,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "version_archived",
+           *         "message": "Version 2 is archived and takes no new revisions",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6590,6 +10741,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6599,6 +10765,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
@@ -6608,6 +10783,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };

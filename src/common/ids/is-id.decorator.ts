@@ -9,4 +9,9 @@ export const IsId = (options: { each?: boolean } = {}) =>
 
 /** Documentation for an id field of a response. */
 export const ApiId = (description?: string) =>
-  ApiProperty({ type: String, pattern: '^[0-9a-f]{24}$', example: '6740a1b2c3d4e5f601234567', description });
+  ApiProperty({
+    type: String,
+    pattern: '^[0-9a-f]{24}$',
+    example: '6740a1b2c3d4e5f601234567',
+    description: description ?? 'Identifier (24 hexadecimal characters)',
+  });

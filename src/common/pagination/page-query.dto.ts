@@ -22,7 +22,7 @@ export interface PageQuery<S extends string = string> {
  */
 export function PageQueryDto<S extends string>(sortFields: readonly S[], defaultSort: S, defaultOrder: SortOrder = 'desc') {
   class PageQueryBase implements PageQuery<S> {
-    @ApiPropertyOptional({ name: 'page[size]', type: 'integer', minimum: 1, maximum: 100, default: 50 })
+    @ApiPropertyOptional({ name: 'page[size]', type: 'integer', minimum: 1, maximum: 100, default: 50, description: 'Items per page' })
     @IsOptional()
     @Type(() => Number)
     @IsInt({ message: 'page[size] must be an integer' })
@@ -48,12 +48,12 @@ export function PageQueryDto<S extends string>(sortFields: readonly S[], default
     @MaxChars(1024)
     'page[before]'?: string;
 
-    @ApiPropertyOptional({ enum: sortFields, default: defaultSort })
+    @ApiPropertyOptional({ enum: sortFields, default: defaultSort, description: 'Field to sort by' })
     @IsOptional()
     @IsIn(sortFields as readonly string[])
     sort_by?: S;
 
-    @ApiPropertyOptional({ enum: ['asc', 'desc'], default: defaultOrder })
+    @ApiPropertyOptional({ enum: ['asc', 'desc'], default: defaultOrder, description: 'Sort direction' })
     @IsOptional()
     @IsIn(['asc', 'desc'])
     sort_order?: SortOrder;

@@ -1,7 +1,6 @@
+import type { AgentRuntime } from '../bundles/bundle.types.js';
 import { Column, Entity } from 'typeorm';
 import { TimestampedEntity } from '../../database/timestamped.entity.js';
-
-export type AgentRuntime = 'v1' | 'v2';
 
 @Entity({ name: 'agents' })
 export class AgentEntity extends TimestampedEntity {

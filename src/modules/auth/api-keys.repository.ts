@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull, type DeepPartial, type EntityTarget } from 'typeorm';
+import { IsNull, type DeepPartial } from 'typeorm';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageQuery, SortOrder } from '../../common/pagination/page-query.dto.js';
 import { paginate, type PageRequest } from '../../common/pagination/paginate.js';
@@ -7,8 +7,14 @@ import { SqlService } from '../../database/sql.service.js';
 import { AgentApiKeyEntity } from './entities/agent-api-key.entity.js';
 import { PublishableKeyEntity } from './entities/publishable-key.entity.js';
 
-/** A key of an agent: publishable keys (client code) and agent API keys (events webhook). */
-type AgentKey = PublishableKeyEntity | AgentApiKeyEntity;
+/** The keys of an agent: publishable keys (client code) and agent API keys (events webhook). */
+export interface AgentKeys {
+  publishable: PublishableKeyEntity;
+  agent_api: AgentApiKeyEntity;
+}
+export type AgentKeyKind = keyof AgentKeys;
+
+const KEY_ENTITIES = { publishable: PublishableKeyEntity, agent_api: AgentApiKeyEntity } as const;
 
 /**
  * Writes of the per-agent key tables (`publishable_keys`, `agent_api_keys`); auth owns them, and its
@@ -18,20 +24,23 @@ type AgentKey = PublishableKeyEntity | AgentApiKeyEntity;
 export class ApiKeysRepository {
   constructor(private readonly sql: SqlService) {}
 
-  insert<K extends AgentKey>(entity: EntityTarget<K>, key: DeepPartial<K>): Promise<K> {
-    return this.sql.repository(entity).save(key) as Promise<K>;
+  insert<K extends AgentKeyKind>(kind: K, key: DeepPartial<AgentKeys[K]>): Promise<AgentKeys[K]> {
+    return this.sql.repository<AgentKeys[K]>(KEY_ENTITIES[kind]).save(key) as Promise<AgentKeys[K]>;
   }
 
   /** The agent's unrevoked keys, one page, newest first by default. */
-  page<K extends AgentKey, R>(
-    entity: EntityTarget<K>,
+  page<K extends AgentKeyKind, R>(
+    kind: K,
     agentId: string,
     query: PageQuery,
     defaults: { sort: string; order: SortOrder },
     request: PageRequest,
-    toItem: (key: K) => R,
+    toItem: (key: AgentKeys[K]) => R,
   ): Promise<Page<R>> {
-    const qb = this.sql.repository(entity).createQueryBuilder('k').where('k.agent_id = :agentId AND k.revoked_at IS NULL', { agentId });
+    const qb = this.sql
+      .repository<AgentKeys[K]>(KEY_ENTITIES[kind])
+      .createQueryBuilder('k')
+      .where('k.agent_id = :agentId AND k.revoked_at IS NULL', { agentId });
     return paginate(
       qb,
       query,
@@ -49,9 +58,9 @@ export class ApiKeysRepository {
   }
 
   /** Revokes the agent's key; false when it has no such unrevoked key. */
-  async revoke(entity: EntityTarget<AgentKey>, agentId: string, keyId: string): Promise<boolean> {
+  async revoke(kind: AgentKeyKind, agentId: string, keyId: string): Promise<boolean> {
     const result = await this.sql
-      .repository(entity)
+      .repository<AgentKeys[AgentKeyKind]>(KEY_ENTITIES[kind])
       .update({ id: keyId.toLowerCase(), agentId, revokedAt: IsNull() }, { revokedAt: new Date() });
     return Boolean(result.affected);
   }

@@ -3,6 +3,9 @@
  * The JSON Schema in bundle.schema.ts enforces this shape on push; engines read it through these types.
  */
 
+/** The engine generation an agent runs and its bundles are written for. */
+export type AgentRuntime = 'v1' | 'v2';
+
 /** Bundle format version; the engines of this build run these. Older/newer ones need a republish (webhooks.no_runtime_version). */
 export const SUPPORTED_SCHEMA_VERSIONS = [1] as const;
 export type BundleSchemaVersion = (typeof SUPPORTED_SCHEMA_VERSIONS)[number];

@@ -8,11 +8,11 @@ import { Public } from '../auth/decorators/auth.decorator.js';
 import { HealthRepository } from './health.repository.js';
 
 class HealthDto {
-  @ApiProperty({ example: 'ok' }) status: 'ok';
+  @ApiProperty({ example: 'ok', description: 'Always ok when the service answers' }) status: 'ok';
 }
 
 class ReadinessDto extends HealthDto {
-  @ApiProperty({ example: { database: 'ok', redis: 'ok' } }) checks: Record<string, 'ok'>;
+  @ApiProperty({ example: { database: 'ok', redis: 'ok' }, description: 'Each dependency checked' }) checks: Record<string, 'ok'>;
 }
 
 const HEALTHY: HealthDto = { status: 'ok' };
@@ -28,16 +28,28 @@ export class HealthController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Liveness: the process is up' })
+  @ApiOperation({
+    summary: 'Liveness: the process is up',
+    description: 'No credential. 200 while the process serves HTTP; checks nothing else.',
+  })
   @ApiOkResponse({ type: HealthDto })
   live(): HealthDto {
     return HEALTHY;
   }
 
   @Get('ready')
-  @ApiOperation({ summary: 'Readiness: PostgreSQL and Redis are reachable' })
+  @ApiOperation({
+    summary: 'Readiness: PostgreSQL and Redis are reachable',
+    description: 'No credential. 503 `not_ready` naming the unreachable dependency in `details` (each check times out after 2 s).',
+  })
   @ApiOkResponse({ type: ReadinessDto })
-  @ApiErrors(503)
+  @ApiErrors({
+    status: 503,
+    code: ErrorCode.NotReady,
+    message: 'Not ready: redis unreachable',
+    description: 'A dependency is unreachable (`not_ready`, see Retry-After)',
+    details: [{ field: 'redis', message: 'redis is unreachable' }],
+  })
   async ready(): Promise<ReadinessDto> {
     const [database, redis] = await Promise.all([check(() => this.database.ping()), check(() => this.redis.client.ping())]);
     const failed = Object.entries({ database, redis })

@@ -1,11 +1,12 @@
 import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOperation } from '@nestjs/swagger';
-import { ManagementController } from '../../common/http/surface.decorators.js';
+import { ManagementController } from '../auth/decorators/surface.decorators.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import { ApiPageResponse } from '../../common/pagination/page.dto.js';
 import { CurrentPageRequest } from '../../common/pagination/page-request.decorator.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { ApiExampleBody } from '../../common/swagger/api-example-body.decorator.js';
 import { AgentIdParams } from '../agents/dto/agent.dto.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import type { Principal } from '../auth/principal.js';
@@ -25,7 +26,15 @@ export class KeysController {
   constructor(private readonly keys: KeysService) {}
 
   @Post('agents/:agentId/publishable-keys')
-  @ApiOperation({ summary: 'Create a publishable key (for client code); the key is shown only in this response' })
+  @ApiOperation({
+    summary: 'Create a publishable key',
+    description:
+      'For client code (browser, app): exchange it at POST /management/v1/auth/token for an access token. The key is shown only in this response.',
+  })
+  @ApiExampleBody(CreatePublishableKeyDto, {
+    any: { summary: 'Usable from anywhere', value: {} },
+    site: { summary: 'Only from one web origin', value: { allowed_origins: ['https://shop.example.com'] } },
+  })
   @ApiCreatedResponse({ type: CreatedPublishableKeyResponseDto })
   @ApiErrors(404, 413, 415, 422)
   createPublishableKey(
@@ -37,7 +46,7 @@ export class KeysController {
   }
 
   @Get('agents/:agentId/publishable-keys')
-  @ApiOperation({ summary: "List the agent's active publishable keys (never the key itself)" })
+  @ApiOperation({ summary: "List the agent's publishable keys", description: 'Active keys only, with their prefix; never the key itself.' })
   @ApiPageResponse(PublishableKeyResponseDto)
   @ApiErrors(404, 422)
   listPublishableKeys(
@@ -51,7 +60,10 @@ export class KeysController {
 
   @Delete('agents/:agentId/publishable-keys/:keyId')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Revoke a publishable key: no more exchanges, and its tokens are refused at once' })
+  @ApiOperation({
+    summary: 'Revoke a publishable key',
+    description: 'No more exchanges, and the access tokens it issued are refused at once.',
+  })
   @ApiNoContentResponse({ description: 'Revoked' })
   @ApiErrors(404, 422)
   revokePublishableKey(@CurrentPrincipal() who: Principal, @Param() { agentId, keyId }: AgentKeyParams): Promise<void> {
@@ -59,7 +71,10 @@ export class KeysController {
   }
 
   @Post('agents/:agentId/api-keys')
-  @ApiOperation({ summary: 'Create an agent API key (events webhook); the key is shown only in this response' })
+  @ApiOperation({
+    summary: 'Create an agent API key',
+    description: 'For your servers: send it as `x-agent-api-key` to the events webhook. The key is shown only in this response; no body.',
+  })
   @ApiCreatedResponse({ type: CreatedAgentApiKeyResponseDto })
   @ApiErrors(404, 422)
   createApiKey(@CurrentPrincipal() who: Principal, @Param() { agentId }: AgentIdParams): Promise<CreatedAgentApiKeyResponseDto> {
@@ -67,7 +82,7 @@ export class KeysController {
   }
 
   @Get('agents/:agentId/api-keys')
-  @ApiOperation({ summary: "List the agent's active API keys (never the key itself)" })
+  @ApiOperation({ summary: "List the agent's API keys", description: 'Active keys only, with their prefix; never the key itself.' })
   @ApiPageResponse(AgentApiKeyResponseDto)
   @ApiErrors(404, 422)
   listApiKeys(
@@ -81,7 +96,7 @@ export class KeysController {
 
   @Delete('agents/:agentId/api-keys/:keyId')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Revoke an agent API key (refused at once)' })
+  @ApiOperation({ summary: 'Revoke an agent API key', description: 'The key is refused at once, on every instance.' })
   @ApiNoContentResponse({ description: 'Revoked' })
   @ApiErrors(404, 422)
   revokeApiKey(@CurrentPrincipal() who: Principal, @Param() { agentId, keyId }: AgentKeyParams): Promise<void> {

@@ -7,8 +7,6 @@ import { UnitOfWork } from '../../database/unit-of-work.js';
 import { AgentsService } from '../agents/agents.service.js';
 import { ApiKeysRepository } from '../auth/api-keys.repository.js';
 import { CredentialChanges } from '../auth/credential-changes.js';
-import { AgentApiKeyEntity } from '../auth/entities/agent-api-key.entity.js';
-import { PublishableKeyEntity } from '../auth/entities/publishable-key.entity.js';
 import type { Principal } from '../auth/principal.js';
 import { generateSecret, hashSecret, secretPrefix } from '../auth/secrets.js';
 import {
@@ -44,7 +42,7 @@ export class KeysService {
     const secret = generateSecret('pk');
     const key = await this.unitOfWork.run(async () => {
       const agent = await this.agents.getVisible(who.organizationId, agentId, 'share');
-      return this.keys.insert(PublishableKeyEntity, {
+      return this.keys.insert('publishable', {
         id: newId(),
         organizationId: agent.organizationId,
         agentId: agent.id,
@@ -66,13 +64,13 @@ export class KeysService {
     request: PageRequest,
   ): Promise<Page<PublishableKeyResponseDto>> {
     const agent = await this.agents.getVisible(who.organizationId, agentId);
-    return this.keys.page(PublishableKeyEntity, agent.id, query, LIST_DEFAULTS, request, toPublishableKeyResponse);
+    return this.keys.page('publishable', agent.id, query, LIST_DEFAULTS, request, toPublishableKeyResponse);
   }
 
   async revokePublishableKey(who: Principal, agentId: string, keyId: string): Promise<void> {
     const agent = await this.agents.getVisible(who.organizationId, agentId);
     await this.changes.commit(agent.organizationId, async () => {
-      if (!(await this.keys.revoke(PublishableKeyEntity, agent.id, keyId))) throw new NotFoundError('Publishable key');
+      if (!(await this.keys.revoke('publishable', agent.id, keyId))) throw new NotFoundError('Publishable key');
     });
   }
 
@@ -80,7 +78,7 @@ export class KeysService {
     const secret = generateSecret('agk');
     const key = await this.unitOfWork.run(async () => {
       const agent = await this.agents.getVisible(who.organizationId, agentId, 'share');
-      return this.keys.insert(AgentApiKeyEntity, {
+      return this.keys.insert('agent_api', {
         id: newId(),
         organizationId: agent.organizationId,
         agentId: agent.id,
@@ -95,13 +93,13 @@ export class KeysService {
 
   async listApiKeys(who: Principal, agentId: string, query: ListKeysQueryDto, request: PageRequest): Promise<Page<AgentApiKeyResponseDto>> {
     const agent = await this.agents.getVisible(who.organizationId, agentId);
-    return this.keys.page(AgentApiKeyEntity, agent.id, query, LIST_DEFAULTS, request, toAgentApiKeyResponse);
+    return this.keys.page('agent_api', agent.id, query, LIST_DEFAULTS, request, toAgentApiKeyResponse);
   }
 
   async revokeApiKey(who: Principal, agentId: string, keyId: string): Promise<void> {
     const agent = await this.agents.getVisible(who.organizationId, agentId);
     await this.changes.commit(agent.organizationId, async () => {
-      if (!(await this.keys.revoke(AgentApiKeyEntity, agent.id, keyId))) throw new NotFoundError('Agent API key');
+      if (!(await this.keys.revoke('agent_api', agent.id, keyId))) throw new NotFoundError('Agent API key');
     });
   }
 }

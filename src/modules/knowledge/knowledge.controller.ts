@@ -3,7 +3,7 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { MULTIPART_ROUTE } from '../../common/http/body-parsers.js';
-import { ManagementController } from '../../common/http/surface.decorators.js';
+import { ManagementController } from '../auth/decorators/surface.decorators.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import type { Principal } from '../auth/principal.js';
@@ -12,6 +12,8 @@ import { AgentVersionParams } from '../versions/dto/version-params.dto.js';
 import { KNOWLEDGE_UPLOAD_BODY, KnowledgeDocumentParams, KnowledgeListDto, KnowledgeUploadResponseDto } from './dto/knowledge.dto.js';
 import { readUpload } from './knowledge-upload.reader.js';
 import { KnowledgeService } from './knowledge.service.js';
+
+const VERSION_ARCHIVED = { status: 409, code: 'version_archived', message: 'Version 2 is archived and takes no new revisions' };
 
 @ManagementController('Knowledge')
 @ApiErrors(400, 403, 404, 409, 422)
@@ -29,7 +31,7 @@ export class KnowledgeController {
   @ApiConsumes('multipart/form-data')
   @ApiBody(KNOWLEDGE_UPLOAD_BODY)
   @ApiOkResponse({ type: KnowledgeUploadResponseDto })
-  @ApiErrors(404, 409, 415, 422)
+  @ApiErrors(404, 415, 422, VERSION_ARCHIVED)
   upload(
     @CurrentPrincipal() who: Principal,
     @Param() { agentId, versionId }: AgentVersionParams,
@@ -39,7 +41,10 @@ export class KnowledgeController {
   }
 
   @Get('agents/:agentId/versions/:versionId/knowledge')
-  @ApiOperation({ summary: "List the documents of the version's current revision (without their text)" })
+  @ApiOperation({
+    summary: "List the documents of the version's knowledge",
+    description: "The documents of the version's current revision, in bundle order, without their text.",
+  })
   @ApiOkResponse({ type: KnowledgeListDto })
   @ApiErrors(404, 422)
   list(@CurrentPrincipal() who: Principal, @Param() { agentId, versionId }: AgentVersionParams): Promise<KnowledgeListDto> {
@@ -48,11 +53,11 @@ export class KnowledgeController {
 
   @Delete('agents/:agentId/versions/:versionId/knowledge/:documentId')
   @ApiOperation({
-    summary: 'Remove one document: a new revision without it',
-    description: '404 when the current revision has no such document.',
+    summary: "Remove one document from the version's knowledge",
+    description: 'Commits a new revision without it, like a push. 404 when the current revision has no such document.',
   })
   @ApiOkResponse({ type: PushResponseDto })
-  @ApiErrors(404, 409, 422)
+  @ApiErrors({ status: 404, code: 'not_found', message: 'Document not found' }, 422, VERSION_ARCHIVED)
   remove(
     @CurrentPrincipal() who: Principal,
     @Param() { agentId, versionId, documentId }: KnowledgeDocumentParams,

@@ -1,12 +1,14 @@
 import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { MessagingController as Messaging } from '../../common/http/surface.decorators.js';
+import { MessagingController as Messaging } from '../auth/decorators/surface.decorators.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { ApiExampleBody } from '../../common/swagger/api-example-body.decorator.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import { actingAgentId, type Principal } from '../auth/principal.js';
 import { FollowupSuggestionsResponseDto, SendMessageResponseDto, WelcomeMessageResponseDto } from './dto/message-response.dto.js';
 import { FollowupSuggestionsRequestDto, RerunDto, SendMessageDto, ThreadIdParams, toTurnRequest } from './dto/send-message.dto.js';
 import { MessagingService, type TurnCaller } from './messaging.service.js';
+import { NO_ACTIVE_VERSION, SEND_ERRORS, SEND_EXAMPLES } from './dto/send-message.examples.js';
 
 const caller = (who: Principal): TurnCaller => ({ organizationId: who.organizationId, agentId: actingAgentId(who) });
 
@@ -16,18 +18,29 @@ export class MessagingController {
 
   @Post('messages')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Send an end-user message and get the reply (new thread when thread_id is absent)' })
+  @ApiOperation({
+    summary: 'Send an end-user message and get the reply',
+    description:
+      'Without `thread_id` a new thread starts; to continue it, send the `thread_id` of the reply. The live version answers. ' +
+      'For token-by-token output use POST /messaging/v1/messages/stream (same body).',
+  })
+  @ApiExampleBody(SendMessageDto, SEND_EXAMPLES)
   @ApiOkResponse({ type: SendMessageResponseDto })
-  @ApiErrors(400, 403, 404, 413, 422, 502, 504)
+  @ApiErrors(...SEND_ERRORS, 413, 504)
   send(@CurrentPrincipal() who: Principal, @Body() body: SendMessageDto): Promise<SendMessageResponseDto> {
     return this.messaging.send(caller(who), toTurnRequest(body, 'json'));
   }
 
   @Post('threads/:threadId/rerun')
   @HttpCode(200)
-  @ApiOperation({ summary: "Answer the thread's last end-user message again with the current live version" })
+  @ApiOperation({
+    summary: "Answer the thread's last end-user message again",
+    description:
+      'Runs the last end-user message of the thread again on the current live version and appends the new reply. The body is optional.',
+  })
+  @ApiExampleBody(RerunDto, { trace: { summary: 'Rerun and include the reasoning trace', value: { include_trace: true } } })
   @ApiOkResponse({ type: SendMessageResponseDto })
-  @ApiErrors(400, 403, 404, 422, 502, 504)
+  @ApiErrors(400, 403, { status: 404, code: 'not_found', message: 'Thread not found' }, 422, 502, 504)
   rerun(
     @CurrentPrincipal() who: Principal,
     @Param() { threadId }: ThreadIdParams,
@@ -37,27 +50,36 @@ export class MessagingController {
   }
 
   @Get('welcome-message')
-  @ApiOperation({ summary: "The live version's greeting, for opening a conversation UI before the first message" })
+  @ApiOperation({
+    summary: "The live version's greeting",
+    description: 'For opening a conversation UI before the first message: the welcome message and its suggested prompts.',
+  })
   @ApiOkResponse({ type: WelcomeMessageResponseDto })
-  @ApiErrors(400, 403, 404)
+  @ApiErrors(400, 403, NO_ACTIVE_VERSION)
   welcome(@CurrentPrincipal() who: Principal): Promise<WelcomeMessageResponseDto> {
     return this.messaging.welcome(caller(who));
   }
 
   /** The plural path of the spec's first table answers too. */
   @Get('welcome-messages')
-  @ApiOperation({ summary: 'Same as GET /messaging/v1/welcome-message (earlier plural path)' })
+  @ApiOperation({ summary: "The live version's greeting (earlier plural path)", description: 'Same as GET /messaging/v1/welcome-message.' })
   @ApiOkResponse({ type: WelcomeMessageResponseDto })
-  @ApiErrors(400, 403, 404)
+  @ApiErrors(400, 403, NO_ACTIVE_VERSION)
   welcomePlural(@CurrentPrincipal() who: Principal): Promise<WelcomeMessageResponseDto> {
     return this.messaging.welcome(caller(who));
   }
 
   @Post('followup-suggestions')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Suggested next prompts from a thread and/or a text given by the caller' })
+  @ApiOperation({
+    summary: 'Suggested next prompts',
+    description: 'From a thread of this agent (`thread_id`), from a text you give (e.g. what the user is looking at), or both.',
+  })
+  @ApiExampleBody(FollowupSuggestionsRequestDto, {
+    text: { summary: 'From a text', value: { text: 'Trail running shoes, waterproof', limit: 3 } },
+  })
   @ApiOkResponse({ type: FollowupSuggestionsResponseDto })
-  @ApiErrors(400, 403, 404, 422)
+  @ApiErrors(400, 403, NO_ACTIVE_VERSION, 422)
   followupSuggestions(
     @CurrentPrincipal() who: Principal,
     @Body() body: FollowupSuggestionsRequestDto,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { OrganizationApiKeyEntity } from '../auth/entities/organization-api-key.entity.js';
-import { UserEntity } from '../auth/entities/user.entity.js';
+import { OrganizationApiKeyEntity } from './entities/organization-api-key.entity.js';
+import { UserEntity } from './entities/user.entity.js';
 import { SqlService } from '../../database/sql.service.js';
 import { OrganizationEntity } from './organization.entity.js';
 

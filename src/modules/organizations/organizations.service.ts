@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../../common/erro
 import { newId } from '../../common/ids/new-id.js';
 import { CredentialChanges } from '../auth/credential-changes.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
-import type { OrganizationApiKeyEntity } from '../auth/entities/organization-api-key.entity.js';
+import type { OrganizationApiKeyEntity } from './entities/organization-api-key.entity.js';
 import { generateSecret, hashSecret, secretPrefix } from '../auth/secrets.js';
 import { OrganizationsRepository } from './organizations.repository.js';
 

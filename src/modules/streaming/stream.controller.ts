@@ -1,8 +1,9 @@
 import { Body, Headers, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, getSchemaPath, type MediaTypeObject } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MessagingController as Messaging } from '../../common/http/surface.decorators.js';
+import { MessagingController as Messaging } from '../auth/decorators/surface.decorators.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { ApiExampleBody } from '../../common/swagger/api-example-body.decorator.js';
 import { createValidationPipe } from '../../common/validation/validation-pipe.js';
 import { AppConfig } from '../../config/app-config.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
@@ -20,6 +21,7 @@ import {
 import { SseConnection } from './sse-connection.js';
 import { SseStreamService } from './sse-stream.service.js';
 import { toTurnRequest } from '../messaging/dto/send-message.dto.js';
+import { SEND_ERRORS, SEND_EXAMPLES } from '../messaging/dto/send-message.examples.js';
 
 const validation = createValidationPipe();
 
@@ -31,6 +33,38 @@ const EVENTS_DESCRIPTION = [
   `A failure after the first event is an \`error\` event ([payload](${getSchemaPath(StreamErrorEventDto)})) and the stream ends.`,
   'A `: ping` comment line keeps idle streams open. Concatenated deltas equal `message.text`.',
 ].join(' ');
+
+/** The stream's media type: its events, and each event's `data:` schema under `x-sse-events` (OpenAPI 3.0 cannot type stream items). */
+const SSE_MEDIA_TYPE = {
+  schema: { type: 'string', description: EVENTS_DESCRIPTION },
+  'x-sse-events': {
+    thread: { $ref: getSchemaPath(StreamThreadEventDto) },
+    delta: { $ref: getSchemaPath(StreamDeltaEventDto) },
+    card: { $ref: getSchemaPath(StreamCardEventDto) },
+    message: { $ref: getSchemaPath(StreamMessageEventDto) },
+    suggestions: { $ref: getSchemaPath(StreamSuggestionsEventDto) },
+    done: { type: 'object', additionalProperties: false, description: 'The turn is finished: `{}`' },
+    error: { $ref: getSchemaPath(StreamErrorEventDto) },
+  },
+  example: [
+    ['1', 'thread', '{"thread_id":"6740a1b2c3d4e5f601234560","interaction_id":"6740a1b2c3d4e5f601234567"}'],
+    ['2', 'delta', '{"text":"Here are "}'],
+    ['3', 'delta', '{"text":"two picks."}'],
+    [
+      '4',
+      'message',
+      '{"thread_id":"6740a1b2c3d4e5f601234560","interaction_id":"6740a1b2c3d4e5f601234567","message":{"text":"Here are two picks.","cards":[]}}',
+    ],
+    [
+      '5',
+      'suggestions',
+      '{"thread_id":"6740a1b2c3d4e5f601234560","interaction_id":"6740a1b2c3d4e5f601234567","followup_suggestions":["Any in size 42?"]}',
+    ],
+    ['6', 'done', '{}'],
+  ]
+    .map(([seq, event, data]) => `id: 6740a1b2c3d4e5f601234567:${seq}\nevent: ${event}\ndata: ${data}\n\n`)
+    .join(''),
+} as MediaTypeObject;
 
 @Messaging('Messaging')
 @ApiExtraModels(...STREAM_EVENT_MODELS)
@@ -49,21 +83,16 @@ export class StreamController {
       'stream instead (the body is ignored): every event after that id, then the live tail while the turn runs; it never ' +
       'starts a new turn. Replay buffers are kept at least 10 minutes. Errors before the first event are JSON error responses.',
   })
-  @ApiBody({ type: SendMessageDto })
+  @ApiExampleBody(SendMessageDto, SEND_EXAMPLES)
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this event id (`<interaction_id>:<seq>`)' })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({
     description: EVENTS_DESCRIPTION,
     content: {
-      'text/event-stream': {
-        schema: { type: 'string', description: EVENTS_DESCRIPTION },
-        example:
-          'id: 6740a1b2c3d4e5f601234567:1\nevent: thread\ndata: {"thread_id":"6740a1b2c3d4e5f601234560","interaction_id":"6740a1b2c3d4e5f601234567"}\n\n' +
-          'id: 6740a1b2c3d4e5f601234567:2\nevent: delta\ndata: {"text":"Here"}\n\n',
-      },
+      'text/event-stream': SSE_MEDIA_TYPE,
     },
   })
-  @ApiErrors(400, 403, 404, 413, 422, 502)
+  @ApiErrors(...SEND_ERRORS, 413)
   async stream(
     @CurrentPrincipal() who: Principal,
     @Headers('last-event-id') lastEventId: string | undefined,

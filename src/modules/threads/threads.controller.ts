@@ -1,11 +1,12 @@
 import { Body, Get, Param, Patch, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ManagementController } from '../../common/http/surface.decorators.js';
+import { ManagementController } from '../auth/decorators/surface.decorators.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import { ApiPageResponse } from '../../common/pagination/page.dto.js';
 import { CurrentPageRequest } from '../../common/pagination/page-request.decorator.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { ApiExampleBody } from '../../common/swagger/api-example-body.decorator.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import {
@@ -51,7 +52,8 @@ export class ThreadsController {
   }
 
   @Patch('threads/:threadId')
-  @ApiOperation({ summary: 'Rename a thread; returns the full updated thread' })
+  @ApiOperation({ summary: 'Rename a thread', description: 'Sets its title (shown in lists); returns the full updated thread.' })
+  @ApiExampleBody(RenameThreadDto, { title: { summary: 'A clearer title', value: { title: 'Trail shoes under $100' } } })
   @ApiOkResponse({ type: ThreadDto })
   @ApiErrors(404, 413, 415, 422)
   rename(

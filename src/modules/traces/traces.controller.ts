@@ -1,6 +1,6 @@
 import { Get, Param, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ManagementController } from '../../common/http/surface.decorators.js';
+import { ManagementController } from '../auth/decorators/surface.decorators.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import { ApiPageResponse } from '../../common/pagination/page.dto.js';
 import { CurrentPageRequest } from '../../common/pagination/page-request.decorator.js';

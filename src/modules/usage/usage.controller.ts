@@ -1,6 +1,6 @@
 import { Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ManagementController } from '../../common/http/surface.decorators.js';
+import { ManagementController } from '../auth/decorators/surface.decorators.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import type { Principal } from '../auth/principal.js';

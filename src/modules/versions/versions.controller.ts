@@ -1,11 +1,12 @@
 import { Body, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ManagementController } from '../../common/http/surface.decorators.js';
+import { ManagementController } from '../auth/decorators/surface.decorators.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import { ApiPageResponse } from '../../common/pagination/page.dto.js';
 import { CurrentPageRequest } from '../../common/pagination/page-request.decorator.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { ApiExampleBody } from '../../common/swagger/api-example-body.decorator.js';
 import { AgentIdParams } from '../agents/dto/agent.dto.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import type { Principal } from '../auth/principal.js';
@@ -24,7 +25,11 @@ export class VersionsController {
   @Post('agents/:agentId/versions')
   @ApiOperation({
     summary: 'Create a draft version: empty, from a template, or a clone of another version',
-    description: 'Its starting content is revision vN.0.',
+    description: 'Its starting content is revision vN.0. Publish it to make it live; push to change its bundle.',
+  })
+  @ApiExampleBody(CreateVersionDto, {
+    template: { summary: 'From the shopping template', value: { source: 'template', template: 'shopping-assistant', label: 'First try' } },
+    empty: { summary: 'An empty bundle', value: { source: 'empty', label: 'Scratch', tags: ['experiment'] } },
   })
   @ApiCreatedResponse({ type: VersionResponseDto })
   @ApiErrors(404, 413, 415, 422)
@@ -37,7 +42,10 @@ export class VersionsController {
   }
 
   @Get('agents/:agentId/versions')
-  @ApiOperation({ summary: "List the agent's versions newest first; revisions are items unless filters[exclude_revisions]=true" })
+  @ApiOperation({
+    summary: "List the agent's versions",
+    description: 'Newest first by default. Pushed revisions are items too (`is_revision: true`) unless `filters[exclude_revisions]=true`.',
+  })
   @ApiPageResponse(VersionResponseDto)
   @ApiErrors(404, 422)
   list(
@@ -50,7 +58,7 @@ export class VersionsController {
   }
 
   @Get('agents/:agentId/versions/:versionId')
-  @ApiOperation({ summary: 'Get a version' })
+  @ApiOperation({ summary: 'Get a version', description: 'Its status, whether it is live, its current revision tag and digest.' })
   @ApiOkResponse({ type: VersionResponseDto })
   @ApiErrors(404, 422)
   get(@CurrentPrincipal() who: Principal, @Param() { agentId, versionId }: AgentVersionParams): Promise<VersionResponseDto> {
@@ -58,7 +66,14 @@ export class VersionsController {
   }
 
   @Patch('agents/:agentId/versions/:versionId')
-  @ApiOperation({ summary: "Update a version's label, tags and notes (null clears)" })
+  @ApiOperation({
+    summary: "Update a version's label, tags and notes",
+    description: '`null` clears a field. The configuration changes only through push.',
+  })
+  @ApiExampleBody(UpdateVersionDto, {
+    label: { summary: 'Label and tags', value: { label: 'Holiday campaign', tags: ['holiday'] } },
+    clear: { summary: 'Clear the notes', value: { notes: null } },
+  })
   @ApiOkResponse({ type: VersionResponseDto })
   @ApiErrors(404, 413, 415, 422)
   update(
@@ -73,10 +88,14 @@ export class VersionsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Make the version live with its current revision (ship, switch or roll back)',
-    description: '409 `version_archived` for an archived version.',
+    description: 'The previous live version stays published. 409 `version_archived` for an archived version.',
   })
   @ApiOkResponse({ type: VersionResponseDto })
-  @ApiErrors(404, 409, 422)
+  @ApiErrors(404, 422, {
+    status: 409,
+    code: 'version_archived',
+    message: 'Version 2 is archived; create or pick another version to publish',
+  })
   publish(@CurrentPrincipal() who: Principal, @Param() { agentId, versionId }: AgentVersionParams): Promise<VersionResponseDto> {
     return this.versions.publish(who, agentId, versionId);
   }
@@ -88,7 +107,7 @@ export class VersionsController {
     description: '409 `version_is_live` for the live version: publish another one first.',
   })
   @ApiOkResponse({ type: VersionResponseDto })
-  @ApiErrors(404, 409, 422)
+  @ApiErrors(404, 422, { status: 409, code: 'version_is_live', message: 'Version 3 is live; publish another version before archiving it' })
   archive(@CurrentPrincipal() who: Principal, @Param() { agentId, versionId }: AgentVersionParams): Promise<VersionResponseDto> {
     return this.versions.archive(who, agentId, versionId);
   }
@@ -100,8 +119,24 @@ export class VersionsController {
     description:
       'An identical bundle commits nothing and returns the current revision. An invalid bundle is 422 with details[].field into the bundle; an archived version is 409 `version_archived`.',
   })
+  @ApiExampleBody(PushBundleDto, {
+    bundle: {
+      summary: 'A small bundle: greeting, suggestions, persona',
+      value: {
+        bundle: {
+          schema_version: 1,
+          name: 'Store assistant',
+          welcome_message: 'Hi! What are you shopping for today?',
+          welcome_suggestions: ['Running shoes under $100', 'Track my order'],
+          persona: 'Friendly and brief.',
+          model: { provider: 'builtin' },
+        },
+        message: 'New greeting',
+      },
+    },
+  })
   @ApiOkResponse({ type: PushResponseDto })
-  @ApiErrors(404, 409, 413, 415, 422)
+  @ApiErrors(404, 413, 415, 422, { status: 409, code: 'version_archived', message: 'Version 2 is archived and takes no new revisions' })
   push(
     @CurrentPrincipal() who: Principal,
     @Param() { agentId, versionId }: AgentVersionParams,
@@ -111,7 +146,10 @@ export class VersionsController {
   }
 
   @Get('agents/:agentId/versions/:versionId/pull')
-  @ApiOperation({ summary: "Download the version's bundle: the current revision, or the one tagged version_tag" })
+  @ApiOperation({
+    summary: "Download the version's bundle",
+    description: 'The current revision, or the revision tagged `version_tag`. Push it back after editing to commit a new revision.',
+  })
   @ApiOkResponse({ type: BundleResponseDto })
   @ApiErrors(404, 422)
   pull(

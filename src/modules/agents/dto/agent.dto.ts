@@ -4,23 +4,30 @@ import { IsIn, IsOptional, IsString, ValidateIf } from 'class-validator';
 import { ApiId, IsId } from '../../../common/ids/is-id.decorator.js';
 import { CharLength, MaxChars } from '../../../common/validation/char-length.js';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
-import type { AgentEntity, AgentRuntime } from '../agent.entity.js';
+import type { AgentRuntime } from '../../bundles/bundle.types.js';
+import type { AgentEntity } from '../agent.entity.js';
 
 export const AGENT_RUNTIMES = ['v1', 'v2'] as const;
 
 export class AgentIdParams {
-  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$', description: 'Id of an agent of your organization' })
   @IsId()
   agentId: string;
 }
 
 export class CreateAgentDto {
-  @ApiProperty({ minLength: 1, maxLength: 100, example: 'Store assistant' })
+  @ApiProperty({ minLength: 1, maxLength: 100, example: 'Store assistant', description: 'Display name' })
   @IsString()
   @CharLength(1, 100)
   name: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2000 })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 2000,
+    description: 'Free text for your team',
+    example: 'Answers shoppers on the web store',
+  })
   @IsOptional()
   @IsString()
   @MaxChars(2000)
@@ -34,7 +41,7 @@ export class CreateAgentDto {
 
 /** Rename (re-publishes the live revision with the new name) and description. */
 export class UpdateAgentDto {
-  @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100, description: 'New name' })
   @ValidateIf((o: UpdateAgentDto) => o.name !== undefined)
   @IsString()
   @CharLength(1, 100)
@@ -59,16 +66,16 @@ export class ListAgentsQueryDto extends PageQueryDto(AGENT_SORT_FIELDS, 'created
 }
 
 export class AgentResponseDto {
-  @ApiId() id: string;
-  @ApiId() project_id: string;
-  @ApiProperty({ example: 'Store assistant' }) name: string;
-  @ApiProperty({ type: String, nullable: true }) description: string | null;
-  @ApiProperty({ enum: AGENT_RUNTIMES }) runtime: AgentRuntime;
+  @ApiId('Agent id') id: string;
+  @ApiId('The project the agent belongs to') project_id: string;
+  @ApiProperty({ example: 'Store assistant', description: 'Display name' }) name: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Free text for your team' }) description: string | null;
+  @ApiProperty({ enum: AGENT_RUNTIMES, description: 'Engine generation: v1 decisioning, v2 grounded' }) runtime: AgentRuntime;
   @ApiProperty({ type: String, nullable: true, description: 'The live version; null until a publish' }) live_version_id: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'v3.2', description: 'The live revision tag; null until a publish' })
   live_version_tag: string | null;
-  @ApiProperty({ format: 'date-time' }) created_at: string;
-  @ApiProperty({ format: 'date-time' }) updated_at: string;
+  @ApiProperty({ format: 'date-time', description: 'When the agent was created' }) created_at: string;
+  @ApiProperty({ format: 'date-time', description: 'When the agent last changed' }) updated_at: string;
 }
 
 export const toAgentResponse = (a: AgentEntity): AgentResponseDto => ({

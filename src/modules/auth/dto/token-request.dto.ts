@@ -7,7 +7,11 @@ export const GRANT_TYPES = ['publishable_key', 'password'] as const;
 
 /** Body of `POST /management/v1/auth/token`, as JSON or application/x-www-form-urlencoded. */
 export class TokenRequestDto {
-  @ApiProperty({ enum: GRANT_TYPES, example: 'publishable_key' })
+  @ApiProperty({
+    enum: GRANT_TYPES,
+    example: 'publishable_key',
+    description: '`publishable_key`: a client token for messaging; `password`: a login session (management, and messaging with agent_id)',
+  })
   @IsString()
   @MaxChars(64)
   grant_type: string;
@@ -18,13 +22,13 @@ export class TokenRequestDto {
   @MaxChars(200)
   publishable_key?: string;
 
-  @ApiPropertyOptional({ description: 'With grant_type=password: the user email' })
+  @ApiPropertyOptional({ description: 'With grant_type=password: the user email', example: 'owner@example.com' })
   @ValidateIf((o: TokenRequestDto) => o.grant_type === 'password')
   @IsString()
   @MaxChars(320)
   username?: string;
 
-  @ApiPropertyOptional({ description: 'With grant_type=password' })
+  @ApiPropertyOptional({ description: 'With grant_type=password: the user password' })
   @ValidateIf((o: TokenRequestDto) => o.grant_type === 'password')
   @IsString()
   @MaxChars(1024)

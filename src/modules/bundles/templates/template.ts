@@ -1,4 +1,4 @@
-import type { AgentRuntime } from '../../agents/agent.entity.js';
+import type { AgentRuntime } from '../bundle.types.js';
 import type { Bundle } from '../bundle.types.js';
 
 /** A bundle shipped with the service, offered as the starting content of a new version (`source: "template"`). */

@@ -49,9 +49,9 @@ export class StartChannelThreadDto {
 
 export class ChannelThreadResponseDto {
   @ApiId('The thread (an ordinary thread: transcripts, traces and lists see it)') thread_id: string;
-  @ApiProperty({ enum: CHANNELS }) channel: Channel;
+  @ApiProperty({ enum: CHANNELS, description: 'The channel' }) channel: Channel;
   @ApiProperty({ example: '+15550123456', description: 'The recipient' }) phone_number: string;
-  @ApiProperty({ example: 'user-42' }) user_id: string;
+  @ApiProperty({ example: 'user-42', description: 'Your id of the end user' }) user_id: string;
   @ApiProperty({
     enum: ['queued', 'sent', 'delivered', 'undelivered'],
     description:
@@ -68,23 +68,27 @@ export class InboundChannelMessageDto {
   MessageSid: string;
   @ApiProperty({ example: 'whatsapp:+15550123456', description: 'The end user (whatsapp: prefix on WhatsApp)' }) From: string;
   @ApiProperty({ example: 'whatsapp:+15550100000', description: 'Our sender number' }) To: string;
-  @ApiProperty({ example: 'Do you have trail shoes?' }) Body: string;
+  @ApiProperty({ example: 'Do you have trail shoes?', description: 'The message text' }) Body: string;
 }
 
 /** Documents the delivery-status callback's form body (Twilio's names). */
 export class ProviderStatusCallbackDto {
-  @ApiProperty({ example: 'SM0123456789abcdef0123456789abcdef' }) MessageSid: string;
-  @ApiProperty({ enum: ['queued', 'sending', 'sent', 'delivered', 'read', 'undelivered', 'failed'] }) MessageStatus: string;
-  @ApiPropertyOptional({ example: '30003' }) ErrorCode?: string;
+  @ApiProperty({ example: 'SM0123456789abcdef0123456789abcdef', description: 'Provider id of our outbound message' }) MessageSid: string;
+  @ApiProperty({ enum: ['queued', 'sending', 'sent', 'delivered', 'read', 'undelivered', 'failed'], description: 'Delivery state' })
+  MessageStatus: string;
+  @ApiPropertyOptional({ example: '30003', description: 'Provider error code of a failed delivery' }) ErrorCode?: string;
 }
 
 /** Path of a channel thread: `channel` is checked by ChannelPipe (unknown → 404), `threadId` here (bad → 422). */
 export class ChannelThreadParams {
-  @ApiProperty({ enum: CHANNELS })
+  @ApiProperty({ enum: CHANNELS, description: 'whatsapp or sms' })
   @IsString()
   channel: string;
 
-  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @ApiProperty({
+    pattern: '^[0-9a-fA-F]{24}$',
+    description: 'A thread this agent started on the channel (`thread_id` of the start response)',
+  })
   @IsId()
   threadId: string;
 }

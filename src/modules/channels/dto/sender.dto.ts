@@ -6,7 +6,7 @@ import { CHANNELS, E164, E164_MESSAGE, type Channel } from '../channels.constant
 import type { SenderEntity } from '../entities/sender.entity.js';
 
 export class CreateSenderDto {
-  @ApiProperty({ enum: CHANNELS, example: 'whatsapp' })
+  @ApiProperty({ enum: CHANNELS, example: 'whatsapp', description: 'The channel the number serves' })
   @IsIn(CHANNELS, { message: 'channel must be one of: whatsapp, sms' })
   channel: Channel;
 
@@ -15,7 +15,7 @@ export class CreateSenderDto {
   @Matches(E164, { message: E164_MESSAGE })
   phone_number: string;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 100, example: 'Trail Shop support' })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100, example: 'Trail Shop support', description: 'Name for people' })
   @IsOptional()
   @IsString()
   @Length(1, 100)
@@ -23,7 +23,7 @@ export class CreateSenderDto {
 }
 
 export class SenderIdParams {
-  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$', description: 'Id of a connected sender number' })
   @IsId()
   senderId: string;
 }
@@ -33,11 +33,11 @@ export const SENDER_SORT_FIELDS = ['created_at', 'phone_number'] as const;
 export class ListSendersQueryDto extends PageQueryDto(SENDER_SORT_FIELDS, 'created_at', 'desc') {}
 
 export class SenderResponseDto {
-  @ApiId() id: string;
-  @ApiProperty({ enum: CHANNELS }) channel: Channel;
-  @ApiProperty({ example: '+15550100000' }) phone_number: string;
-  @ApiProperty({ type: String, nullable: true }) display_name: string | null;
-  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiId('Sender id (pass as sender_id)') id: string;
+  @ApiProperty({ enum: CHANNELS, description: 'The channel the number serves' }) channel: Channel;
+  @ApiProperty({ example: '+15550100000', description: 'The connected number, E.164' }) phone_number: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Name for people' }) display_name: string | null;
+  @ApiProperty({ format: 'date-time', description: 'When the number was connected' }) created_at: string;
 }
 
 export const toSenderResponse = (sender: SenderEntity): SenderResponseDto => ({

@@ -32,16 +32,16 @@ export class EventAcceptedDto {
 }
 
 export class EventIdParams {
-  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$', description: 'The `event_id` answered by POST /messaging/v1/events' })
   @IsId()
   eventId: string;
 }
 
 export class EventStatusDto {
-  @ApiId()
+  @ApiId('The event')
   event_id: string;
 
-  @ApiProperty({ enum: ['queued', 'processing', 'completed', 'failed'] })
+  @ApiProperty({ enum: ['queued', 'processing', 'completed', 'failed'], description: 'Processing state' })
   status: 'queued' | 'processing' | 'completed' | 'failed';
 
   @ApiProperty({
@@ -61,7 +61,7 @@ export class EventStatusDto {
   @ApiPropertyOptional({ description: 'Why the last attempt failed (present on failed events and on queued events awaiting a retry)' })
   error?: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', description: 'When the event was accepted' })
   created_at: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'When the event completed or failed' })

@@ -7,11 +7,11 @@ import type { AgentApiKeyEntity } from '../../auth/entities/agent-api-key.entity
 import type { PublishableKeyEntity } from '../../auth/entities/publishable-key.entity.js';
 
 export class AgentKeyParams {
-  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$', description: 'Id of an agent of your organization' })
   @IsId()
   agentId: string;
 
-  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$', description: "Id of one of this agent's keys (from the list or the create response)" })
   @IsId()
   keyId: string;
 }
@@ -47,11 +47,11 @@ export class CreatePublishableKeyDto {
 export class ListKeysQueryDto extends PageQueryDto(['created_at'] as const, 'created_at', 'desc') {}
 
 export class PublishableKeyResponseDto {
-  @ApiId() id: string;
+  @ApiId('Key id (for revocation)') id: string;
   @ApiProperty({ example: 'pk_Zm9vYmFy', description: 'The first characters of the key, to tell keys apart' }) key_prefix: string;
-  @ApiProperty({ type: [String] }) allowed_origins: string[];
-  @ApiProperty({ type: [String] }) allowed_ip_ranges: string[];
-  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ type: [String], description: 'Web origins allowed to use the key; empty = any' }) allowed_origins: string[];
+  @ApiProperty({ type: [String], description: 'CIDR ranges allowed to exchange the key; empty = any' }) allowed_ip_ranges: string[];
+  @ApiProperty({ format: 'date-time', description: 'When the key was created' }) created_at: string;
 }
 
 export class CreatedPublishableKeyResponseDto extends PublishableKeyResponseDto {
@@ -59,9 +59,9 @@ export class CreatedPublishableKeyResponseDto extends PublishableKeyResponseDto 
 }
 
 export class AgentApiKeyResponseDto {
-  @ApiId() id: string;
-  @ApiProperty({ example: 'agk_Zm9vYmFy' }) key_prefix: string;
-  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiId('Key id (for revocation)') id: string;
+  @ApiProperty({ example: 'agk_Zm9vYmFy', description: 'The first characters of the key, to tell keys apart' }) key_prefix: string;
+  @ApiProperty({ format: 'date-time', description: 'When the key was created' }) created_at: string;
 }
 
 export class CreatedAgentApiKeyResponseDto extends AgentApiKeyResponseDto {

@@ -5,11 +5,11 @@ import { PushResponseDto } from '../../versions/dto/version-response.dto.js';
 import { UPLOAD_LIMITS } from '../knowledge-files.js';
 
 export class KnowledgeDocumentParams {
-  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$', description: 'Id of an agent of your organization' })
   @IsId()
   agentId: string;
 
-  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$', description: "Id of one of this agent's versions" })
   @IsId()
   versionId: string;
 
@@ -26,9 +26,9 @@ export class KnowledgeDocumentItemDto {
     description: 'The id in the bundle; an uploaded file’s documents are `<file>` and `<file>:<heading>`',
   })
   id: string;
-  @ApiProperty({ example: 'Returns › Refunds' }) title: string;
-  @ApiProperty({ type: String, nullable: true }) url: string | null;
-  @ApiProperty({ description: 'Length of the text, in characters' }) characters: number;
+  @ApiProperty({ example: 'Returns › Refunds', description: 'The document title (file heading path)' }) title: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Link to the source, cited in replies; null when none' }) url: string | null;
+  @ApiProperty({ type: 'integer', description: 'Length of the text, in characters' }) characters: number;
 }
 
 export class KnowledgeListDto {
@@ -59,6 +59,16 @@ export const KNOWLEDGE_UPLOAD_BODY: ApiBodyOptions = {
         items: { type: 'string', format: 'binary' },
       },
       message: { type: 'string', maxLength: UPLOAD_LIMITS.messageChars, description: 'The revision message (default: the file names)' },
+    },
+  },
+  // In a multipart example each `files` item stands for the content of one uploaded Markdown file.
+  examples: {
+    markdown: {
+      summary: 'One Markdown file (each files item is the content of a .md file)',
+      value: {
+        files: ['# Returns\n\nItems can be returned within 30 days.\n\n## Refunds\n\nRefunds reach your card within 5 business days.'],
+        message: 'Add the returns policy',
+      },
     },
   },
 };

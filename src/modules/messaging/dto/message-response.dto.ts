@@ -5,13 +5,14 @@ import { V1TraceDto } from '../../runtime/dto/v1-trace.dto.js';
 import { V2TraceDto } from '../../runtime/dto/v2-trace.dto.js';
 
 export class ParticipantDto {
-  @ApiProperty() id: string;
-  @ApiProperty({ enum: ['agent', 'user'] }) type: string;
+  @ApiProperty({ description: 'The agent id, or your end-user id', example: 'user-42' }) id: string;
+  @ApiProperty({ enum: ['agent', 'user'], description: 'Who this participant is' }) type: string;
 }
 
 export class SubEntityDto {
-  @ApiProperty({ example: 'variants' }) name: string;
-  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true } }) items: Array<Record<string, unknown>>;
+  @ApiProperty({ example: 'variants', description: 'Group name' }) name: string;
+  @ApiProperty({ type: 'array', items: { type: 'object', additionalProperties: true }, description: 'Flat key/value objects' })
+  items: Array<Record<string, unknown>>;
 }
 
 export class CardJsonDataDto {
@@ -23,27 +24,28 @@ export class CardJsonDataDto {
 
 export class CardResponseDto {
   @ApiProperty({ description: 'Ready-to-render JSX string for React UIs' }) rendered_jsx: string;
-  @ApiProperty() is_recommended: boolean;
-  @ApiProperty({ type: 'integer' }) index: number;
-  @ApiProperty({ type: CardJsonDataDto }) json_data: CardJsonDataDto;
+  @ApiProperty({ description: 'The agent recommends this card: highlight it' }) is_recommended: boolean;
+  @ApiProperty({ type: 'integer', description: 'Position of the card in the reply, from 0' }) index: number;
+  @ApiProperty({ type: CardJsonDataDto, description: 'The card as data: render it yourself (treat values as untrusted text)' })
+  json_data: CardJsonDataDto;
   @ApiPropertyOptional({ description: 'The agent capability (tool code) that produced the card' }) capability?: string;
   @ApiPropertyOptional({ description: 'The record the card is about' }) instance?: string;
-  @ApiPropertyOptional() title?: string;
+  @ApiPropertyOptional({ description: 'Card title' }) title?: string;
 }
 
 @ApiExtraModels(V1TraceDto, V2TraceDto)
 export class MessageDto {
-  @ApiId() id: string;
-  @ApiProperty({ format: 'date-time' }) created_at: string;
-  @ApiProperty() text: string;
-  @ApiProperty({ type: ParticipantDto }) sender: ParticipantDto;
-  @ApiProperty({ type: ParticipantDto }) receiver: ParticipantDto;
-  @ApiProperty({ type: [CardResponseDto] }) cards: CardResponseDto[];
+  @ApiId('Message id') id: string;
+  @ApiProperty({ format: 'date-time', description: 'When the reply was written' }) created_at: string;
+  @ApiProperty({ description: 'The reply text (Markdown; may hold citation markers like [1])' }) text: string;
+  @ApiProperty({ type: ParticipantDto, description: 'The agent' }) sender: ParticipantDto;
+  @ApiProperty({ type: ParticipantDto, description: 'The end user' }) receiver: ParticipantDto;
+  @ApiProperty({ type: [CardResponseDto], description: 'Cards of the reply (products, records)' }) cards: CardResponseDto[];
   @ApiProperty({ description: "The live version's greeting" }) welcome_message: string;
   @ApiProperty({ type: [String], description: 'Ready-made follow-up prompts' }) followup_suggestions: string[];
   @ApiProperty({ description: 'Link to the most relevant source of the reply (top card or first citation); empty when none' }) url: string;
-  @ApiProperty({ type: 'integer', default: 0 }) input_tokens: number;
-  @ApiProperty({ type: 'integer', default: 0 }) output_tokens: number;
+  @ApiProperty({ type: 'integer', default: 0, description: 'Input tokens of the turn' }) input_tokens: number;
+  @ApiProperty({ type: 'integer', default: 0, description: 'Output tokens of the turn' }) output_tokens: number;
   @ApiPropertyOptional({
     ...traceSchema(V1TraceDto, V2TraceDto),
     description: 'The reasoning trace (shape selected by `runtime`); present only when the request set include_trace to true',
@@ -54,14 +56,14 @@ export class MessageDto {
 export class SendMessageResponseDto {
   @ApiId('The resolved thread id') thread_id: string;
   @ApiId('The interaction (turn) id') interaction_id: string;
-  @ApiProperty({ type: MessageDto }) message: MessageDto;
+  @ApiProperty({ type: MessageDto, description: 'The agent reply' }) message: MessageDto;
 }
 
 export class WelcomeMessageResponseDto {
-  @ApiProperty() welcome_message: string;
-  @ApiProperty({ type: [String] }) followup_suggestions: string[];
+  @ApiProperty({ description: "The live version's greeting", example: 'Hi! What are you shopping for today?' }) welcome_message: string;
+  @ApiProperty({ type: [String], description: 'Prompts to offer before the first message' }) followup_suggestions: string[];
 }
 
 export class FollowupSuggestionsResponseDto {
-  @ApiProperty({ type: [String] }) followup_suggestions: string[];
+  @ApiProperty({ type: [String], description: 'Suggested next prompts', example: ['Any in size 42?'] }) followup_suggestions: string[];
 }

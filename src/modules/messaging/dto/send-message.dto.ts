@@ -53,7 +53,7 @@ export class SendMessageDto {
   @MaxChars(4096)
   image_url?: string;
 
-  @ApiPropertyOptional({ type: AgentVariablesDto })
+  @ApiPropertyOptional({ type: AgentVariablesDto, description: "Values for the agent's context variables" })
   @IsOptional()
   @IsObject()
   @ValidateNested()
@@ -85,7 +85,7 @@ export class SendMessageDto {
 export class RerunDto extends PickType(SendMessageDto, ['include_trace', 'agent_id'] as const) {}
 
 export class ThreadIdParams {
-  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$', description: "A thread of the token's agent (`thread_id` of an earlier reply)" })
   @IsId()
   threadId: string;
 }
@@ -104,7 +104,7 @@ export class FollowupSuggestionsRequestDto {
   @IsMessageText()
   text?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 10, default: 3 })
+  @ApiPropertyOptional({ minimum: 1, maximum: 10, default: 3, description: 'How many suggestions at most' })
   @IsOptional()
   @IsInt()
   @Min(1)

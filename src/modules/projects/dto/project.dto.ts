@@ -6,14 +6,14 @@ import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
 import type { ProjectEntity } from '../project.entity.js';
 
 export class CreateProjectDto {
-  @ApiProperty({ minLength: 2, maxLength: 100, example: 'Storefront' })
+  @ApiProperty({ minLength: 2, maxLength: 100, example: 'Storefront', description: 'Display name, 2..100 characters' })
   @IsString()
   @CharLength(2, 100)
   name: string;
 }
 
 export class ProjectIdParams {
-  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$', description: 'Id of a project of your organization' })
   @IsId()
   projectId: string;
 }
@@ -23,10 +23,10 @@ export const PROJECT_SORT_FIELDS = ['created_at', 'updated_at', 'name'] as const
 export class ListProjectsQueryDto extends PageQueryDto(PROJECT_SORT_FIELDS, 'created_at', 'desc') {}
 
 export class ProjectResponseDto {
-  @ApiId() id: string;
-  @ApiProperty() name: string;
-  @ApiProperty({ format: 'date-time' }) created_at: string;
-  @ApiProperty({ format: 'date-time' }) updated_at: string;
+  @ApiId('Project id') id: string;
+  @ApiProperty({ example: 'Storefront', description: 'Display name' }) name: string;
+  @ApiProperty({ format: 'date-time', description: 'When the project was created' }) created_at: string;
+  @ApiProperty({ format: 'date-time', description: 'When the project last changed' }) updated_at: string;
 }
 
 export const toProjectResponse = (project: ProjectEntity): ProjectResponseDto => ({

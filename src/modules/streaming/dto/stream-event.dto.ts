@@ -11,12 +11,12 @@ export class StreamThreadEventDto {
 
 /** Payload of a `delta` event: the next piece of the reply's text; all deltas concatenated equal `message.text`. */
 export class StreamDeltaEventDto {
-  @ApiProperty({ example: 'Here are ' }) text: string;
+  @ApiProperty({ example: 'Here are ', description: 'The next piece of the reply text' }) text: string;
 }
 
 /** Payload of a `card` event. */
 export class StreamCardEventDto {
-  @ApiProperty({ type: CardResponseDto }) card: CardResponseDto;
+  @ApiProperty({ type: CardResponseDto, description: 'A card of the reply' }) card: CardResponseDto;
 }
 
 /** Payload of the `message` event: the same body as `POST /messaging/v1/messages` answers. */
@@ -24,14 +24,15 @@ export class StreamMessageEventDto extends SendMessageResponseDto {}
 
 /** Payload of the `suggestions` event (always sent, possibly with an empty list). */
 export class StreamSuggestionsEventDto {
-  @ApiId() thread_id: string;
-  @ApiId() interaction_id: string;
-  @ApiProperty({ type: [String], example: ['Any in size 42?'] }) followup_suggestions: string[];
+  @ApiId('The thread') thread_id: string;
+  @ApiId('The interaction (turn)') interaction_id: string;
+  @ApiProperty({ type: [String], example: ['Any in size 42?'], description: 'Suggested next prompts (possibly empty)' })
+  followup_suggestions: string[];
 }
 
 /** Payload of the `error` event: the error envelope; the stream ends after it. */
 export class StreamErrorEventDto {
-  @ApiProperty({ type: ErrorBodyDto }) error: ErrorBodyDto;
+  @ApiProperty({ type: ErrorBodyDto, description: 'The error envelope body' }) error: ErrorBodyDto;
 }
 
 export const STREAM_EVENT_MODELS = [

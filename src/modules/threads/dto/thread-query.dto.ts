@@ -29,7 +29,7 @@ export class RuntimeVersionQueryDto {
 }
 
 export class ThreadIdParams {
-  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$', description: 'Id of a thread of your organization' })
   @IsId()
   threadId: string;
 }
@@ -123,7 +123,7 @@ export class ListThreadsQueryDto extends PageQueryDto(THREAD_SORT_FIELDS, 'creat
 }
 
 export class RenameThreadDto {
-  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Trail shoes under $100' })
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Trail shoes under $100', description: 'The new title' })
   @IsString()
   @CharLength(1, 200)
   title: string;

@@ -5,11 +5,11 @@ import type { MessageRow, ThreadItemRow, ThreadRow } from '../../conversations/c
 
 /** Thread list item (spec "Thread (list item)" plus DESIGN.md's agent, user and external ids). */
 export class ThreadItemDto {
-  @ApiId() id: string;
+  @ApiId('Thread id') id: string;
   @ApiProperty({ description: 'The first message, shortened; renamable' }) title: string;
-  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time', description: 'When the thread started' }) created_at: string;
   @ApiProperty({ example: 'v3.2', description: 'The agent version the conversation (last) ran on' }) version_tag: string;
-  @ApiId() agent_id: string;
+  @ApiId('The agent of the thread') agent_id: string;
   @ApiProperty({ description: 'End-user id' }) user_id: string;
   @ApiProperty({ type: String, nullable: true, description: "The caller's own conversation id, when one was given" }) external_id:
     string | null;
@@ -17,11 +17,12 @@ export class ThreadItemDto {
 
 /** The full thread: the list item plus its project, runtime, counters and facets. */
 export class ThreadDto extends ThreadItemDto {
-  @ApiId() project_id: string;
-  @ApiProperty({ enum: ['v1', 'v2'] }) runtime: 'v1' | 'v2';
+  @ApiId('The project of the agent') project_id: string;
+  @ApiProperty({ enum: ['v1', 'v2'], description: 'Engine generation of the thread' }) runtime: 'v1' | 'v2';
   @ApiProperty({ type: 'integer', description: 'Turns in the thread' }) interaction_count: number;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_interaction_at: string | null;
-  @ApiProperty({ format: 'date-time' }) updated_at: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the last turn ran' }) last_interaction_at:
+    string | null;
+  @ApiProperty({ format: 'date-time', description: 'When the thread last changed' }) updated_at: string;
   @ApiProperty({ type: [String], description: 'Tools (capabilities) activated in the thread' }) tools: string[];
   @ApiProperty({ type: [String], description: 'Rule outcomes: `code`, `code:fired`, `code:blocked`, `code:passed`' }) rules: string[];
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'Parameters computed in the thread (latest value per key)' })
@@ -31,10 +32,10 @@ export class ThreadDto extends ThreadItemDto {
 /** One message of a transcript: each interaction yields the end-user message (when it had one) and the agent reply. */
 @ApiExtraModels(CardResponseDto)
 export class ThreadMessageDto {
-  @ApiId() id: string;
-  @ApiProperty({ enum: ['user', 'agent'] }) role: 'user' | 'agent';
+  @ApiId('Message id') id: string;
+  @ApiProperty({ enum: ['user', 'agent'], description: 'Who wrote it' }) role: 'user' | 'agent';
   @ApiProperty({ description: 'Message text; empty for an image-only user message' }) text: string;
-  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time', description: 'When it was written' }) created_at: string;
   @ApiId('The interaction (turn) this message belongs to') interaction_id: string;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'User messages: the image sent for vision input' }) image_url?:
     string | null;

@@ -8,7 +8,7 @@ import { V1TraceDto } from '../../runtime/dto/v1-trace.dto.js';
 import { V2TraceDto } from '../../runtime/dto/v2-trace.dto.js';
 
 export class InteractionIdParams {
-  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$', description: 'An `interaction_id` (from a send response or a transcript)' })
   @IsId()
   interactionId: string;
 }

@@ -5,13 +5,13 @@ import { IsId } from '../../../common/ids/is-id.decorator.js';
 import { IsDateTime } from '../../../common/validation/date-time.js';
 
 export class AgentIdParams {
-  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$', description: 'Id of an agent of your organization' })
   @IsId()
   agentId: string;
 }
 
 export class ProjectUsageParams {
-  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$' })
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$', description: 'Id of a project of your organization' })
   @IsId()
   projectId: string;
 }
@@ -40,10 +40,10 @@ export class UsageQueryDto {
 /** Spec "Usage". */
 export class UsageDto {
   @ApiProperty({ type: 'integer', description: 'Billed interactions, one per interaction' }) interaction_count: number;
-  @ApiProperty({ type: 'integer' }) input_tokens: number;
-  @ApiProperty({ type: 'integer' }) output_tokens: number;
+  @ApiProperty({ type: 'integer', description: 'Prompt tokens' }) input_tokens: number;
+  @ApiProperty({ type: 'integer', description: 'Completion tokens' }) output_tokens: number;
   @ApiProperty({ type: 'integer', description: 'Cached (read) input tokens' }) cache_read_tokens: number;
-  @ApiProperty({ type: 'integer' }) reasoning_tokens: number;
+  @ApiProperty({ type: 'integer', description: 'Reasoning tokens (models that report them)' }) reasoning_tokens: number;
   @ApiProperty({ type: 'integer', description: 'input + output + cache-read + reasoning tokens' }) total_tokens: number;
 }
 

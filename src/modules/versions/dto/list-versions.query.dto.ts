@@ -14,7 +14,7 @@ const toBoolean = ({ value }: { value: unknown }) =>
 
 /** Newest first by default. Revisions are items (`is_revision: true`) unless `filters[exclude_revisions]=true`. */
 export class ListVersionsQueryDto extends PageQueryDto(VERSION_SORT_FIELDS, 'created_at', 'desc') {
-  @ApiPropertyOptional({ name: 'filters[status]', enum: VERSION_STATUSES })
+  @ApiPropertyOptional({ name: 'filters[status]', enum: VERSION_STATUSES, description: 'Items of versions in this state' })
   @IsOptional()
   @Transform(emptyToUndefined)
   @IsIn(VERSION_STATUSES as unknown as string[])

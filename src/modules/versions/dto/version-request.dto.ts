@@ -10,7 +10,7 @@ export type VersionSource = (typeof VERSION_SOURCES)[number];
 export const VERSION_TAG_PATTERN = /^v\d{1,9}\.\d{1,9}$/;
 
 class VersionMetadataDto {
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100, example: 'Holiday campaign' })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100, example: 'Holiday campaign', description: 'Short name for people' })
   @IsOptional()
   @IsString()
   @CharLength(1, 100)
@@ -29,7 +29,7 @@ class VersionMetadataDto {
   @CharLength(1, 50, { each: true })
   tags?: string[] | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 5000 })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 5000, description: 'Free-form notes', example: 'Try the new greeting' })
   @IsOptional()
   @IsString()
   @MaxChars(5000)
@@ -71,7 +71,11 @@ export class PushBundleDto {
   @IsObject()
   bundle: Record<string, unknown>;
 
-  @ApiPropertyOptional({ maxLength: 1000, example: 'Add winter jackets to the catalog' })
+  @ApiPropertyOptional({
+    maxLength: 1000,
+    example: 'Add winter jackets to the catalog',
+    description: 'What changed, like a commit message',
+  })
   @IsOptional()
   @IsString()
   @MaxChars(1000)

@@ -1,7 +1,7 @@
 import { applyDecorators, Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ManagementAuth, MessagingAuth } from '../../modules/auth/decorators/auth.decorator.js';
-import { ApiErrors } from '../swagger/api-errors.decorator.js';
+import { ManagementAuth, MessagingAuth } from './auth.decorator.js';
+import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
 
 /** A controller on the management surface: `/management/v1`, session token or organization API key. */
 export const ManagementController = (tag: string) =>
