@@ -7,13 +7,13 @@
  * engine and a 200-document knowledge base for the v2 grounded engine, prepares each once (as the service
  * does per live revision), warms up, then times `run()` and a fully consumed `stream()` per turn and prints
  * median / p95 / p99 per engine. Goal (issue 4): under 1 ms median per turn for both engines. A second v2
- * knowledge base of 10,000 documents gives the build cost of a large revision (with the first load of WordNet
- * reported apart) and its turn, which must stay under 2 ms median (issue 16).
+ * knowledge base of 10,000 documents gives the build cost of a large revision (with the load of WordNet's
+ * compiled synonym table reported apart) and its turn, which must stay under 2 ms median (issue 16).
  */
 import { parseArgs } from 'node:util';
 import type { AppConfig } from '../src/config/app-config.js';
 import type { Bundle, CatalogRecord, KnowledgeDocument, Scalar } from '../src/modules/bundles/bundle.types.js';
-import { wordnet } from '../src/modules/runtime/knowledge/wordnet.js';
+import { compileWordNet, wordnet } from '../src/modules/runtime/knowledge/wordnet.js';
 import { RuntimeService } from '../src/modules/runtime/runtime.service.js';
 import type { PreparedAgent } from '../src/modules/runtime/prepared-agent.js';
 import type { TurnInput } from '../src/modules/runtime/runtime.types.js';
@@ -277,12 +277,16 @@ async function measure(runtime: RuntimeService, agent: PreparedAgent, inputs: Tu
 
 async function main(): Promise<void> {
   const runtime = new RuntimeService({ providers: { openai: {}, anthropic: {}, timeoutMs: 30000 } } as unknown as AppConfig);
-  // WordNet loads once per process, on the first knowledge index: measured apart from the index builds.
+  // WordNet loads once per process, on the first knowledge index, from the table `npm run build` compiled:
+  // measured apart from the index builds, with the compilation the build pays instead of a turn.
   const heapBefore = process.memoryUsage().heapUsed;
   let t0 = performance.now();
   wordnet();
   const wordnetMs = performance.now() - t0;
   const wordnetMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 ** 2;
+  t0 = performance.now();
+  compileWordNet();
+  const wordnetCompileMs = performance.now() - t0;
   t0 = performance.now();
   const shop = runtime.prepare({ digest: 'sha256:bench-shop', runtime: 'v1', bundle: shopBundle });
   const prepareShopMs = performance.now() - t0;
@@ -313,7 +317,7 @@ async function main(): Promise<void> {
     turns: TURNS,
     warmup: WARMUP,
     prepare_ms: { v1: round(prepareShopMs), v2: round(prepareKbMs), v2_10k: round(prepareLargeMs) },
-    wordnet: { load_ms: round(wordnetMs), heap_mib: round(wordnetMb) },
+    wordnet: { load_ms: round(wordnetMs), heap_mib: round(wordnetMb), build_compile_ms: round(wordnetCompileMs) },
     passages: kb.v2?.passages.length ?? 0,
     passages_10k: large.v2?.passages.length ?? 0,
     results: rows.map((r) => ({
@@ -335,7 +339,8 @@ async function main(): Promise<void> {
   process.stdout.write(
     `prepare (once per revision): v1 ${report.prepare_ms.v1} ms, v2 ${report.prepare_ms.v2} ms (${report.passages} passages), ` +
       `v2 10,000 documents ${report.prepare_ms.v2_10k} ms (${report.passages_10k} passages); ` +
-      `WordNet, once per process: ${report.wordnet.load_ms} ms, ${report.wordnet.heap_mib} MiB heap\n\n`,
+      `WordNet, once per process: ${report.wordnet.load_ms} ms, ${report.wordnet.heap_mib} MiB heap ` +
+      `(compiled by the build in ${report.wordnet.build_compile_ms} ms)\n\n`,
   );
   process.stdout.write('| engine | mode | median ms | p95 ms | p99 ms | mean ms |\n|---|---|---|---|---|---|\n');
   for (const r of report.results) {

@@ -1,5 +1,5 @@
 import { analyze, lowerWords, stemWord, type QueryWord } from './analyzer.js';
-import { wordnet } from './wordnet.js';
+import { synonymsOf, wordnet } from './wordnet.js';
 
 /**
  * Lexical retrieval for the grounded engine, built once per revision:
@@ -186,9 +186,9 @@ export class KnowledgeRetriever {
     };
     for (const w of words) add(w.stem, w.of ?? w.word, w.weight, w.of ? 'part' : 'question');
     for (const w of context) add(w.stem, w.word, w.weight * 0.5, 'context');
-    const table = wordnet()?.synonyms;
+    const table = wordnet();
     for (const w of words) {
-      for (const syn of table?.get(w.word) ?? []) {
+      for (const syn of synonymsOf(table, w.word)) {
         for (const part of lowerWords(syn)) {
           const s = stemWord(part);
           if (this.vocab.has(s)) add(s, w.word, w.weight * SYNONYM_WEIGHT, 'synonym');
