@@ -194,6 +194,8 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
     REDIS_URL,
     REDIS_KEY_PREFIX: redisPrefix,
     RATE_LIMIT_MAX: '0',
+    // ws-sessions holds 10,000 sessions of one publishable key: it measures memory per session, not the per-credential cap.
+    SESSION_MAX_PER_CREDENTIAL: '100000',
     LOG_LEVEL: 'warn',
     PORT: String(port),
     HOST: '127.0.0.1',
