@@ -131,14 +131,23 @@ describe('Prometheus metrics (API process)', () => {
       return row?.status === 'completed' ? true : undefined;
     }, 'the event to complete');
     // The counter moves right after the row is marked completed; streams and sessions close asynchronously.
+    // The last values seen go into the timeout message, so a run that does not settle says which one stuck.
+    let seen = {};
     const after = await waitFor(async () => {
       const s = parseExposition((await scrape(metricsUrl)).text);
+      seen = {
+        completed: valueOf(s, 'agent_events_processed_total', { outcome: 'completed' }),
+        sse: valueOf(s, 'agent_sse_streams_open'),
+        ws: valueOf(s, 'agent_ws_sessions_open'),
+      };
       const settled =
         valueOf(s, 'agent_events_processed_total', { outcome: 'completed' }) === 1 &&
         valueOf(s, 'agent_sse_streams_open') === 0 &&
         valueOf(s, 'agent_ws_sessions_open') === 0;
       return settled ? s : undefined;
-    }, 'the event to be counted and streams to close');
+    }, 'the event to be counted and streams to close').catch((error: Error) => {
+      throw new Error(`${error.message}; last seen ${JSON.stringify(seen)}`);
+    });
     const moved = (name: string, labels: Record<string, string> = {}) => valueOf(after, name, labels) - valueOf(before, name, labels);
 
     const turn = { runtime: 'v1', provider: 'builtin', outcome: 'ok' };
