@@ -132,7 +132,7 @@ describe('Prometheus metrics (API process)', () => {
     }, 'the event to complete');
     // The counter moves right after the row is marked completed; streams and sessions close asynchronously.
     // The last values seen go into the timeout message, so a run that does not settle says which one stuck.
-    let seen = {};
+    let seen = { completed: 0, sse: 0, ws: 0 };
     const after = await waitFor(async () => {
       const s = parseExposition((await scrape(metricsUrl)).text);
       seen = {
@@ -140,11 +140,7 @@ describe('Prometheus metrics (API process)', () => {
         sse: valueOf(s, 'agent_sse_streams_open'),
         ws: valueOf(s, 'agent_ws_sessions_open'),
       };
-      const settled =
-        valueOf(s, 'agent_events_processed_total', { outcome: 'completed' }) === 1 &&
-        valueOf(s, 'agent_sse_streams_open') === 0 &&
-        valueOf(s, 'agent_ws_sessions_open') === 0;
-      return settled ? s : undefined;
+      return seen.completed === 1 && seen.sse === 0 && seen.ws === 0 ? s : undefined;
     }, 'the event to be counted and streams to close').catch((error: Error) => {
       throw new Error(`${error.message}; last seen ${JSON.stringify(seen)}`);
     });
