@@ -90,8 +90,27 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
   return app;
 }
 
-/** Swagger UI at /docs needs inline styles and scripts; the API itself serves only JSON. */
+/**
+ * The JSON API's headers (OWASP REST Security): a response is data, never a page, so the policy forbids every
+ * resource and any framing; HSTS, nosniff and no referrer. Helmet's HTML-only headers (DNS prefetch, IE download
+ * options, Flash policies, the XSS auditor, origin-agent clustering) are left off: a JSON body gives them nothing
+ * to act on, and every response would carry their ~500 bytes.
+ */
 function apiSecurityHeaders(): Record<string, string> {
+  return securityHeaders({
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: [`'none'`], frameAncestors: [`'none'`] } },
+    crossOriginOpenerPolicy: false,
+    dnsPrefetchControl: false,
+    ieNoOpen: false,
+    originAgentCluster: false,
+    permittedCrossDomainPolicies: false,
+    xssFilter: false,
+    frameguard: { action: 'deny' },
+  });
+}
+
+/** Swagger UI at /docs is a page: helmet's full set, with the inline styles and scripts it needs. */
+function docsSecurityHeaders(): Record<string, string> {
   return securityHeaders({
     contentSecurityPolicy: {
       directives: {
@@ -117,6 +136,8 @@ async function configureApp(
   const formRoutes = new Set(FORM_ROUTES.map((path) => basePath + path));
   const authenticateEvents = authenticateAgentKeyBeforeBody(app.get(AuthService));
   const metrics = app.get(MetricsService);
+  const docsPrefix = `${basePath}/docs`;
+  const docsSecurity = docsSecurityHeaders();
 
   fastify.addHook('onRoute', (route) => {
     routes.add(route.method, route.url);
@@ -132,7 +153,7 @@ async function configureApp(
     done();
   });
   fastify.addHook('onRequest', (request, reply, done) => {
-    void reply.headers(security).header('x-request-id', request.id);
+    void reply.headers(request.url.startsWith(docsPrefix) ? docsSecurity : security).header('x-request-id', request.id);
     if (draining) {
       // A request that arrives on a kept-alive connection while in-flight work drains: send it elsewhere.
       void reply

@@ -111,6 +111,15 @@ describe('cross-cutting HTTP behaviour', () => {
     const ui = await t.http.get('/docs');
     expect(ui.status).toBe(200);
     expect(ui.text).toContain('swagger');
+    // The page gets helmet's full set with what Swagger UI needs; JSON answers the API's compact, stricter one.
+    expect(ui.headers.get('content-security-policy')).toContain(`script-src 'self' https: 'unsafe-inline'`);
+    expect(ui.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    const api = await t.http.get('/health');
+    expect(api.headers.get('content-security-policy')).toBe(`default-src 'none';frame-ancestors 'none'`);
+    expect(api.headers.get('x-frame-options')).toBe('DENY');
+    expect(api.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(api.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
+    expect(api.headers.get('x-xss-protection')).toBeNull();
   });
 
   it('allows CORS preflight on messaging and the token endpoint, not on management', async () => {
