@@ -19,6 +19,7 @@ const TABLE_OWNERS: Record<string, string> = {
   agents: 'modules/agents',
   agent_versions: 'modules/versions',
   agent_revisions: 'modules/versions',
+  agent_traffic_splits: 'modules/versions',
   threads: 'modules/conversations',
   interactions: 'modules/conversations',
   usage_daily: 'modules/conversations',

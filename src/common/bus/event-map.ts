@@ -46,6 +46,13 @@ export interface EventFailed extends EventOutcome {
   error: string;
 }
 
+/** An agent's traffic split changed (set, ended, or adjusted by a publish), or a version was archived (committed). */
+export interface TrafficChanged {
+  organizationId: string;
+  agentId: string;
+  reason: 'update' | 'delete' | 'publish' | 'archive';
+}
+
 export interface EventMap {
   'agent.live_changed': LiveRevisionChange;
   /** A revision went live through this process (publish, or a rename's re-publish): follow-up work runs once, here. */
@@ -54,6 +61,7 @@ export interface EventMap {
   'project.deleted': ProjectDeleted;
   'event.completed': EventCompleted;
   'event.failed': EventFailed;
+  'agent.traffic_changed': TrafficChanged;
 }
 
 export type BusEventName = keyof EventMap;
@@ -64,4 +72,8 @@ export type BusEventName = keyof EventMap;
  * through PostgreSQL NOTIFY, which commits with the revocation itself (auth/credential-changes.ts). The others are
  * handled where they happen (the worker that ran the event).
  */
-export const BROADCAST_EVENTS: ReadonlySet<BusEventName> = new Set<BusEventName>(['agent.live_changed', 'project.deleted']);
+export const BROADCAST_EVENTS: ReadonlySet<BusEventName> = new Set<BusEventName>([
+  'agent.live_changed',
+  'project.deleted',
+  'agent.traffic_changed',
+]);

@@ -25,7 +25,14 @@ import {
 interface ThreadHistoryRow {
   id: string;
   user_id: string;
-  history: Array<{ user_text: string | null; reply_text: string; image_url: string | null; agent_variables: Record<string, unknown> }>;
+  history: Array<{
+    user_text: string | null;
+    reply_text: string;
+    image_url: string | null;
+    agent_variables: Record<string, unknown>;
+    version_id: string;
+    revision_id: string;
+  }>;
 }
 
 const THREAD_COLUMNS = `id, organization_id, project_id, agent_id, user_id, external_id, title, runtime, version_tag, tools, rules,
@@ -65,7 +72,7 @@ export class ConversationsRepository {
     const row = await this.sql.one<ThreadHistoryRow>(
       `SELECT t.id, t.user_id,
               COALESCE((SELECT json_agg(h ORDER BY h.seq) FROM (
-                 SELECT seq, user_text, reply_text, image_url, agent_variables FROM interactions
+                 SELECT seq, user_text, reply_text, image_url, agent_variables, version_id, revision_id FROM interactions
                   WHERE thread_id = t.id ORDER BY seq DESC LIMIT ${HISTORY_TURNS}) h), '[]'::json) AS history
          FROM threads t
         WHERE t.id = $1 AND t.organization_id = $2 AND t.agent_id = $3`,
@@ -83,6 +90,8 @@ export class ConversationsRepository {
       id: row.id,
       userId: row.user_id,
       history,
+      versionId: latest?.version_id ?? null,
+      revisionId: latest?.revision_id ?? null,
       last: latest ? { text: latest.user_text, imageUrl: latest.image_url, agentVariables: latest.agent_variables } : null,
     };
   }
@@ -352,7 +361,7 @@ export class ConversationsRepository {
     return paginateSql<TraceRow & Record<string, unknown>, T>(
       this.sql,
       {
-        select: 'SELECT i.id, i.thread_id, i.agent_id, i.runtime, i.trace, i.created_at FROM interactions i',
+        select: 'SELECT i.id, i.thread_id, i.agent_id, i.runtime, i.trace, i.version_id, i.version_tag, i.created_at FROM interactions i',
         where: [`i.thread_id = ${params.add(threadId)}`],
         params,
       },
@@ -372,7 +381,7 @@ export class ConversationsRepository {
 
   trace(organizationId: string, interactionId: string): Promise<TraceRow | undefined> {
     return this.sql.one<TraceRow>(
-      `SELECT id, thread_id, agent_id, runtime, trace, created_at FROM interactions WHERE id = $1 AND organization_id = $2`,
+      `SELECT id, thread_id, agent_id, runtime, trace, version_id, version_tag, created_at FROM interactions WHERE id = $1 AND organization_id = $2`,
       [interactionId.toLowerCase(), organizationId],
       'traces_find_interaction',
     );
@@ -383,15 +392,27 @@ export class ConversationsRepository {
    * interactions, migration 1732240400000), partial days from interactions through their (scope, created_at) indexes.
    */
   async usage(scope: 'agent_id' | 'project_id', id: string, plan: UsagePlan): Promise<UsageSums> {
+    const row = (await this.usageRows(scope, id, plan, false))[0];
+    return row ?? { interaction_count: 0, input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, reasoning_tokens: 0 };
+  }
+
+  /** The same sums per revision tag that answered (`usage_daily` is keyed by it, migration 1732241900000), largest count first. */
+  usageByVersion(scope: 'agent_id' | 'project_id', id: string, plan: UsagePlan): Promise<Array<UsageSums & { version_tag: string }>> {
+    return this.usageRows(scope, id, plan, true) as Promise<Array<UsageSums & { version_tag: string }>>;
+  }
+
+  private async usageRows(scope: 'agent_id' | 'project_id', id: string, plan: UsagePlan, byVersion: boolean): Promise<UsageSums[]> {
     const p = new SqlParams();
     const key = p.add(id);
+    const tag = byVersion ? 'version_tag, ' : '';
+    const groupBy = byVersion ? ' GROUP BY version_tag' : '';
     const parts: string[] = [];
     if (plan.days) {
       const where = [`${scope} = ${key}`];
       if (plan.days.start) where.push(`day >= ${p.add(plan.days.start)}::date`);
       if (plan.days.end) where.push(`day < ${p.add(plan.days.end)}::date`);
-      parts.push(`SELECT sum(interaction_count), sum(input_tokens), sum(output_tokens), sum(cache_read_tokens), sum(reasoning_tokens)
-                    FROM usage_daily WHERE ${where.join(' AND ')}`);
+      parts.push(`SELECT ${tag}sum(interaction_count), sum(input_tokens), sum(output_tokens), sum(cache_read_tokens), sum(reasoning_tokens)
+                    FROM usage_daily WHERE ${where.join(' AND ')}${groupBy}`);
     }
     const ranges = [
       plan.head && { from: plan.head.from, op: '<', to: plan.head.before },
@@ -400,14 +421,15 @@ export class ConversationsRepository {
     ];
     for (const range of ranges) {
       if (!range) continue;
-      parts.push(`SELECT ${INTERACTION_SUMS} FROM interactions
-                   WHERE ${scope} = ${key} AND created_at >= ${p.add(range.from)} AND created_at ${range.op} ${p.add(range.to)}`);
+      parts.push(`SELECT ${tag}${INTERACTION_SUMS} FROM interactions
+                   WHERE ${scope} = ${key} AND created_at >= ${p.add(range.from)} AND created_at ${range.op} ${p.add(range.to)}${groupBy}`);
     }
-    const row = await this.sql.one<UsageSums>(
-      `SELECT sum(n) AS interaction_count, sum(i) AS input_tokens, sum(o) AS output_tokens, sum(c) AS cache_read_tokens, sum(r) AS reasoning_tokens
-         FROM (${parts.join(' UNION ALL ')}) AS s(n, i, o, c, r)`,
+    const columns = byVersion ? 'version_tag, n, i, o, c, r' : 'n, i, o, c, r';
+    const rows = await this.sql.rows<UsageSums>(
+      `SELECT ${tag}sum(n) AS interaction_count, sum(i) AS input_tokens, sum(o) AS output_tokens, sum(c) AS cache_read_tokens, sum(r) AS reasoning_tokens
+         FROM (${parts.join(' UNION ALL ')}) AS s(${columns})${groupBy}${byVersion ? ' HAVING sum(n) <> 0 ORDER BY sum(n) DESC, version_tag' : ''}`,
       p.values,
     );
-    return row ?? { interaction_count: 0, input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, reasoning_tokens: 0 };
+    return rows;
   }
 }

@@ -106,6 +106,10 @@ export class ConversationsService {
     return this.store.usage(scope, id, plan);
   }
 
+  usageByVersion(scope: 'agent_id' | 'project_id', id: string, plan: UsagePlan): Promise<Array<UsageSums & { version_tag: string }>> {
+    return this.store.usageByVersion(scope, id, plan);
+  }
+
   /** Facet shares from the planner statistics, read once a minute: the list filters pick by them which facet an index answers. */
   private async facetFrequency(): Promise<FacetFrequency> {
     if (!this.facetStats || Date.now() - this.facetStats.at > FACET_STATS_TTL_MS) {

@@ -23,6 +23,7 @@ import { assertProviderConfigured } from './provider-keys.check.js';
 import { VersionErrorCode } from './versions.errors.js';
 import { toVersionResponse } from './version-item.js';
 import { VersionsRepository } from './versions.repository.js';
+import { TrafficRepository } from './traffic.repository.js';
 
 const tagOf = (number: number, revision: number) => `v${number}.${revision}`;
 
@@ -41,6 +42,7 @@ export class VersionsService {
     private readonly bundles: BundlesService,
     private readonly bus: EventBus,
     private readonly config: AppConfig,
+    private readonly traffic: TrafficRepository,
   ) {}
 
   async create(who: Principal, agentId: string, dto: CreateVersionDto): Promise<VersionResponseDto> {
@@ -100,6 +102,7 @@ export class VersionsService {
       const revision = await this.currentRevision(version);
       assertProviderConfigured(revision.bundle, this.config.providers);
       if (version.status !== 'published') await this.versions.updateVersion(version.id, { status: 'published' });
+      await this.adjustSplitForPublish(agent, version.id, revision.id);
       return this.moveLivePointer(agent, version.id, revision, 'publish');
     });
     this.bus.emit('agent.live_changed', change);
@@ -107,9 +110,9 @@ export class VersionsService {
     return this.item(change.agentId, versionId);
   }
 
-  /** Any non-live version → archived; the live one → 409 version_is_live. */
+  /** Any non-live version → archived; the live one → 409 version_is_live; an arm of the traffic split → 409 version_in_traffic_split. */
   async archive(who: Principal, agentId: string, versionId: string): Promise<VersionResponseDto> {
-    await this.unitOfWork.run(async () => {
+    const archived = await this.unitOfWork.run(async () => {
       const agent = await this.lockAgent(who, agentId);
       const version = await this.findVersion(agent.id, versionId, true);
       if (agent.liveVersionId === version.id) {
@@ -118,8 +121,17 @@ export class VersionsService {
           `Version ${version.number} is live; publish another version before archiving it`,
         );
       }
+      if ((await this.traffic.arms(agent.id)).some((arm) => arm.version_id === version.id)) {
+        throw new ConflictError(
+          VersionErrorCode.VersionInTrafficSplit,
+          `Version ${version.number} is an arm of the agent's traffic split; change or end the split (PUT or DELETE …/traffic) first`,
+        );
+      }
       if (version.status !== 'archived') await this.versions.updateVersion(version.id, { status: 'archived' });
+      return agent;
     });
+    // Threads staying on this version move to the split's or the live version (docs/releases.md).
+    this.bus.emit('agent.traffic_changed', { organizationId: archived.organizationId, agentId: archived.id, reason: 'archive' });
     return this.item(agentId.toLowerCase(), versionId);
   }
 
@@ -238,6 +250,24 @@ export class VersionsService {
   /** Agent delete (inside the agents service's unit of work): hard-deletes the versions and, by cascade, revisions. */
   deleteAllOfAgent(agentId: string): Promise<void> {
     return this.versions.deleteAllOfAgent(agentId);
+  }
+
+  /**
+   * A publish while a traffic split exists (agent row locked, before the live pointer moves): a version that is already
+   * an arm just becomes the live arm, and the previously live arm keeps answering with the revision that was live; a
+   * version outside the split takes the previously live arm's place and share. The live version stays one arm.
+   */
+  private async adjustSplitForPublish(agent: AgentEntity, versionId: string, revisionId: string): Promise<void> {
+    const previous = agent.liveVersionId;
+    if (!previous || previous === versionId || !agent.liveRevisionId) return;
+    const arms = await this.traffic.arms(agent.id);
+    if (arms.length === 0) return;
+    if (arms.some((arm) => arm.version_id === versionId)) {
+      await this.traffic.moveArm(agent.id, previous, { versionId: previous, revisionId: agent.liveRevisionId });
+      await this.traffic.moveArm(agent.id, versionId, { versionId, revisionId });
+    } else {
+      await this.traffic.moveArm(agent.id, previous, { versionId, revisionId });
+    }
   }
 
   private async currentRevision(version: AgentVersionEntity): Promise<AgentRevisionEntity> {
