@@ -69,7 +69,11 @@ export class MessagingService {
     const liveEngine = this.runtime.begin(live.prepared, request.runtimeVersion);
     const engineFor = (agent: LiveAgent) => (agent === live ? liveEngine : this.runtime.begin(agent.prepared, request.runtimeVersion));
     if (!request.threadId) {
-      const agent = await this.live.route(caller.organizationId, caller.agentId, { userId: request.userId, versionId: null, revisionId: null });
+      const agent = await this.live.route(caller.organizationId, caller.agentId, {
+        userId: request.userId,
+        versionId: null,
+        revisionId: null,
+      });
       return this.turn(agent, engineFor(agent), null, request, onEvent);
     }
     const threadId = request.threadId.toLowerCase();

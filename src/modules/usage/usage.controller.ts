@@ -20,7 +20,11 @@ export class UsageController {
   })
   @ApiOkResponse({ type: GroupedUsageDto })
   @ApiErrors(404, 422)
-  ofAgent(@CurrentPrincipal() who: Principal, @Param() { agentId }: AgentIdParams, @Query() query: UsageQueryDto): Promise<GroupedUsageDto> {
+  ofAgent(
+    @CurrentPrincipal() who: Principal,
+    @Param() { agentId }: AgentIdParams,
+    @Query() query: UsageQueryDto,
+  ): Promise<GroupedUsageDto> {
     return this.usage.ofAgent(who, agentId, query);
   }
 

@@ -20,7 +20,8 @@ export class TrafficController {
   @Get('agents/:agentId/traffic')
   @ApiOperation({
     summary: "The agent's traffic split between versions",
-    description: 'The arms in layout order with their shares; `splits` is empty when the agent has no split (the live version answers every thread).',
+    description:
+      'The arms in layout order with their shares; `splits` is empty when the agent has no split (the live version answers every thread).',
   })
   @ApiOkResponse({ type: TrafficResponseDto })
   @ApiErrors(404, 422)
@@ -33,7 +34,7 @@ export class TrafficController {
     summary: 'Split new threads between published versions',
     description:
       'Replaces the split. 2..10 distinct published versions of the agent, whole percents 1..100 summing to 100, the live version ' +
-      'one of them (422 `validation_error` naming the field otherwise; a version_id that is not one of this agent\'s is 404). ' +
+      "one of them (422 `validation_error` naming the field otherwise; a version_id that is not one of this agent's is 404). " +
       'A new thread gets an arm by a stable hash of (agent, user_id), so an end user stays on one arm; an existing thread stays ' +
       'on its version while that version is not archived. A non-live arm answers with its current revision as of this call. See docs/releases.md.',
   })

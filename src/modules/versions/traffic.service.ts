@@ -44,7 +44,10 @@ export class TrafficService {
       for (const [i, arm] of dto.splits.entries()) {
         const versionId = arm.version_id.toLowerCase();
         if (seen.has(versionId)) {
-          details.push({ field: `splits[${i}].version_id`, message: `version_id repeats splits[${seen.get(versionId)}]; each version is one arm` });
+          details.push({
+            field: `splits[${i}].version_id`,
+            message: `version_id repeats splits[${seen.get(versionId)}]; each version is one arm`,
+          });
           continue;
         }
         seen.set(versionId, i);
@@ -52,7 +55,10 @@ export class TrafficService {
         // A well-formed id naming nothing the caller may see (another agent's, another tenant's) is 404, as everywhere.
         if (!version) throw new NotFoundError('Version');
         if (version.status !== 'published') {
-          details.push({ field: `splits[${i}].version_id`, message: `version ${version.number} is ${version.status}; only published versions can be arms` });
+          details.push({
+            field: `splits[${i}].version_id`,
+            message: `version ${version.number} is ${version.status}; only published versions can be arms`,
+          });
         } else {
           const revisionId = version.id === agent.liveVersionId ? agent.liveRevisionId! : version.currentRevisionId!;
           resolved.push({ versionId: version.id, revisionId, percent: arm.percent });

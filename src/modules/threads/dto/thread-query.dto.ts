@@ -106,7 +106,7 @@ export class ListThreadsQueryDto extends PageQueryDto(THREAD_SORT_FIELDS, 'creat
     type: [String],
     example: ['v2.1'],
     description:
-      "Repeatable: threads whose latest turn was answered by this revision tag (`vN.R`) — with a traffic split, the arm the thread is on",
+      'Repeatable: threads whose latest turn was answered by this revision tag (`vN.R`) — with a traffic split, the arm the thread is on',
   })
   @IsOptional()
   @Transform(toArray)
