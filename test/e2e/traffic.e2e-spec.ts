@@ -52,8 +52,9 @@ describe('traffic splits between versions', () => {
       200,
       'push',
     ).body;
-    if (publish)
+    if (publish) {
       expectStatus(await t.http.post(`/management/v1/agents/${shop.agentId}/versions/${v.id}/publish`, undefined, h), 200, 'publish');
+    }
     return { id: v.id, tag: pushed.version_tag };
   }
 
@@ -213,7 +214,9 @@ describe('traffic splits between versions', () => {
         { version_id: b.id, percent: 10 },
       ],
     };
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { 'x-organization-api-key': 'sk_wrong' }]) {
+    for (const headers of [{}, { authorization: 'Bearer nope' }, { 'x-organization-api-key': 'sk_wrong' }] as Array<
+      Record<string, string>
+    >) {
       expect((await t.http.get(traffic(), headers)).status).toBe(401);
       expect((await put(body, headers)).status).toBe(401);
       expect((await t.http.delete(traffic(), headers)).status).toBe(401);
@@ -273,8 +276,9 @@ describe('traffic splits between versions', () => {
     it('lands within ±3 points of 10 % on the candidate, each user on the arm of their hash bucket', () => {
       const candidates = [...assigned.values()].filter((x) => x.tag === b.tag).length;
       expect(Math.abs((candidates / USERS) * 100 - 10)).toBeLessThanOrEqual(3);
-      for (const [user, { tag }] of assigned)
+      for (const [user, { tag }] of assigned) {
         expect({ user, tag }).toEqual({ user, tag: trafficBucket(shop.agentId, user) < 90 ? a.tag : b.tag });
+      }
       expect(new Set([...assigned.values()].map((x) => x.tag))).toEqual(new Set([a.tag, b.tag]));
     });
 

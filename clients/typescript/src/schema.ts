@@ -248,7 +248,7 @@ export interface paths {
     put?: never;
     /**
      * Archive a version that is not live
-     * @description 409 `version_is_live` for the live version: publish another one first.
+     * @description 409 `version_is_live` for the live version: publish another one first. 409 `version_in_traffic_split` for an arm of the agent's traffic split: change or end the split first.
      */
     post: operations['Versions_archive'];
     delete?: never;
@@ -292,6 +292,34 @@ export interface paths {
     put?: never;
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/agents/{agentId}/traffic': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The agent's traffic split between versions
+     * @description The arms in layout order with their shares; `splits` is empty when the agent has no split (the live version answers every thread).
+     */
+    get: operations['Traffic_get'];
+    /**
+     * Split new threads between published versions
+     * @description Replaces the split. 2..10 distinct published versions of the agent, whole percents 1..100 summing to 100, the live version one of them (422 `validation_error` naming the field otherwise; a version_id that is not one of this agent's is 404). A new thread gets an arm by a stable hash of (agent, user_id), so an end user stays on one arm; an existing thread stays on its version while that version is not archived. A non-live arm answers with its current revision as of this call. See docs/releases.md.
+     */
+    put: operations['Traffic_put'];
+    post?: never;
+    /**
+     * End the traffic split
+     * @description New threads, and threads on other versions, answer with the live version again; the live version is unchanged. Without a split this is a 204 too.
+     */
+    delete: operations['Traffic_remove'];
     options?: never;
     head?: never;
     patch?: never;
@@ -834,7 +862,7 @@ export interface paths {
     };
     /**
      * An agent's token usage
-     * @description Interactions created in [created_from, created_to], both optional and inclusive.
+     * @description Interactions created in [created_from, created_to], both optional and inclusive. `group_by=version_tag` adds `by_version`: the sums per revision tag that answered (the arms of a traffic split).
      */
     get: operations['Usage_ofAgent'];
     put?: never;
@@ -1291,6 +1319,60 @@ export interface components {
        * @enum {string}
        */
       return_type: 'bundle';
+    };
+    TrafficArmDto: {
+      /**
+       * @description The version this arm answers with
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      version_id: string;
+      /**
+       * @description The revision tag new threads of this arm are answered with (the live arm: the live revision)
+       * @example v2.1
+       */
+      version_tag: string;
+      /**
+       * @description Share of new threads, in whole percent
+       * @example 10
+       */
+      percent: number;
+      /** @description Whether this arm is the agent's live version */
+      is_live: boolean;
+    };
+    TrafficResponseDto: {
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /**
+       * @description The agent's live version
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      live_version_id: string | null;
+      /** @description The arms in layout order; empty: no split */
+      splits: components['schemas']['TrafficArmDto'][];
+      /**
+       * Format: date-time
+       * @description When the split was set; null without one
+       */
+      updated_at: string | null;
+    };
+    TrafficArmInputDto: {
+      /**
+       * @description A published version of this agent (the `id` of a base version item)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      version_id: string;
+      /**
+       * @description Share of new threads, in whole percent
+       * @example 90
+       */
+      percent: number;
+    };
+    UpdateTrafficDto: {
+      /** @description The arms, in the order their shares are laid out: 2..10 distinct published versions whose percents sum to 100; the agent's live version must be one of them */
+      splits: components['schemas']['TrafficArmInputDto'][];
     };
     CreateAgentDto: {
       /**
@@ -2375,6 +2457,16 @@ export interface components {
        */
       thread_id: string;
       /**
+       * @description The version that answered (with a traffic split: the arm)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      version_id: string;
+      /**
+       * @description The revision tag that answered (with a traffic split: the arm)
+       * @example v2.1
+       */
+      version_tag: string;
+      /**
        * Format: date-time
        * @description When the interaction was recorded
        */
@@ -2422,12 +2514,22 @@ export interface components {
        */
       thread_id: string;
       /**
+       * @description The version that answered (with a traffic split: the arm)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      version_id: string;
+      /**
+       * @description The revision tag that answered (with a traffic split: the arm)
+       * @example v2.1
+       */
+      version_tag: string;
+      /**
        * Format: date-time
        * @description When the interaction was recorded
        */
       created_at: string;
     };
-    UsageDto: {
+    VersionUsageDto: {
       /** @description Billed interactions, one per interaction */
       interaction_count: number;
       /** @description Prompt tokens */
@@ -2440,6 +2542,27 @@ export interface components {
       reasoning_tokens: number;
       /** @description input + output + cache-read + reasoning tokens */
       total_tokens: number;
+      /**
+       * @description The revision tag (`vN.R`) that answered these interactions
+       * @example v2.1
+       */
+      version_tag: string;
+    };
+    GroupedUsageDto: {
+      /** @description Billed interactions, one per interaction */
+      interaction_count: number;
+      /** @description Prompt tokens */
+      input_tokens: number;
+      /** @description Completion tokens */
+      output_tokens: number;
+      /** @description Cached (read) input tokens */
+      cache_read_tokens: number;
+      /** @description Reasoning tokens (models that report them) */
+      reasoning_tokens: number;
+      /** @description input + output + cache-read + reasoning tokens */
+      total_tokens: number;
+      /** @description With group_by=version_tag: the sums per revision tag, most interactions first; they add up to the totals */
+      by_version?: components['schemas']['VersionUsageDto'][];
     };
     KnowledgeDocumentItemDto: {
       /**
@@ -5015,6 +5138,401 @@ export interface operations {
            *       "error": {
            *         "code": "conflict",
            *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Traffic_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TrafficResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Traffic_put: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateTrafficDto'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TrafficResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is not valid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "splits",
+           *             "message": "the percents must sum to 100 (they sum to 95)"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Traffic_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The split is ended */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -9211,6 +9729,8 @@ export interface operations {
         rule?: string[];
         /** @description Repeatable: `key:value` (equal; numbers and booleans match their JSON value too), `key:*` (present), or `key>=n`, `key>n`, `key<=n`, `key<n` (numeric comparison) */
         param?: string[];
+        /** @description Repeatable: threads whose latest turn was answered by this revision tag (`vN.R`) — with a traffic split, the arm the thread is on */
+        version_tag?: string[];
         /** @description Repeatable: threads of these agents (24 hex) */
         agent_id?: string[];
         /** @description `1` (default): runtime-v1 threads. Any other version (`2`, `2.1.0`): runtime-v2 threads, which requires `agent_id` or `user_id`. */
@@ -10002,6 +10522,8 @@ export interface operations {
         created_from?: string;
         /** @description Interactions created at or before this instant (RFC 3339) */
         created_to?: string;
+        /** @description version_tag: also break the sums down by the revision tag that answered (`by_version`), e.g. per traffic-split arm */
+        group_by?: 'version_tag';
       };
       header?: never;
       path: {
@@ -10018,7 +10540,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['UsageDto'];
+          'application/json': components['schemas']['GroupedUsageDto'];
         };
       };
       /** @description Missing or invalid credentials (`unauthorized`) */
@@ -10126,6 +10648,8 @@ export interface operations {
         created_from?: string;
         /** @description Interactions created at or before this instant (RFC 3339) */
         created_to?: string;
+        /** @description version_tag: also break the sums down by the revision tag that answered (`by_version`), e.g. per traffic-split arm */
+        group_by?: 'version_tag';
       };
       header?: never;
       path: {
@@ -10142,7 +10666,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['UsageDto'];
+          'application/json': components['schemas']['GroupedUsageDto'];
         };
       };
       /** @description Missing or invalid credentials (`unauthorized`) */

@@ -190,6 +190,15 @@ function validBody(op: Operation, tenant: Tenant): ValidBody {
     }),
     'POST /messaging/v1/channels/{channel}/status': () => ({ form: { MessageSid: sid(), MessageStatus: 'delivered', ErrorCode: '30003' } }),
     'PATCH /management/v1/threads/{threadId}': () => ({ json: { title: 'Walked title' } }),
+    // pathIds makes the published version live again first, so it is the live arm whatever the walk published before.
+    'PUT /management/v1/agents/{agentId}/traffic': () => ({
+      json: {
+        splits: [
+          { version_id: tenant.publishedVersionId, percent: 90 },
+          { version_id: tenant.candidateVersionId, percent: 10 },
+        ],
+      },
+    }),
   };
   const body = bodies[op.key];
   if (op.bodyTypes.length > 0 && !body) throw new Error(`no valid body for ${op.key}: add one`);

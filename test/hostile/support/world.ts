@@ -46,6 +46,8 @@ export interface Tenant {
   projectId: string;
   agentId: string;
   publishedVersionId: string;
+  /** A published version that is not live (the second arm of a traffic split). */
+  candidateVersionId: string;
   draftVersionId: string;
   publishableKeyId: string;
   publishableKey: string;
@@ -101,6 +103,13 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     201,
     'draft',
   ).body;
+  const candidate = ok(
+    await t.http.post(`/management/v1/agents/${agent.id}/versions`, { source: 'clone', from_version_id: published.id }, h),
+    201,
+    'candidate',
+  ).body;
+  ok(await t.http.post(`/management/v1/agents/${agent.id}/versions/${candidate.id}/publish`, undefined, h), 200, 'publish candidate');
+  ok(await t.http.post(`/management/v1/agents/${agent.id}/versions/${published.id}/publish`, undefined, h), 200, 'republish');
   const pk = ok(await t.http.post(`/management/v1/agents/${agent.id}/publishable-keys`, {}, h), 201, 'publishable key').body;
   const token = ok(
     await t.http.post('/management/v1/auth/token', { grant_type: 'publishable_key', publishable_key: pk.publishable_key }),
@@ -143,6 +152,7 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     projectId: project.id,
     agentId: agent.id,
     publishedVersionId: published.id,
+    candidateVersionId: candidate.id,
     draftVersionId: draft.id,
     publishableKeyId: pk.id,
     publishableKey: pk.publishable_key,
@@ -185,6 +195,14 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
   };
   if (/\/versions\/\{versionId\}(\/push|\/knowledge(\/\{documentId\})?)?$/.test(path) && method !== 'GET') {
     ids.versionId = tenant.draftVersionId;
+  }
+  if (method === 'PUT' && path.endsWith('/traffic')) {
+    // The split's live arm is the tenant's published version: make it live again (the walk may have published others).
+    expectStatus(
+      await t.http.post(`/management/v1/agents/${tenant.agentId}/versions/${tenant.publishedVersionId}/publish`, undefined, h),
+      200,
+      'live again',
+    );
   }
   if (!consumes(method, path)) return ids;
   if (/\/(publish|archive)$/.test(path)) {
