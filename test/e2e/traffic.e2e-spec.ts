@@ -3,6 +3,7 @@
 import { trafficBucket } from '../../src/modules/messaging/live-agents.service.js';
 import { expectStatus, liveAgent, shopBundle, type LiveTestAgent } from '../support/agents.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { waitFor } from '../support/wait.js';
 import type { TestOrg } from '../factories/factory.js';
 
 const SEND = '/messaging/v1/messages';
@@ -59,7 +60,7 @@ describe('traffic splits between versions', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMIT_MAX: '1000000', WORKERS: 'off' });
+    t = await createTestApp({ RATE_LIMIT_MAX: '1000000', EVENTS_SWEEP_INTERVAL_MS: '300' });
     org = await t.factory.org();
     other = await t.factory.org();
     shop = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });
@@ -350,6 +351,59 @@ describe('traffic splits between versions', () => {
       expect(bad.status).toBe(422);
       expect(bad.body.error.details[0].field).toBe('version_tag');
     });
+
+    it('places new threads the same way on the events webhook, SSE and channels', async () => {
+      const users = Array.from({ length: 40 }, (_, i) => `surface-user-${i}`);
+      const expected = (user: string) => (trafficBucket(shop.agentId, user) < 90 ? a.tag : b.tag);
+      expect(new Set(users.map(expected))).toEqual(new Set([a.tag, b.tag]));
+      const key = expectStatus(await t.http.post(`/management/v1/agents/${shop.agentId}/api-keys`, undefined, org.headers), 201, 'api key')
+        .body.api_key as string;
+      const sender = expectStatus(
+        await t.http.post(
+          '/management/v1/senders',
+          { channel: 'sms', phone_number: '+15550001111', display_name: 'Split line' },
+          org.headers,
+        ),
+        201,
+        'sender',
+      ).body;
+      for (const [i, user] of users.entries()) {
+        const surface = i % 3;
+        let threadId: string;
+        if (surface === 0) {
+          const accepted = await t.http.post(
+            '/messaging/v1/events',
+            { text: 'order shipped', thread_id: `ext-${user}`, user_id: user },
+            { 'x-agent-api-key': key },
+          );
+          expect(accepted.status).toBe(202);
+          threadId = await waitFor(
+            async () =>
+              (
+                await t.dataSource.query(`SELECT id FROM threads WHERE agent_id = $1 AND external_id = $2 AND interaction_count > 0`, [
+                  shop.agentId,
+                  `ext-${user}`,
+                ])
+              )[0]?.id as string | undefined,
+            `event thread of ${user}`,
+            30_000,
+          );
+        } else if (surface === 1) {
+          const streamed = await t.http.post(`${SEND}/stream`, { text: 'show me jackets', user_id: user }, shop.headers);
+          expect(streamed.status).toBe(200);
+          threadId = /"thread_id":"([0-9a-f]{24})"/.exec(streamed.text)![1]!;
+        } else {
+          const started = await t.http.post(
+            '/messaging/v1/channels/sms/threads',
+            { user_id: user, phone_number: '+15557654321', sender_id: sender.id },
+            shop.headers,
+          );
+          expect(started.status).toBe(201);
+          threadId = started.body.thread_id;
+        }
+        expect({ user, surface, tag: await versionOf(threadId) }).toEqual({ user, surface, tag: expected(user) });
+      }
+    }, 120_000);
 
     it('answers 409 version_in_traffic_split when archiving an arm, and leaves it published', async () => {
       const res = await t.http.post(`/management/v1/agents/${shop.agentId}/versions/${b.id}/archive`, undefined, org.headers);

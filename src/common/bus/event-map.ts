@@ -46,11 +46,14 @@ export interface EventFailed extends EventOutcome {
   error: string;
 }
 
-/** An agent's traffic split changed (set, ended, or adjusted by a publish), or a version was archived (committed). */
+/**
+ * An agent's traffic split was set or ended, or one of its versions was archived (committed). A publish that adjusts
+ * the split announces `agent.live_changed`, which drops the same cache entry.
+ */
 export interface TrafficChanged {
   organizationId: string;
   agentId: string;
-  reason: 'update' | 'delete' | 'publish' | 'archive';
+  reason: 'update' | 'delete' | 'archive';
 }
 
 export interface EventMap {
