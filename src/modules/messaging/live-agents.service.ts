@@ -113,8 +113,13 @@ export class LiveAgentsService {
    * answers with its arm revision, a version outside the split with the revision the thread last had); a new thread,
    * or one whose version was archived, gets the arm of its user's hash bucket.
    */
-  async route(organizationId: string, agentId: string, thread: ThreadPlacement): Promise<LiveAgent> {
-    const entry = await this.entry(organizationId, agentId);
+  async route(
+    organizationId: string,
+    agentId: string,
+    thread: ThreadPlacement,
+    lookup: 'count' | 'already_counted' = 'count',
+  ): Promise<LiveAgent> {
+    const entry = await this.entry(organizationId, agentId, lookup === 'count');
     if (entry.arms.length === 0) return entry.live;
     if (thread.versionId && thread.revisionId) {
       if (thread.versionId === entry.live.versionId) return entry.live;
@@ -127,10 +132,11 @@ export class LiveAgentsService {
     return (entry.arms.find((a) => bucket >= a.from && bucket < a.to) ?? entry.arms[0]!).agent;
   }
 
-  private async entry(organizationId: string, agentId: string): Promise<CachedAgent & { live: LiveAgent }> {
+  /** The cached entry; `counted`: the lookup is reported to the cache metrics (once per turn: `get`, then `route` uncounted). */
+  private async entry(organizationId: string, agentId: string, counted = true): Promise<CachedAgent & { live: LiveAgent }> {
     const status: LRUCache.Status<string, CachedAgent> = {};
     const entry = await this.cache.fetch(cacheKey(organizationId, agentId), { status });
-    this.metrics.cacheLookup('live_agents', status.fetch === 'hit');
+    if (counted) this.metrics.cacheLookup('live_agents', status.fetch === 'hit');
     if (!entry?.exists) throw new NotFoundError('Agent');
     if (!entry.live) throw new NoActiveVersionError();
     return entry as CachedAgent & { live: LiveAgent };

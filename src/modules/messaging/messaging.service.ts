@@ -69,11 +69,8 @@ export class MessagingService {
     const liveEngine = this.runtime.begin(live.prepared, request.runtimeVersion);
     const engineFor = (agent: LiveAgent) => (agent === live ? liveEngine : this.runtime.begin(agent.prepared, request.runtimeVersion));
     if (!request.threadId) {
-      const agent = await this.live.route(caller.organizationId, caller.agentId, {
-        userId: request.userId,
-        versionId: null,
-        revisionId: null,
-      });
+      const placement = { userId: request.userId, versionId: null, revisionId: null };
+      const agent = await this.live.route(caller.organizationId, caller.agentId, placement, 'already_counted');
       return this.turn(agent, engineFor(agent), null, request, onEvent);
     }
     const threadId = request.threadId.toLowerCase();
@@ -81,7 +78,7 @@ export class MessagingService {
     return this.threads.run(threadId, async () => {
       const thread = await this.conversations.threadState(caller.organizationId, caller.agentId, threadId);
       if (!thread) throw new NotFoundError('Thread');
-      const agent = await this.live.route(caller.organizationId, caller.agentId, thread);
+      const agent = await this.live.route(caller.organizationId, caller.agentId, thread, 'already_counted');
       return this.turn(agent, engineFor(agent), thread, request, onEvent);
     });
   }
@@ -92,7 +89,7 @@ export class MessagingService {
     return this.threads.run(threadId.toLowerCase(), async () => {
       const thread = await this.conversations.threadState(caller.organizationId, caller.agentId, threadId);
       if (!thread?.last) throw new NotFoundError('Thread');
-      const agent = await this.live.route(caller.organizationId, caller.agentId, thread);
+      const agent = await this.live.route(caller.organizationId, caller.agentId, thread, 'already_counted');
       const { text, imageUrl, agentVariables } = thread.last;
       return this.turn(agent, this.runtime.begin(agent.prepared), thread, {
         text: text ?? undefined,
@@ -106,12 +103,15 @@ export class MessagingService {
     });
   }
 
-  /** The live version's greeting; with `userId`, the greeting of the arm a new thread of that end user gets. */
+  /**
+   * The live version's greeting; with `userId`, the greeting of the arm a new thread of that end user gets (the caller,
+   * channels, has just routed that user: the cache lookup is not counted twice).
+   */
   async welcome(caller: TurnCaller, userId?: string): Promise<WelcomeMessageResponseDto> {
     const agent =
       userId === undefined
         ? await this.live.get(caller.organizationId, caller.agentId)
-        : await this.live.route(caller.organizationId, caller.agentId, { userId, versionId: null, revisionId: null });
+        : await this.live.route(caller.organizationId, caller.agentId, { userId, versionId: null, revisionId: null }, 'already_counted');
     return this.runtime.welcome(agent.prepared);
   }
 
