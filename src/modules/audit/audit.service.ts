@@ -13,8 +13,11 @@ import { currentRequestId } from './request-context.js';
 
 export type { AuditActor, AuditEntry } from './audit.types.js';
 
-/** A summary larger than this is a bug (bundle contents, a transcript): records stay small. */
-const MAX_SUMMARY_CHARS = 16_384;
+/**
+ * A summary larger than this is a bug (bundle contents, a transcript): records stay small. Room for the largest
+ * validated field (5,000 characters of notes) even when JSON escapes every character.
+ */
+const MAX_SUMMARY_CHARS = 65_536;
 
 /**
  * The audit log: one record per management write, appended in the write's own transaction so that a committed

@@ -58,9 +58,17 @@ export class ProjectsService {
    */
   async delete(who: Principal, projectId: string): Promise<void> {
     const deleted = await this.credentials.commit(who.organizationId, async () => {
-      if (!(await this.projects.softDelete(who.organizationId, projectId.toLowerCase()))) throw new NotFoundError('Project');
+      const project = await this.projects.findVisible(who.organizationId, projectId.toLowerCase());
+      if (!project || !(await this.projects.softDelete(who.organizationId, project.id))) throw new NotFoundError('Project');
       const owners = { agents: this.agents, versions: this.versions, keys: this.keys };
-      return deleteAgents(owners, who.organizationId, { projectId: projectId.toLowerCase() });
+      const changes = await deleteAgents(owners, who.organizationId, { projectId: project.id });
+      await this.audit.record(who, {
+        action: 'project.delete',
+        resourceType: 'project',
+        resourceId: project.id,
+        before: { name: project.name, deleted_agent_ids: changes.map((change) => change.agentId) },
+      });
+      return changes;
     });
     const agentIds = deleted.map((change) => change.agentId);
     this.bus.emit('project.deleted', { organizationId: who.organizationId, projectId: projectId.toLowerCase(), agentIds });
