@@ -27,7 +27,11 @@ import { TracesModule } from './modules/traces/traces.module.js';
 import { UsageModule } from './modules/usage/usage.module.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { KnowledgeModule } from './modules/knowledge/knowledge.module.js';
+<<<<<<< HEAD
 import { OutboundModule } from './common/outbound/outbound.module.js';
+=======
+import { AuditModule } from './modules/audit/audit.module.js';
+>>>>>>> h/audit
 
 /**
  * Infrastructure first, then the feature modules in the order the spec introduces them, then the worker modules
@@ -66,6 +70,7 @@ export class AppModule {
         ...(config.workersEnabled ? [EventsWorkerModule, ChannelsWorkerModule] : []),
         KnowledgeModule,
         OutboundModule,
+        AuditModule,
       ],
     };
   }
