@@ -34,6 +34,11 @@ describe('traffic splits between versions', () => {
   let draftId: string;
   const traffic = () => `/management/v1/agents/${shop.agentId}/traffic`;
   const put = (body: unknown, headers = org.headers, path = traffic()) => t.http.request('PUT', path, { body, headers });
+  const auditRows = async (action: string) =>
+    (await t.dataSource.query(
+      `SELECT actor_kind, actor_id, resource_type, resource_id, before, after FROM audit_events WHERE action = $1 AND resource_id = $2 ORDER BY created_at, id`,
+      [action, shop.agentId],
+    )) as Array<Record<string, unknown>>;
   const versionOf = async (threadId: string) =>
     (await t.dataSource.query(`SELECT version_tag FROM threads WHERE id = $1`, [threadId]))[0]?.version_tag as string;
 
@@ -206,6 +211,8 @@ describe('traffic splits between versions', () => {
     expect(withoutLive.body.error.details).toEqual([{ field: 'splits', message: expect.stringContaining('live version') }]);
     const rows = await t.dataSource.query(`SELECT count(*)::int AS n FROM agent_traffic_splits WHERE agent_id = $1`, [shop.agentId]);
     expect(rows[0].n).toBe(0);
+    // Failed writes record nothing in the audit log.
+    expect(await auditRows('traffic.update')).toEqual([]);
   });
 
   it('answers 401 without or with wrong credentials and 404 for another tenant’s agent or version', async () => {
@@ -260,6 +267,21 @@ describe('traffic splits between versions', () => {
         updated_at: expect.any(String),
       });
       expect((await t.http.get(traffic(), org.headers)).body).toEqual(res.body);
+      expect(await auditRows('traffic.update')).toEqual([
+        {
+          actor_kind: 'org_api_key',
+          actor_id: (await t.dataSource.query(`SELECT id FROM organization_api_keys WHERE organization_id = $1`, [org.id]))[0].id,
+          resource_type: 'agent',
+          resource_id: shop.agentId,
+          before: null,
+          after: {
+            splits: [
+              { version_id: a.id, version_tag: a.tag, percent: 90 },
+              { version_id: b.id, version_tag: b.tag, percent: 10 },
+            ],
+          },
+        },
+      ]);
       const users = Array.from({ length: USERS }, (_, i) => `split-user-${i}`);
       const sent = await pool(users, 16, async (user) => {
         const r = await t.http.post(SEND, { text: 'I am looking for trail shoes', user_id: user }, shop.headers);
@@ -373,7 +395,7 @@ describe('traffic splits between versions', () => {
         if (surface === 0) {
           const accepted = await t.http.post(
             '/messaging/v1/events',
-            { text: 'order shipped', thread_id: `ext-${user}`, user_id: user },
+            { text: 'order shipped', thread_id: `ext-${user}`, agent_variables: { user_id: user } },
             { 'x-agent-api-key': key },
           );
           expect(accepted.status).toBe(202);
@@ -460,8 +482,15 @@ describe('traffic splits between versions', () => {
       const [userB, onB] = bUsers[0]!;
       expectStatus(await t.http.post(SEND, { text: 'back?', user_id: userB, thread_id: onB.threadId }, shop.headers), 200, 'turn');
       expect(await versionOf(onB.threadId)).toBe(before.live_version_tag);
-      // A second DELETE is a 204 no-op; the candidate can now be archived.
+      // A second DELETE is a 204 no-op (audited once, the first time); the candidate can now be archived.
       expect((await t.http.delete(traffic(), org.headers)).status).toBe(204);
+      const deletions = await auditRows('traffic.delete');
+      expect(deletions).toHaveLength(1);
+      expect(deletions[0]).toMatchObject({
+        actor_kind: 'org_api_key',
+        before: { splits: [{ percent: 90 }, { version_id: b.id, percent: 10 }] },
+        after: null,
+      });
       expect((await t.http.post(`/management/v1/agents/${shop.agentId}/versions/${b.id}/archive`, undefined, org.headers)).status).toBe(
         200,
       );

@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError, type ErrorDetail } from '../../common/e
 import { UnitOfWork } from '../../database/unit-of-work.js';
 import type { AgentEntity } from '../agents/agent.entity.js';
 import { AgentsRepository } from '../agents/agents.repository.js';
+import { AuditService } from '../audit/audit.service.js';
 import type { Principal } from '../auth/principal.js';
 import type { TrafficResponseDto, UpdateTrafficDto } from './dto/traffic.dto.js';
 import { TrafficRepository, type PinnedRevisionRow, type RoutingRow, type TrafficArmRow } from './traffic.repository.js';
@@ -23,6 +24,7 @@ export class TrafficService {
     private readonly versions: VersionsRepository,
     private readonly agents: AgentsRepository,
     private readonly bus: EventBus,
+    private readonly audit: AuditService,
   ) {}
 
   async get(who: Principal, agentId: string): Promise<TrafficResponseDto> {
@@ -72,18 +74,37 @@ export class TrafficService {
         details.push({ field: 'splits', message: `the live version (${agent.liveVersionId}) must be one of the arms` });
       }
       if (details.length > 0) throw new ValidationError(details);
+      const before = await this.traffic.arms(agent.id);
       await this.traffic.replace(agent.organizationId, agent.id, resolved);
-      return { agent, arms: await this.traffic.arms(agent.id) };
+      const arms = await this.traffic.arms(agent.id);
+      await this.audit.record(who, {
+        action: 'traffic.update',
+        resourceType: 'agent',
+        resourceId: agent.id,
+        before: before.length > 0 ? auditSummary(before) : null,
+        after: auditSummary(arms),
+      });
+      return { agent, arms };
     });
     this.bus.emit('agent.traffic_changed', { organizationId: agent.organizationId, agentId: agent.id, reason: 'update' });
     return toResponse(agent, arms);
   }
 
-  /** Ends the split (a no-op without one); the live version is untouched. */
+  /** Ends the split (a no-op without one, which records nothing); the live version is untouched. */
   async remove(who: Principal, agentId: string): Promise<void> {
     const { agent, removed } = await this.unitOfWork.run(async () => {
       const agent = await this.lockAgent(who, agentId);
-      return { agent, removed: await this.traffic.clear(agent.id) };
+      const before = await this.traffic.arms(agent.id);
+      if (before.length === 0) return { agent, removed: 0 };
+      await this.traffic.clear(agent.id);
+      await this.audit.record(who, {
+        action: 'traffic.delete',
+        resourceType: 'agent',
+        resourceId: agent.id,
+        before: auditSummary(before),
+        after: null,
+      });
+      return { agent, removed: before.length };
     });
     if (removed > 0) this.bus.emit('agent.traffic_changed', { organizationId: agent.organizationId, agentId: agent.id, reason: 'delete' });
   }
@@ -103,6 +124,11 @@ export class TrafficService {
     if (!agent) throw new NotFoundError('Agent');
     return agent;
   }
+}
+
+/** What the audit log keeps of a split: the arms (version, revision tag, percent), in order. */
+function auditSummary(arms: TrafficArmRow[]): { splits: Array<{ version_id: string; version_tag: string; percent: number }> } {
+  return { splits: arms.map((arm) => ({ version_id: arm.version_id, version_tag: arm.version_tag, percent: arm.percent })) };
 }
 
 function toResponse(agent: AgentEntity, arms: TrafficArmRow[]): TrafficResponseDto {
