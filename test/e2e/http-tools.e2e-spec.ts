@@ -169,7 +169,8 @@ describe('HTTP tools (v1 engine)', () => {
     expect(res.status).toBe(200);
     return res.body as { thread_id: string; message: { text: string; cards: any[]; trace_info: { decisions: Decision[] } } };
   };
-  const decision = (turn: Awaited<ReturnType<typeof send>>, tool: string) => turn.message.trace_info.decisions.find((d) => d.tool === tool)!;
+  const decision = (turn: Awaited<ReturnType<typeof send>>, tool: string) =>
+    turn.message.trace_info.decisions.find((d) => d.tool === tool)!;
 
   it('answers an order-status question from the operator, signed, mapped into reply, cards and trace', async () => {
     const turn = await send('Where is my order A123?');
@@ -283,7 +284,11 @@ describe('HTTP tools (v1 engine)', () => {
     it('returns a stable whsec_ secret per agent', async () => {
       const res = await t.http.get(path(agent.agentId), org.headers);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ agent_id: agent.agentId, secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/), scheme: 'standard-webhooks-v1' });
+      expect(res.body).toEqual({
+        agent_id: agent.agentId,
+        secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+        scheme: 'standard-webhooks-v1',
+      });
       expect((await t.http.get(path(agent.agentId), org.headers)).body.secret).toBe(res.body.secret);
       const other = await liveAgent(t, org, { bundle: orderBundle(base), runtime: 'v1' });
       expect((await t.http.get(path(other.agentId), org.headers)).body.secret).not.toBe(res.body.secret);
@@ -354,7 +359,9 @@ describe('HTTP tools (v1 engine)', () => {
       };
       const res = await push(bad as unknown as Record<string, unknown>);
       expect(res.status).toBe(422);
-      expect(fields(res)).toEqual(expect.arrayContaining(['bundle.tools[0].response.fields.status', 'bundle.tools[0].response.items.fields.name']));
+      expect(fields(res)).toEqual(
+        expect.arrayContaining(['bundle.tools[0].response.fields.status', 'bundle.tools[0].response.items.fields.name']),
+      );
 
       const names = orderTool(base);
       names.response = {
@@ -368,7 +375,7 @@ describe('HTTP tools (v1 engine)', () => {
     });
 
     it('accepts a valid HTTP tool and a hostname (checked again when resolved)', async () => {
-      const res = await push(orderTool('https://orders.example.com'));
+      const res = await push(orderTool('https://orders.example.com') as unknown as Record<string, unknown>);
       expect(res.status).toBe(200);
     });
   });

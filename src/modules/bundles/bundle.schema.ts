@@ -57,8 +57,7 @@ const HTTP_TOOL = {
       type: 'string',
       minLength: 1,
       maxLength: 2048,
-      description:
-        'http(s) URL template; {param} placeholders (path and query only) are filled with computed parameters, percent-encoded',
+      description: 'http(s) URL template; {param} placeholders (path and query only) are filled with computed parameters, percent-encoded',
     },
     headers: {
       type: 'object',

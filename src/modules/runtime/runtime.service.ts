@@ -248,7 +248,8 @@ export class RuntimeService {
     const tools = this.httpTools;
     const call: HttpToolCaller = tools
       ? (tool, request) => tools.call(input.agentId, tool, request)
-      : () => Promise.resolve({ ok: false, reason: 'unavailable', detail: 'HTTP tools are not available here', status: null, latencyMs: null });
+      : () =>
+          Promise.resolve({ ok: false, reason: 'unavailable', detail: 'HTTP tools are not available here', status: null, latencyMs: null });
     try {
       return await withSpan('engine.http_tools', () => planV1WithHttp(agent.bundle, agent.v1!, input, call));
     } catch (error) {

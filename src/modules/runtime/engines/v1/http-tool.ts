@@ -254,11 +254,11 @@ export function httpToolCards(run: HttpToolRun, firstIndex: number): CardDto[] {
 
 /** Longest string kept from an answer's field (the rest is cut). */
 const MAX_FIELD_CHARS = 2000;
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** A scalar of the answer, made storable: no NUL (PostgreSQL refuses it), no lone surrogate, bounded length. */
 function toScalar(value: unknown): Scalar | undefined {
-  if (typeof value === 'string') return value.slice(0, MAX_FIELD_CHARS).replace(UNSTORABLE, '');
+  if (typeof value === 'string') return value.slice(0, MAX_FIELD_CHARS).replaceAll('\0', '').replace(LONE_SURROGATE, '');
   if (value === null || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   return undefined;
