@@ -1580,10 +1580,11 @@ export interface components {
     };
     V1HttpCallDto: {
       /**
+       * @description The tool's method
        * @example GET
        * @enum {string}
        */
-      method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+      method: 'GET' | 'POST' | 'PUT' | 'PATCH';
       /**
        * @description The URL template, placeholders unfilled
        * @example https://orders.example.com/orders/{order_id}

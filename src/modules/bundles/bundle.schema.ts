@@ -52,7 +52,7 @@ const HTTP_TOOL = {
   properties: {
     code: CODE,
     type: { const: 'http' },
-    method: { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
+    method: { enum: ['GET', 'POST', 'PUT', 'PATCH'] },
     url: {
       type: 'string',
       minLength: 1,

@@ -58,7 +58,7 @@ export interface CatalogSearchTool {
   intents?: string[];
 }
 
-export type HttpToolMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type HttpToolMethod = 'GET' | 'POST' | 'PUT' | 'PATCH';
 
 /**
  * v1: calls the operator's endpoint (docs/http-tools.md). Runs like a catalog tool (always, or for its intents)
@@ -72,7 +72,7 @@ export interface HttpTool {
   url: string;
   /** Static request headers (the signature headers are added by the service). */
   headers?: Record<string, string>;
-  /** Parameters sent as a JSON object body (POST, PUT, PATCH, DELETE). */
+  /** Parameters sent as a JSON object body (POST, PUT, PATCH). */
   body_params?: string[];
   /** 100..10000, default 5000. */
   timeout_ms?: number;

@@ -162,7 +162,7 @@ function httpToolProblems(tool: HttpTool, at: string): ErrorDetail[] {
     seen.add(lower);
   }
   if (tool.body_params && tool.method === 'GET') {
-    problems.push({ field: `${at}.body_params`, message: 'needs a method with a body (POST, PUT, PATCH or DELETE)' });
+    problems.push({ field: `${at}.body_params`, message: 'needs a method with a body (POST, PUT or PATCH)' });
   }
   const sent = new Set([...placeholdersOf(tool.url), ...(tool.body_params ?? [])]);
   const fields = new Set(Object.keys(tool.response.fields ?? {}));

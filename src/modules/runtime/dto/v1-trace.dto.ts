@@ -58,7 +58,7 @@ export class V1DecisionRuleDto implements V1DecisionRule {
 }
 
 export class V1HttpCallDto implements V1HttpCall {
-  @ApiProperty({ enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], example: 'GET' }) method: string;
+  @ApiProperty({ enum: ['GET', 'POST', 'PUT', 'PATCH'], description: "The tool's method", example: 'GET' }) method: string;
   @ApiProperty({ description: 'The URL template, placeholders unfilled', example: 'https://orders.example.com/orders/{order_id}' })
   url: string;
   @ApiProperty({
