@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Bundle, HttpTool } from '../../src/modules/bundles/bundle.types.js';
 import type { TestOrg } from '../factories/factory.js';
 import { expectStatus, liveAgent, type LiveTestAgent } from '../support/agents.js';
+import { openSse } from '../support/sse-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 const SEND = '/messaging/v1/messages';
@@ -72,6 +73,12 @@ class OperatorServer {
       });
     }
     if (order.startsWith('F')) return json(500, { error: 'database down' });
+    if (order.startsWith('N')) {
+      return json(200, {
+        order: { id: order, status: 'out\u0000 for\ud800 delivery', eta: 'today' },
+        items: [{ name: 'Cap\u0000', qty: 1 }],
+      });
+    }
     if (order.startsWith('H')) {
       this.hanging.add(res);
       return;
@@ -233,6 +240,36 @@ describe('HTTP tools (v1 engine)', () => {
     expect(JSON.parse(call!.body)).toEqual({ order_id: 'B77' });
     expect(call!.verified).toBe(true);
     expect(decision(turn, 'cancel_order').http).toMatchObject({ method: 'POST', status: 200, params_sent: ['order_id'] });
+  });
+
+  it('streams the same answer over SSE: deltas of the mapped reply, then its cards', async () => {
+    const stream = await openSse(t.baseUrl, '/messaging/v1/messages/stream', {
+      headers: agent.headers,
+      body: { text: 'Where is my order A777?', user_id: 'u1', include_trace: true },
+    });
+    expect(stream.status).toBe(200);
+    const events = await stream.collect();
+    const text = events
+      .filter((e) => e.event === 'delta')
+      .map((e) => e.data.text)
+      .join('');
+    expect(text).toBe('Order A777 is shipped and should arrive on 2026-12-01.');
+    expect(events.filter((e) => e.event === 'card').map((e) => e.data.card?.title ?? e.data.title)).toEqual([
+      'Order A777',
+      'Ridge Runner Trail Shoe',
+      'Wool socks',
+    ]);
+    expect(operator.calls).toHaveLength(1);
+    expect(operator.calls[0]!.verified).toBe(true);
+  });
+
+  it('stores answers with NUL and lone surrogates (the turn and its thread are written, cleaned)', async () => {
+    const turn = await send('Where is my order N10?');
+    expect(turn.message.text).toBe('Order N10 is out for delivery and should arrive on today.');
+    expect(turn.message.cards[1].json_data.entity).toEqual({ name: 'Cap', qty: 1 });
+    const stored = await t.http.get(`/management/v1/threads/${turn.thread_id}/trace`, org.headers);
+    expect(stored.status).toBe(200);
+    expect(stored.body.results[0].response.message).toBe('Order N10 is out for delivery and should arrive on today.');
   });
 
   it('does not call the tool when its parameters are missing', async () => {
