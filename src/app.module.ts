@@ -28,6 +28,7 @@ import { UsageModule } from './modules/usage/usage.module.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { KnowledgeModule } from './modules/knowledge/knowledge.module.js';
 import { OutboundModule } from './common/outbound/outbound.module.js';
+import { AuditModule } from './modules/audit/audit.module.js';
 
 /**
  * Infrastructure first, then the feature modules in the order the spec introduces them, then the worker modules
@@ -66,6 +67,7 @@ export class AppModule {
         ...(config.workersEnabled ? [EventsWorkerModule, ChannelsWorkerModule] : []),
         KnowledgeModule,
         OutboundModule,
+        AuditModule,
       ],
     };
   }
