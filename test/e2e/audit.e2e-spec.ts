@@ -409,7 +409,7 @@ describe('audit log', () => {
       // Summaries: digests for bundles, changed fields for updates.
       expect(byAction.get('version.push')).toMatchObject({
         before: { version_tag: 'v1.0', digest: expect.stringMatching(/^sha256:/) },
-        after: { version_tag: 'v1.1', digest: expect.stringMatching(/^sha256:/), committed: true },
+        after: { version_tag: 'v1.1', digest: expect.stringMatching(/^sha256:/), message: 'walk', committed: true },
       });
       expect(byAction.get('version.update')).toMatchObject({
         before: { label: 'first', tags: [] },
