@@ -455,6 +455,38 @@ describe('audit log', () => {
       await scanForSecrets([...secrets, login.token]);
     });
 
+    it('records a knowledge upload and a document delete as one version.push each, with digests and no file contents', async () => {
+      const org = await t.factory.org();
+      const project = expectStatus(await t.http.post('/management/v1/projects', { name: 'Knowledge' }, org.headers), 201, 'project').body;
+      const agent = expectStatus(
+        await t.http.post(`/management/v1/projects/${project.id}/agents`, { name: 'Help desk', runtime: 'v2' }, org.headers),
+        201,
+        'agent',
+      ).body;
+      const version = expectStatus(
+        await t.http.post(`/management/v1/agents/${agent.id}/versions`, { source: 'empty' }, org.headers),
+        201,
+        'v',
+      ).body;
+      const base = `/management/v1/agents/${agent.id}/versions/${version.id}/knowledge`;
+      const before = (await rows(org.id)).length;
+      const form = new FormData();
+      form.append(
+        'files',
+        new Blob(['# Returns\n\nThe secret return code is KNOWLEDGE-CANARY-42.\n'], { type: 'text/markdown' }),
+        'guide.md',
+      );
+      const uploaded = await fetch(`${t.baseUrl}${base}`, { method: 'POST', headers: org.headers, body: form });
+      expect(uploaded.status).toBe(200);
+      expectStatus(await t.http.delete(`${base}/${encodeURIComponent('guide.md:returns')}`, org.headers), 200, 'delete document');
+      const added = (await rows(org.id)).slice(before);
+      expect(added.map((row) => [row.action, row.resource_id, row.after?.committed])).toEqual([
+        ['version.push', version.id, true],
+        ['version.push', version.id, true],
+      ]);
+      expect(JSON.stringify(added)).not.toContain('KNOWLEDGE-CANARY-42');
+    });
+
     it('records nothing for a failed write (422, 404, 409)', async () => {
       const org = await t.factory.org();
       const other = await t.factory.org();
