@@ -127,9 +127,13 @@ describe('Idempotency-Key', () => {
         for (const [name, value] of headers) req.appendHeader(name, value);
         req.end(JSON.stringify({ text: 'hello', user_id: 'u1' }));
       });
-    for (const headers of [[['idempotency-key', 'caf\u00e9']], [['idempotency-key', 'a'], ['idempotency-key', 'b']]] as Array<
-      Array<[string, string]>
-    >) {
+    for (const headers of [
+      [['idempotency-key', 'caf\u00e9']],
+      [
+        ['idempotency-key', 'a'],
+        ['idempotency-key', 'b'],
+      ],
+    ] as Array<Array<[string, string]>>) {
       const res = await raw(headers);
       expect({ status: res.status, code: res.body.error.code, field: res.body.error.details[0].field }).toEqual({
         status: 422,
@@ -144,7 +148,11 @@ describe('Idempotency-Key', () => {
     const res = await t.http.post(SEND, { text: 'hello', user_id: 'u1' }, { 'idempotency-key': newKey() });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('unauthorized');
-    const bad = await t.http.post('/management/v1/projects', { name: 'x' }, { 'x-organization-api-key': 'oak_nope', 'idempotency-key': 'k' });
+    const bad = await t.http.post(
+      '/management/v1/projects',
+      { name: 'x' },
+      { 'x-organization-api-key': 'oak_nope', 'idempotency-key': 'k' },
+    );
     expect(bad.status).toBe(401);
     expect(await keyRows()).toBe(0);
   });
@@ -231,6 +239,24 @@ describe('Idempotency-Key', () => {
     });
     expect(reused.status).toBe(422);
     expect(reused.body.error.code).toBe('idempotency_key_reused');
+  });
+
+  it('lets browsers send Idempotency-Key and read Idempotent-Replayed (CORS)', async () => {
+    const preflight = await t.http.request('OPTIONS', SEND, {
+      headers: {
+        origin: 'https://shop.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, idempotency-key',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('idempotency-key');
+    const key = newKey();
+    const headers = { ...shop.headers, 'idempotency-key': key, origin: 'https://shop.example' };
+    await t.http.post(SEND, { text: 'hello', user_id: 'u1' }, headers);
+    const replay = await t.http.post(SEND, { text: 'hello', user_id: 'u1' }, headers);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.headers.get('access-control-expose-headers')).toContain('idempotent-replayed');
   });
 
   it('deletes expired keys in the cleanup, and takes an expired key over as new', async () => {

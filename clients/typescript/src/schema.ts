@@ -2898,7 +2898,10 @@ export interface operations {
   Projects_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2911,6 +2914,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -2928,6 +2933,24 @@ export interface operations {
            *       "error": {
            *         "code": "unauthorized",
            *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -2971,7 +2994,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -3741,7 +3764,10 @@ export interface operations {
   Versions_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -3757,6 +3783,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -3835,7 +3863,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description The resource is in a state that forbids this (see the code) */
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3844,8 +3872,8 @@ export interface operations {
           /**
            * @example {
            *       "error": {
-           *         "code": "conflict",
-           *         "message": "The resource is in a state that forbids this",
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -3889,7 +3917,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -4344,7 +4372,10 @@ export interface operations {
   Versions_publish: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -4358,6 +4389,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -4436,7 +4469,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description The resource is in a state that forbids this (see the code) */
+      /** @description The resource is in a state that forbids this (see the code); `idempotency_key_in_progress`: the first request with this Idempotency-Key is still running (see Retry-After) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4454,7 +4487,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -4694,7 +4727,10 @@ export interface operations {
   Versions_push: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -4712,6 +4748,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -4790,7 +4828,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description The resource is in a state that forbids this (see the code) */
+      /** @description The resource is in a state that forbids this (see the code); `idempotency_key_in_progress`: the first request with this Idempotency-Key is still running (see Retry-After) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4844,7 +4882,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -5277,7 +5315,10 @@ export interface operations {
   Agents_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of a project of your organization */
         projectId: string;
@@ -5293,6 +5334,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -5371,7 +5414,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description The resource is in a state that forbids this (see the code) */
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5380,8 +5423,8 @@ export interface operations {
           /**
            * @example {
            *       "error": {
-           *         "code": "conflict",
-           *         "message": "The resource is in a state that forbids this",
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -5425,7 +5468,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6181,7 +6224,10 @@ export interface operations {
   Keys_createPublishableKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -6197,6 +6243,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -6232,6 +6280,24 @@ export interface operations {
            *       "error": {
            *         "code": "not_found",
            *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -6275,7 +6341,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6593,7 +6659,10 @@ export interface operations {
   Keys_createApiKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -6605,6 +6674,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -6647,7 +6718,25 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6831,7 +6920,10 @@ export interface operations {
   Messaging_send: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -6844,6 +6936,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -6922,6 +7016,24 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
       /** @description The body exceeds 1 MiB (`payload_too_large`) */
       413: {
         headers: {
@@ -6940,7 +7052,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7041,7 +7153,10 @@ export interface operations {
   Messaging_rerun: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description A thread of the token's agent (`thread_id` of an earlier reply) */
         threadId: string;
@@ -7057,6 +7172,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -7135,7 +7252,25 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7651,6 +7786,8 @@ export interface operations {
       header?: {
         /** @description Resume after this event id (`<interaction_id>:<seq>`) */
         'Last-Event-ID'?: string;
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -7664,6 +7801,8 @@ export interface operations {
       /** @description Server-Sent Events, each with `id: <interaction_id>:<seq>`, in this order: `thread` ([payload](#/components/schemas/StreamThreadEventDto)) → `delta` ([payload](#/components/schemas/StreamDeltaEventDto), repeated) → `card` ([payload](#/components/schemas/StreamCardEventDto), optional, repeated) → `message` ([payload](#/components/schemas/StreamMessageEventDto)) → `suggestions` ([payload](#/components/schemas/StreamSuggestionsEventDto)) → `done` (`{}`). A failure after the first event is an `error` event ([payload](#/components/schemas/StreamErrorEventDto)) and the stream ends. A `: ping` comment line keeps idle streams open. Concatenated deltas equal `message.text`. */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -7767,6 +7906,24 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
       /** @description The body exceeds 1 MiB (`payload_too_large`) */
       413: {
         headers: {
@@ -7785,7 +7942,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7868,7 +8025,10 @@ export interface operations {
   Events_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -7881,6 +8041,8 @@ export interface operations {
       /** @description Accepted */
       202: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -7923,6 +8085,24 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
       /** @description The body exceeds 1 MiB (`webhooks.payload_too_large`) */
       413: {
         headers: {
@@ -7941,7 +8121,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;

@@ -24,34 +24,57 @@ const CONFLICT = {
   code: IdempotencyErrorCode.KeyInProgress,
   message: 'The first request with this Idempotency-Key is still running; retry after it finishes to get its response',
 };
-const CONFLICT_DESCRIPTION = 'The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After)';
+const CONFLICT_DESCRIPTION =
+  'The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After)';
 const REUSED_DESCRIPTION = 'The Idempotency-Key was used before with another request (`idempotency_key_reused`), or is malformed';
 
 /** Where @nestjs/swagger keeps an operation's responses (API_RESPONSE_METADATA, not exported by the package). */
 const API_RESPONSE_METADATA = 'swagger/apiResponse';
 
-type Responses = Record<string, { description?: string; content?: unknown }>;
+type Responses = Record<string, { description?: string; content?: unknown; headers?: Record<string, unknown> }>;
+
+interface ErrorCase {
+  code: string;
+  message: string;
+  details?: Array<{ field: string; message: string }>;
+}
+
+const REPLAYED_HEADER = {
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
 
 /**
- * Documents the 409 and 422 answers of idempotency keys on the operation: appended to the description of a status
- * the operation already documents (its example stays), or added with an example of its own. Apply it above the
- * operation's other response decorators (decorators apply bottom-up), so that it sees them.
+ * Documents idempotency keys on the operation's responses: `Idempotent-Replayed` on its success responses, and the
+ * 409 and 422 answers — appended to the description of a status the operation already documents (its example
+ * stays), or added with an example of their own. Apply it above the operation's other response decorators
+ * (decorators apply bottom-up), so that it sees them.
  */
 function ApiIdempotencyResponses(): MethodDecorator {
   return (_target, _key, descriptor) => {
     const method = descriptor.value as object;
     const responses: Responses = { ...((Reflect.getMetadata(API_RESPONSE_METADATA, method) as Responses | undefined) ?? {}) };
-    const amend = (status: string, description: string, example: { code: string; message: string; details?: Array<{ field: string; message: string }> }) => {
+    for (const [status, response] of Object.entries(responses)) {
+      if (/^2\d\d$/.test(status)) responses[status] = { ...response, headers: { ...response.headers, ...REPLAYED_HEADER } };
+    }
+    const amend = (status: string, description: string, also: string, example: ErrorCase) => {
       const existing = responses[status];
       responses[status] = existing
-        ? { ...existing, description: `${existing.description ?? ''}; or ${description}` }
+        ? { ...existing, description: `${existing.description ?? ''}; ${also}` }
         : {
             description,
             content: { 'application/json': { schema: { $ref: getSchemaPath(ErrorEnvelopeDto) }, example: errorExample(example) } },
           };
     };
-    amend('409', CONFLICT_DESCRIPTION, CONFLICT);
-    amend('422', REUSED_DESCRIPTION, {
+    amend(
+      '409',
+      CONFLICT_DESCRIPTION,
+      '`idempotency_key_in_progress`: the first request with this Idempotency-Key is still running (see Retry-After)',
+      CONFLICT,
+    );
+    amend('422', REUSED_DESCRIPTION, '`idempotency_key_reused`: the Idempotency-Key was used before with another request', {
       code: IdempotencyErrorCode.KeyReused,
       message: 'This Idempotency-Key was already used with another request (method, path or body); use a new key for a new request',
       details: [{ field: 'Idempotency-Key', message: 'already used with a different request' }],
