@@ -209,7 +209,10 @@ async function configureApp(
         });
       }
       const origins = config.http.managementCorsOrigins;
-      return callback(null, origins.length > 0 ? { origin: origins, maxAge: 600, exposedHeaders: ['x-request-id', 'idempotent-replayed'] } : { origin: false });
+      return callback(
+        null,
+        origins.length > 0 ? { origin: origins, maxAge: 600, exposedHeaders: ['x-request-id', 'idempotent-replayed'] } : { origin: false },
+      );
     },
   });
 

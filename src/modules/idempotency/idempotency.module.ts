@@ -11,6 +11,11 @@ import { IdempotencyService } from './idempotency.service.js';
  * idempotency-context.ts), so no module imports this one but the application.
  */
 @Module({
-  providers: [IdempotencyRepository, IdempotencyService, IdempotencyCleaner, { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
+  providers: [
+    IdempotencyRepository,
+    IdempotencyService,
+    IdempotencyCleaner,
+    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+  ],
 })
 export class IdempotencyModule {}

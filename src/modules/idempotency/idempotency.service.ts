@@ -30,8 +30,7 @@ export interface IdempotencyTicket {
 }
 
 export type IdempotencyOutcome =
-  | { kind: 'run'; ticket: IdempotencyTicket }
-  | { kind: 'replay'; status: number; responseKind: StoredResponseKind; body: string };
+  { kind: 'run'; ticket: IdempotencyTicket } | { kind: 'replay'; status: number; responseKind: StoredResponseKind; body: string };
 
 /** A repeat answered 409 may come back after this many seconds at least. */
 const IN_PROGRESS_RETRY_AFTER_MAX = 5;
@@ -67,7 +66,10 @@ export class IdempotencyService {
       ttlSeconds,
     });
     if (result.claimed) {
-      return { kind: 'run', ticket: { keyHash: hash, leaseToken, resourceId: result.resourceId, stopRenewing: this.renewWhileRunning(hash, leaseToken) } };
+      return {
+        kind: 'run',
+        ticket: { keyHash: hash, leaseToken, resourceId: result.resourceId, stopRenewing: this.renewWhileRunning(hash, leaseToken) },
+      };
     }
     if (!result.fingerprint.equals(fingerprint)) throw new IdempotencyKeyReusedError();
     if (result.state === 'running') {
@@ -83,10 +85,19 @@ export class IdempotencyService {
   async complete(ticket: IdempotencyTicket, status: number, kind: StoredResponseKind, body: string): Promise<void> {
     ticket.stopRenewing();
     try {
-      const stored = await this.repository.complete(ticket.keyHash, ticket.leaseToken, status, kind, this.cipher.seal(body, ticket.keyHash));
+      const stored = await this.repository.complete(
+        ticket.keyHash,
+        ticket.leaseToken,
+        status,
+        kind,
+        this.cipher.seal(body, ticket.keyHash),
+      );
       if (!stored) this.logger.warn('an idempotent request finished after its lease was lost; its response was not stored');
     } catch (error) {
-      this.logger.warn({ err: error }, 'the response of an idempotent request could not be stored; the key frees itself when its lease expires');
+      this.logger.warn(
+        { err: error },
+        'the response of an idempotent request could not be stored; the key frees itself when its lease expires',
+      );
     }
   }
 
@@ -103,11 +114,14 @@ export class IdempotencyService {
   /** Renews the lease every third of it while the request runs (a request shorter than that costs nothing). */
   private renewWhileRunning(hash: Buffer, leaseToken: string): () => void {
     const { leaseSeconds } = this.config.idempotency;
-    const timer = setInterval(() => {
-      this.repository.renew(hash, leaseToken, leaseSeconds).catch((error: unknown) => {
-        this.logger.warn({ err: error }, 'an idempotency lease could not be renewed');
-      });
-    }, (leaseSeconds * 1000) / 3);
+    const timer = setInterval(
+      () => {
+        this.repository.renew(hash, leaseToken, leaseSeconds).catch((error: unknown) => {
+          this.logger.warn({ err: error }, 'an idempotency lease could not be renewed');
+        });
+      },
+      (leaseSeconds * 1000) / 3,
+    );
     timer.unref();
     return () => clearInterval(timer);
   }
