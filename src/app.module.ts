@@ -28,6 +28,8 @@ import { UsageModule } from './modules/usage/usage.module.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { KnowledgeModule } from './modules/knowledge/knowledge.module.js';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module.js';
+import { OutboundModule } from './common/outbound/outbound.module.js';
+import { AuditModule } from './modules/audit/audit.module.js';
 
 /**
  * Infrastructure first, then the feature modules in the order the spec introduces them, then the worker modules
@@ -66,6 +68,8 @@ export class AppModule {
         ...(config.workersEnabled ? [EventsWorkerModule, ChannelsWorkerModule] : []),
         KnowledgeModule,
         IdempotencyModule,
+        OutboundModule,
+        AuditModule,
       ],
     };
   }
