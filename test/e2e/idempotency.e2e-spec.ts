@@ -1,9 +1,12 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { request as httpRequest } from 'node:http';
+import pg from 'pg';
 import { liveAgent, shopBundle, type LiveTestAgent } from '../support/agents.js';
 import type { HttpResponse } from '../support/http.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { openSse } from '../support/sse-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { waitFor } from '../support/wait.js';
 import type { TestOrg } from '../factories/factory.js';
 import { IdempotencyCleaner } from '../../src/modules/idempotency/idempotency.cleaner.js';
 
@@ -241,6 +244,26 @@ describe('Idempotency-Key', () => {
     expect(reused.body.error.code).toBe('idempotency_key_reused');
   });
 
+  it('replays the whole stream to a client that went away after the first event', async () => {
+    const key = newKey();
+    const body = { text: 'I am looking for trail shoes', user_id: 'u1' };
+    const headers = { ...shop.headers, 'idempotency-key': key };
+    const first = await openSse(t.baseUrl, '/messaging/v1/messages/stream', { headers, body });
+    const seen = await first.collect((event) => event.event === 'thread');
+    first.abort();
+    // The turn runs to its end without the client; the repeat gets every event of it once it is stored.
+    const again = await waitFor(async () => {
+      const res = await openSse(t.baseUrl, '/messaging/v1/messages/stream', { headers, body });
+      return res.status === 200 ? res : res.body?.error?.code === 'idempotency_key_in_progress' ? undefined : res;
+    }, 'the stored stream');
+    expect(again.status).toBe(200);
+    const events = await again.collect();
+    expect(events[0]).toEqual(seen[0]);
+    expect(events.map((e) => e.event)).toEqual(expect.arrayContaining(['thread', 'message', 'suggestions', 'done']));
+    expect(events.at(-1)!.event).toBe('done');
+    expect(await interactions()).toBe(1);
+  });
+
   it('lets browsers send Idempotency-Key and read Idempotent-Replayed (CORS)', async () => {
     const preflight = await t.http.request('OPTIONS', SEND, {
       headers: {
@@ -275,6 +298,19 @@ describe('Idempotency-Key', () => {
   });
 });
 
+/** Statements each request of the test app causes (as test/perf/round-trips.e2e-spec.ts counts them). */
+const statements = new AsyncLocalStorage<string[]>();
+let recording: string[] | null = null;
+const originalQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  const into = statements.getStore();
+  if (into) {
+    const first = args[0] as string | { text?: string };
+    into.push((typeof first === 'string' ? first : (first.text ?? '')).replace(/\s+/g, ' ').trim().split(' ').slice(0, 3).join(' '));
+  }
+  return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof pg.Client.prototype.query;
+
 describe('Idempotency-Key on the events webhook, across two API processes', () => {
   let t: TestApp;
   let other: ServiceProcess;
@@ -286,6 +322,9 @@ describe('Idempotency-Key on the events webhook, across two API processes', () =
 
   beforeAll(async () => {
     t = await createTestApp();
+    t.app.getHttpServer().prependListener('request', () => {
+      if (recording) statements.enterWith(recording);
+    });
     other = await startServiceProcess();
   }, 60_000);
   beforeEach(async () => {
@@ -340,6 +379,28 @@ describe('Idempotency-Key on the events webhook, across two API processes', () =
     expect(retried.status).toBe(202);
     expect(retried.body.event_id).toBe(first.body.event_id);
     expect(await events()).toBe(1);
+  });
+
+  it('a keyed accept costs the claim, the INSERT and the stored response; a repeat one statement', async () => {
+    const body = { text: 'Order 9 packed', thread_id: 'order-9' };
+    await t.http.post(EVENTS, body, { ...headers, 'idempotency-key': newKey() });
+    const key = newKey();
+    const record = async (): Promise<string[]> => {
+      recording = [];
+      try {
+        expect((await t.http.post(EVENTS, body, { ...headers, 'idempotency-key': key })).status).toBe(202);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return recording;
+      } finally {
+        recording = null;
+      }
+    };
+    expect(await record()).toEqual([
+      expect.stringMatching(/^WITH claimed AS/),
+      expect.stringMatching(/^INSERT INTO events/),
+      expect.stringMatching(/^UPDATE idempotency_keys SET/),
+    ]);
+    expect(await record()).toEqual([expect.stringMatching(/^WITH claimed AS/)]);
   });
 
   it('without a key every delivery is a new event; without credentials it is 401', async () => {
