@@ -171,6 +171,8 @@ describe('Idempotency-Key', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.text).toBe(first.text);
     expect((await t.http.get(path, org.headers)).body.results).toHaveLength(before + 1);
+    // The replay ran nothing: one audit record of the creation.
+    expect(await count(`SELECT count(*) AS n FROM audit_events WHERE resource_id = $1`, [first.body.id])).toBe(1);
 
     const stored = await t.dataSource.query<Array<{ body: Buffer }>>(`SELECT response_body AS body FROM idempotency_keys`);
     expect(stored).toHaveLength(1);
