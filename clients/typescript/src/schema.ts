@@ -3072,7 +3072,10 @@ export interface operations {
   Projects_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3085,6 +3088,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -3102,6 +3107,24 @@ export interface operations {
            *       "error": {
            *         "code": "unauthorized",
            *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -3145,7 +3168,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -3915,7 +3938,10 @@ export interface operations {
   Versions_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -3931,6 +3957,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -4009,7 +4037,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description The resource is in a state that forbids this (see the code) */
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4018,8 +4046,8 @@ export interface operations {
           /**
            * @example {
            *       "error": {
-           *         "code": "conflict",
-           *         "message": "The resource is in a state that forbids this",
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -4063,7 +4091,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -4518,7 +4546,10 @@ export interface operations {
   Versions_publish: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -4532,6 +4563,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -4610,7 +4643,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description The resource is in a state that forbids this (see the code) */
+      /** @description The resource is in a state that forbids this (see the code); `idempotency_key_in_progress`: the first request with this Idempotency-Key is still running (see Retry-After) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4628,7 +4661,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -4868,7 +4901,10 @@ export interface operations {
   Versions_push: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -4886,6 +4922,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -4964,7 +5002,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description The resource is in a state that forbids this (see the code) */
+      /** @description The resource is in a state that forbids this (see the code); `idempotency_key_in_progress`: the first request with this Idempotency-Key is still running (see Retry-After) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5018,7 +5056,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -5451,7 +5489,10 @@ export interface operations {
   Agents_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of a project of your organization */
         projectId: string;
@@ -5467,6 +5508,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -5545,7 +5588,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description The resource is in a state that forbids this (see the code) */
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5554,8 +5597,8 @@ export interface operations {
           /**
            * @example {
            *       "error": {
-           *         "code": "conflict",
-           *         "message": "The resource is in a state that forbids this",
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -5599,7 +5642,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6355,7 +6398,10 @@ export interface operations {
   Keys_createPublishableKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -6371,6 +6417,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -6406,6 +6454,24 @@ export interface operations {
            *       "error": {
            *         "code": "not_found",
            *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -6449,7 +6515,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6767,7 +6833,10 @@ export interface operations {
   Keys_createApiKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -6779,6 +6848,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -6821,7 +6892,25 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7124,7 +7213,10 @@ export interface operations {
   Messaging_send: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -7137,6 +7229,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -7215,6 +7309,24 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
       /** @description The body exceeds 1 MiB (`payload_too_large`) */
       413: {
         headers: {
@@ -7233,7 +7345,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7334,7 +7446,10 @@ export interface operations {
   Messaging_rerun: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description A thread of the token's agent (`thread_id` of an earlier reply) */
         threadId: string;
@@ -7350,6 +7465,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -7428,7 +7545,25 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7944,6 +8079,8 @@ export interface operations {
       header?: {
         /** @description Resume after this event id (`<interaction_id>:<seq>`) */
         'Last-Event-ID'?: string;
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -7957,6 +8094,8 @@ export interface operations {
       /** @description Server-Sent Events, each with `id: <interaction_id>:<seq>`, in this order: `thread` ([payload](#/components/schemas/StreamThreadEventDto)) → `delta` ([payload](#/components/schemas/StreamDeltaEventDto), repeated) → `card` ([payload](#/components/schemas/StreamCardEventDto), optional, repeated) → `message` ([payload](#/components/schemas/StreamMessageEventDto)) → `suggestions` ([payload](#/components/schemas/StreamSuggestionsEventDto)) → `done` (`{}`). A failure after the first event is an `error` event ([payload](#/components/schemas/StreamErrorEventDto)) and the stream ends. A `: ping` comment line keeps idle streams open. Concatenated deltas equal `message.text`. */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -8060,6 +8199,24 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
       /** @description The body exceeds 1 MiB (`payload_too_large`) */
       413: {
         headers: {
@@ -8078,7 +8235,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -8161,7 +8318,10 @@ export interface operations {
   Events_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -8174,6 +8334,8 @@ export interface operations {
       /** @description Accepted */
       202: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -8216,6 +8378,24 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
       /** @description The body exceeds 1 MiB (`webhooks.payload_too_large`) */
       413: {
         headers: {
@@ -8234,7 +8414,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
