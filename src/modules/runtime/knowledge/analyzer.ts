@@ -86,11 +86,63 @@ export interface QueryWord {
 
 const PART_WEIGHT = 0.5;
 
+/**
+ * Clipped forms of everyday support English and the word a manual spells out ("my db won't start", "the app
+ * can't connect"): a general lexical resource like the stop words, not a list of any knowledge base's terms.
+ * The question's word stands for its full form (a manual that uses the clipped form still matches through it).
+ */
+const CLIPPED: Record<string, string> = process.env.Q_NOCLIP
+  ? {}
+  : {
+      db: 'database',
+      dbs: 'databases',
+      app: 'application',
+      apps: 'applications',
+      config: 'configuration',
+      configs: 'configurations',
+      repo: 'repository',
+      info: 'information',
+      auth: 'authentication',
+      admin: 'administrator',
+      admins: 'administrators',
+      perf: 'performance',
+      env: 'environment',
+      dir: 'directory',
+      dirs: 'directories',
+      prod: 'production',
+      pw: 'password',
+      pwd: 'password',
+      passwd: 'password',
+      creds: 'credentials',
+      stats: 'statistics',
+      mem: 'memory',
+      ram: 'memory',
+      temp: 'temporary',
+      tmp: 'temporary',
+      msg: 'message',
+      msgs: 'messages',
+      doc: 'documentation',
+      docs: 'documentation',
+      param: 'parameter',
+      params: 'parameters',
+      args: 'arguments',
+      arg: 'argument',
+      async: 'asynchronous',
+      sync: 'synchronous',
+      init: 'initialize',
+      req: 'request',
+      reqs: 'requests',
+      conn: 'connection',
+      conns: 'connections',
+    };
+
 /** Distinct content words of a question with their weight in the question model, at most `max`. */
 export function questionWords(text: string, max = MAX_QUERY_TERMS): QueryWord[] {
   const seen = new Set<string>();
   const out: QueryWord[] = [];
-  for (const { word, of } of tokens(text)) {
+  for (const token of tokens(text)) {
+    const { of } = token;
+    const word = of ? token.word : (CLIPPED[token.word] ?? token.word);
     if (isStop(word)) continue;
     const stem = termOf(word);
     if (seen.has(stem)) continue;
