@@ -58,7 +58,8 @@ export function calibrate(outcomes: Outcome[], maxWrong = 2): number {
     const at = figures(outcomes.map((o) => ({ ...o, declined: o.confidence <= low })));
     if (at.answerableWronglyDeclined > maxWrong) break;
     const high = candidates[i + 1] ?? 1;
-    const better = at.unanswerableDeclined > best.declined || (at.unanswerableDeclined === best.declined && at.answerableWronglyDeclined < best.wrong);
+    const better =
+      at.unanswerableDeclined > best.declined || (at.unanswerableDeclined === best.declined && at.answerableWronglyDeclined < best.wrong);
     if (better) best = { low, high, declined: at.unanswerableDeclined, wrong: at.answerableWronglyDeclined };
     else if (at.unanswerableDeclined === best.declined && at.answerableWronglyDeclined === best.wrong) best.high = high;
   }

@@ -9,7 +9,7 @@ import { boundedWord, isStopword, MAX_QUERY_TERMS } from '../text/terms.js';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 /** A word, or an identifier joined by `_` or `.` (`shared_buffers`, `pg_hba.conf`): kept whole and split. */
-const TOKEN = /[\p{L}\p{N}]+(?:[_.][\p{L}\p{N}]+)*/gu;
+const TOKEN = /[\p{L}\p{N}]+(?:[_./-][\p{L}\p{N}]+)*/gu;
 
 /**
  * Words a support question is built from that say little about its topic ("how do I set up …", "what is the
@@ -52,7 +52,7 @@ export function lowerWords(text: string): string[] {
 function tokens(text: string): Array<{ word: string; of?: string }> {
   const out: Array<{ word: string; of?: string }> = [];
   for (const [token] of text.toLowerCase().matchAll(TOKEN)) {
-    if (!/[_.]/.test(token)) {
+    if (!/[_./-]/.test(token)) {
       out.push({ word: boundedWord(token) });
       continue;
     }
@@ -65,7 +65,7 @@ function tokens(text: string): Array<{ word: string; of?: string }> {
 
 /** The term of a token: an identifier stays whole (a stemmer would mangle it), a word is stemmed. */
 function termOf(word: string): string {
-  return /[_.]/.test(word) ? word : stemWord(word);
+  return /[_./-]/.test(word) ? word : stemWord(word);
 }
 
 /** Index terms of a text, in order (positions matter for proximity). */
@@ -91,57 +91,56 @@ const PART_WEIGHT = 0.5;
  * can't connect"): a general lexical resource like the stop words, not a list of any knowledge base's terms.
  * The question's word stands for its full form (a manual that uses the clipped form still matches through it).
  */
-const CLIPPED: Record<string, string> = process.env.Q_NOCLIP
-  ? {}
-  : {
-      db: 'database',
-      dbs: 'databases',
-      app: 'application',
-      apps: 'applications',
-      config: 'configuration',
-      configs: 'configurations',
-      repo: 'repository',
-      info: 'information',
-      auth: 'authentication',
-      admin: 'administrator',
-      admins: 'administrators',
-      perf: 'performance',
-      env: 'environment',
-      dir: 'directory',
-      dirs: 'directories',
-      prod: 'production',
-      pw: 'password',
-      pwd: 'password',
-      passwd: 'password',
-      creds: 'credentials',
-      stats: 'statistics',
-      mem: 'memory',
-      ram: 'memory',
-      temp: 'temporary',
-      tmp: 'temporary',
-      msg: 'message',
-      msgs: 'messages',
-      doc: 'documentation',
-      docs: 'documentation',
-      param: 'parameter',
-      params: 'parameters',
-      args: 'arguments',
-      arg: 'argument',
-      async: 'asynchronous',
-      sync: 'synchronous',
-      init: 'initialize',
-      req: 'request',
-      reqs: 'requests',
-      conn: 'connection',
-      conns: 'connections',
-    };
+const CLIPPED: Record<string, string> = {
+  db: 'database',
+  dbs: 'databases',
+  app: 'application',
+  apps: 'applications',
+  config: 'configuration',
+  configs: 'configurations',
+  repo: 'repository',
+  info: 'information',
+  auth: 'authentication',
+  admin: 'administrator',
+  admins: 'administrators',
+  perf: 'performance',
+  env: 'environment',
+  dir: 'directory',
+  dirs: 'directories',
+  prod: 'production',
+  pw: 'password',
+  pwd: 'password',
+  passwd: 'password',
+  creds: 'credentials',
+  stats: 'statistics',
+  mem: 'memory',
+  ram: 'memory',
+  temp: 'temporary',
+  tmp: 'temporary',
+  msg: 'message',
+  msgs: 'messages',
+  doc: 'documentation',
+  docs: 'documentation',
+  param: 'parameter',
+  params: 'parameters',
+  args: 'arguments',
+  arg: 'argument',
+  async: 'asynchronous',
+  sync: 'synchronous',
+  init: 'initialize',
+  req: 'request',
+  reqs: 'requests',
+  conn: 'connection',
+  conns: 'connections',
+};
 
 /** Distinct content words of a question with their weight in the question model, at most `max`. */
 export function questionWords(text: string, max = MAX_QUERY_TERMS): QueryWord[] {
   const seen = new Set<string>();
   const out: QueryWord[] = [];
   for (const token of tokens(text)) {
-    const { of } = token;
+    // Parts of a hyphenated compound ("read-only") are words of their own; parts of an identifier are fragments.
+    const of = token.of && /[_./]/.test(token.of) ? token.of : undefined;
     const word = of ? token.word : (CLIPPED[token.word] ?? token.word);
     if (isStop(word)) continue;
     const stem = termOf(word);

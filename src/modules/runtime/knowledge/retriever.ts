@@ -43,15 +43,6 @@ const PROXIMITY_WINDOW = 5;
 const EXPANSION_COVERS = 0.5;
 const PROXIMITY_WEIGHT = 0.25;
 const RERANK = 40;
-const COMPOUND_WINDOW = 2;
-const COMPOUND_SCAN = 400;
-const TUNE = {
-  compound: Number(process.env.Q_COMPOUND ?? 0),
-  compoundMinIdf: Number(process.env.Q_CMIN ?? 0),
-  name: Number(process.env.Q_NAME ?? 6),
-  word: Number(process.env.Q_WORD ?? 0.5),
-  ident: Number(process.env.Q_IDENT ?? 6),
-};
 
 interface Postings {
   ids: Int32Array;
@@ -106,7 +97,7 @@ export class KnowledgeRetriever {
     documents.forEach((d, di) => {
       const { headings, body } = splitHeadings(d.text);
       const perField = [analyze(d.title), analyze(headings), analyze(body)].map((terms, f) => {
-        fieldLen[f]![di] = terms.length;
+        fieldLen[f]![di] = wordCount(terms);
         return counts(terms.map((t) => this.termId(t)));
       });
       fieldTf.push(perField);
@@ -127,12 +118,12 @@ export class KnowledgeRetriever {
     this.passageDoc = new Int32Array(passages.length);
     const passageLists: PostingList[] = [];
     const lens = passages.map((p) => analyze(p.text));
-    const avgPassage = Math.max(1, lens.reduce((a, t) => a + t.length, 0) / Math.max(1, lens.length));
+    const avgPassage = Math.max(1, lens.reduce((a, t) => a + wordCount(t), 0) / Math.max(1, lens.length));
     passages.forEach((p, pi) => {
       this.passageDoc[pi] = docIndex.get(p.documentId) ?? 0;
       const ids = Int32Array.from(lens[pi]!, (t) => this.termId(t));
       this.passageTerms.push(ids);
-      const norm = 1 - PASSAGE_B + (PASSAGE_B * ids.length) / avgPassage;
+      const norm = 1 - PASSAGE_B + (PASSAGE_B * wordCount(lens[pi]!)) / avgPassage;
       for (const [t, n] of counts(ids)) add(passageLists, t, pi, n / (n + K1 * norm));
     });
     const nd = documents.length;
@@ -181,8 +172,7 @@ export class KnowledgeRetriever {
       .map(({ p, s }) => ({ p, s: s + this.proximity(p, terms, ids) }))
       .sort((a, b) => b.s - a.s)
       .slice(0, limit);
-    const absent = this.absentCompounds(words);
-    return { terms, passages: ranked.map(({ p, s }) => ({ index: p, score: s, ...this.coverage(p, terms, ids, absent) })) };
+    return { terms, passages: ranked.map(({ p, s }) => ({ index: p, score: s, ...this.coverage(p, terms, ids) })) };
   }
 
   /** The question's words, then context words, synonyms and co-occurring terms the knowledge base uses. */
@@ -267,58 +257,8 @@ export class KnowledgeRetriever {
     return PROXIMITY_WEIGHT * sum;
   }
 
-  /**
-   * Pairs of consecutive content words of the question that the knowledge base knows each but never uses
-   * together (within a couple of words, either order): a named concept it lacks ("availability groups", "PL/SQL",
-   * "transparent … encryption"). Each weighs as the rarer of its two words; none is covered by any passage.
-   */
-  private absentCompounds(words: QueryWord[]): Array<{ label: string; weight: number }> {
-    const out: Array<{ label: string; weight: number }> = [];
-    if (TUNE.compound <= 0) return out;
-    for (let i = 0; i + 1 < words.length; i++) {
-      const a = words[i]!;
-      const b = words[i + 1]!;
-      if (a.of || b.of) continue;
-      const ta = this.vocab.get(a.stem);
-      const tb = this.vocab.get(b.stem);
-      if (ta === undefined || tb === undefined) continue;
-      const rarer = Math.min(this.passageIdf[ta]!, this.passageIdf[tb]!);
-      if (rarer < TUNE.compoundMinIdf) continue;
-      if (this.usedTogether(ta, tb)) continue;
-      out.push({ label: `${a.word} ${b.word}`, weight: TUNE.compound * Math.min(a.weight, b.weight) * rarer });
-    }
-    return out;
-  }
-
-  /** Whether two terms occur within COMPOUND_WINDOW positions of each other in some passage. */
-  private usedTogether(ta: number, tb: number): boolean {
-    const pa = this.passagePostings[ta]!.ids;
-    const pb = this.passagePostings[tb]!.ids;
-    const [short, other] = pa.length <= pb.length ? [pa, tb] : [pb, ta];
-    const mine = short === pa ? ta : tb;
-    if (short.length > COMPOUND_SCAN) return true;
-    for (let i = 0; i < short.length; i++) {
-      const seq = this.passageTerms[short[i]!]!;
-      let lastMine = -100;
-      let lastOther = -100;
-      for (let pos = 0; pos < seq.length; pos++) {
-        const t = seq[pos]!;
-        if (t === mine) lastMine = pos;
-        else if (t === other) lastOther = pos;
-        else continue;
-        if (Math.abs(lastMine - lastOther) <= COMPOUND_WINDOW) return true;
-      }
-    }
-    return false;
-  }
-
   /** How much of the question (IDF-weighted; an unknown word weighs the most) the passage covers. */
-  private coverage(
-    p: number,
-    terms: QueryTerm[],
-    ids: number[],
-    absent: Array<{ label: string; weight: number }> = [],
-  ): { coverage: number; uncovered: string[] } {
+  private coverage(p: number, terms: QueryTerm[], ids: number[]): { coverage: number; uncovered: string[] } {
     const present = new Set(this.passageTerms[p]!);
     const head = this.docHeadTerms[this.passageDoc[p]!]!;
     const has = (i: number) => ids[i]! >= 0 && (present.has(ids[i]!) || head.has(ids[i]!));
@@ -338,10 +278,6 @@ export class KnowledgeRetriever {
         else uncovered.push(q.source);
       }
     });
-    for (const c of absent) {
-      total += c.weight;
-      uncovered.push(c.label);
-    }
     return { coverage: total > 0 ? covered / total : 0, uncovered };
   }
 
@@ -377,8 +313,7 @@ const WORD_FACTOR = 0.5;
 function unknownFactor(term: string): number {
   const dictionary = wordnet()?.stems;
   if (!dictionary || /\d/.test(term)) return 1;
-  if (/[_.]/.test(term)) return TUNE.ident;
-  return dictionary.has(term) ? TUNE.word : TUNE.name;
+  return dictionary.has(term) ? WORD_FACTOR : NAME_FACTOR;
 }
 
 /** The `k` items of highest score, best first (one pass, a sorted buffer of k: no sort of every candidate). */
@@ -393,6 +328,13 @@ function topK(items: number[], score: (item: number) => number, k: number): Arra
     if (best.length > k) best.pop();
   }
   return best;
+}
+
+/** Length of a field or passage in words: a hyphenated compound's whole form is indexed beside its parts. */
+function wordCount(terms: string[]): number {
+  let n = 0;
+  for (const t of terms) if (!t.includes('-') || /[_./]/.test(t)) n += 1;
+  return n;
 }
 
 function idf(n: number, df: number): number {
