@@ -73,6 +73,16 @@ describe('knowledge retriever: clipped words and compounds in ranking and answer
     expect(a.answerable).toBe(true);
   });
 
+  it('searches for the clipped form itself in a knowledge base that never writes the full word', () => {
+    const dbOnly = retrieverOf([
+      { id: 'restart', title: 'Restarts', text: 'Restart the db after you change its port.' },
+      { id: 'billing', title: 'Billing', text: 'Invoices are sent on the first day of the month.' },
+    ]);
+    const result = dbOnly.r.search(questionWords('how do I restart my db'));
+    expect(dbOnly.passageDoc[result.passages[0]!.index]).toBe('restart');
+    expect(result.passages[0]!.uncovered).toEqual([]);
+  });
+
   it('matches a compound the knowledge base uses (read-only) and declines one it never uses (multi-master)', () => {
     expect(decide('can a client use a read-only role').a.answerable).toBe(true);
     const missing = decide('does the server support multi-master replication');

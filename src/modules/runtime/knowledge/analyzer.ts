@@ -82,6 +82,8 @@ export interface QueryWord {
   weight: number;
   /** The identifier this word is a part of (`buffers` of `shared_buffers`). */
   of?: string;
+  /** Stem of the clipped form the question used (`db` for `database`). */
+  clipped?: string;
 }
 
 const PART_WEIGHT = 0.5;
@@ -89,7 +91,8 @@ const PART_WEIGHT = 0.5;
 /**
  * Clipped forms of everyday support English and the word a manual spells out ("my db won't start", "the app
  * can't connect"): a general lexical resource like the stop words, not a list of any knowledge base's terms.
- * The question's word stands for its full form (a manual that uses the clipped form still matches through it).
+ * The question's word stands for its full form; a knowledge base that only ever writes the clipped form is searched
+ * for that instead (knowledge/retriever.ts).
  */
 const CLIPPED: Record<string, string> = {
   db: 'database',
@@ -147,7 +150,8 @@ export function questionWords(text: string, max = MAX_QUERY_TERMS): QueryWord[] 
     if (seen.has(stem)) continue;
     seen.add(stem);
     const weight = (QUESTION_WORDS.has(word) ? QUESTION_WEIGHT : 1) * (of ? PART_WEIGHT : 1);
-    out.push(of ? { word, stem, weight, of } : { word, stem, weight });
+    const clipped = word !== token.word ? stemWord(token.word) : undefined;
+    out.push(of ? { word, stem, weight, of } : clipped ? { word, stem, weight, clipped } : { word, stem, weight });
     if (out.length === max) break;
   }
   return out;

@@ -184,7 +184,7 @@ export class KnowledgeRetriever {
       seen.add(term);
       out.push({ term, source, weight, kind });
     };
-    for (const w of words) add(w.stem, w.of ?? w.word, w.weight, w.of ? 'part' : 'question');
+    for (const w of words) add(this.termFor(w), w.of ?? w.word, w.weight, w.of ? 'part' : 'question');
     for (const w of context) add(w.stem, w.word, w.weight * 0.5, 'context');
     const table = wordnet();
     for (const w of words) {
@@ -199,6 +199,11 @@ export class KnowledgeRetriever {
       for (const t of this.cooccurring(w.stem)) add(t, w.word, w.weight * COOCCURRENCE_WEIGHT, 'cooccurrence');
     }
     return out;
+  }
+
+  /** A clipped word's full form ("db" → database), or the clipped form when only that is in this knowledge base. */
+  private termFor(w: QueryWord): string {
+    return w.clipped && !this.vocab.has(w.stem) && this.vocab.has(w.clipped) ? w.clipped : w.stem;
   }
 
   /**
