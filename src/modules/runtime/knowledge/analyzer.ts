@@ -2,13 +2,18 @@ import { stemmer } from 'stemmer';
 import { boundedWord, isStopword, MAX_QUERY_TERMS } from '../text/terms.js';
 
 /**
- * The knowledge retriever's view of English text: lower-cased words (identifiers such as `shared_buffers` split
- * at `_`, `.` and `-` so "shared buffers" meets them), stop words dropped, Porter-stemmed (the `stemmer` package:
- * "replication"/"replicate"/"replicating" meet, which the engines' light stemmer does not do).
+ * The knowledge retriever's view of English text: lower-cased words (identifiers such as `shared_buffers` and
+ * compounds such as `PL/SQL` or `multi-master` kept whole and split at `_`, `.`, `/` and `-`, so "shared buffers"
+ * meets them and a compound the knowledge base never writes stays a name it lacks), stop words dropped,
+ * Porter-stemmed (the `stemmer` package: "replication"/"replicate"/"replicating" meet, which the engines' light
+ * stemmer does not do).
  */
 
 const WORD = /[\p{L}\p{N}]+/gu;
-/** A word, or an identifier joined by `_` or `.` (`shared_buffers`, `pg_hba.conf`): kept whole and split. */
+/**
+ * A word, or an identifier or compound joined by `_`, `.`, `/` or `-` (`shared_buffers`, `pg_hba.conf`,
+ * `PL/Python`, `read-only`): kept whole and split.
+ */
 const TOKEN = /[\p{L}\p{N}]+(?:[_./-][\p{L}\p{N}]+)*/gu;
 
 /**
