@@ -37,6 +37,10 @@ describe('knowledge analyzer: clipped words and compounds', () => {
     expect(words.every((w) => w.weight > 0)).toBe(true);
   });
 
+  it('leaves words that name object properties alone ("constructor", "toString")', () => {
+    expect(questionWords('constructor toString hasOwnProperty').map((w) => w.word)).toEqual(['constructor', 'tostring', 'hasownproperty']);
+  });
+
   it('does not rewrite a clipped word inside an identifier (db of pg_db_role)', () => {
     const words = questionWords('what is pg_db_role');
     expect(words.map((w) => w.word)).toEqual(['pg_db_role', 'pg', 'db', 'role']);

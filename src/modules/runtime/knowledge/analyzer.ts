@@ -99,48 +99,50 @@ const PART_WEIGHT = 0.5;
  * The question's word stands for its full form; a knowledge base that only ever writes the clipped form is searched
  * for that instead (knowledge/retriever.ts).
  */
-const CLIPPED: Record<string, string> = {
-  db: 'database',
-  dbs: 'databases',
-  app: 'application',
-  apps: 'applications',
-  config: 'configuration',
-  configs: 'configurations',
-  repo: 'repository',
-  info: 'information',
-  auth: 'authentication',
-  admin: 'administrator',
-  admins: 'administrators',
-  perf: 'performance',
-  env: 'environment',
-  dir: 'directory',
-  dirs: 'directories',
-  prod: 'production',
-  pw: 'password',
-  pwd: 'password',
-  passwd: 'password',
-  creds: 'credentials',
-  stats: 'statistics',
-  mem: 'memory',
-  ram: 'memory',
-  temp: 'temporary',
-  tmp: 'temporary',
-  msg: 'message',
-  msgs: 'messages',
-  doc: 'documentation',
-  docs: 'documentation',
-  param: 'parameter',
-  params: 'parameters',
-  args: 'arguments',
-  arg: 'argument',
-  async: 'asynchronous',
-  sync: 'synchronous',
-  init: 'initialize',
-  req: 'request',
-  reqs: 'requests',
-  conn: 'connection',
-  conns: 'connections',
-};
+const CLIPPED = new Map<string, string>(
+  Object.entries({
+    db: 'database',
+    dbs: 'databases',
+    app: 'application',
+    apps: 'applications',
+    config: 'configuration',
+    configs: 'configurations',
+    repo: 'repository',
+    info: 'information',
+    auth: 'authentication',
+    admin: 'administrator',
+    admins: 'administrators',
+    perf: 'performance',
+    env: 'environment',
+    dir: 'directory',
+    dirs: 'directories',
+    prod: 'production',
+    pw: 'password',
+    pwd: 'password',
+    passwd: 'password',
+    creds: 'credentials',
+    stats: 'statistics',
+    mem: 'memory',
+    ram: 'memory',
+    temp: 'temporary',
+    tmp: 'temporary',
+    msg: 'message',
+    msgs: 'messages',
+    doc: 'documentation',
+    docs: 'documentation',
+    param: 'parameter',
+    params: 'parameters',
+    args: 'arguments',
+    arg: 'argument',
+    async: 'asynchronous',
+    sync: 'synchronous',
+    init: 'initialize',
+    req: 'request',
+    reqs: 'requests',
+    conn: 'connection',
+    conns: 'connections',
+  }),
+);
 
 /** Distinct content words of a question with their weight in the question model, at most `max`. */
 export function questionWords(text: string, max = MAX_QUERY_TERMS): QueryWord[] {
@@ -149,7 +151,7 @@ export function questionWords(text: string, max = MAX_QUERY_TERMS): QueryWord[] 
   for (const token of tokens(text)) {
     // Parts of a hyphenated compound ("read-only") are words of their own; parts of an identifier are fragments.
     const of = token.of && /[_./]/.test(token.of) ? token.of : undefined;
-    const word = of ? token.word : (CLIPPED[token.word] ?? token.word);
+    const word = of ? token.word : (CLIPPED.get(token.word) ?? token.word);
     if (isStop(word)) continue;
     const stem = termOf(word);
     if (seen.has(stem)) continue;
