@@ -977,6 +977,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/management/v1/audit-events/{auditEventId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an audit record
+     * @description Another organization's record is 404.
+     */
+    get: operations['Audit_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3175,7 +3195,10 @@ export interface operations {
   Projects_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3188,6 +3211,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -3205,6 +3230,24 @@ export interface operations {
            *       "error": {
            *         "code": "unauthorized",
            *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -3248,7 +3291,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -4018,7 +4061,10 @@ export interface operations {
   Versions_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -4034,6 +4080,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -4112,7 +4160,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description The resource is in a state that forbids this (see the code) */
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4121,8 +4169,8 @@ export interface operations {
           /**
            * @example {
            *       "error": {
-           *         "code": "conflict",
-           *         "message": "The resource is in a state that forbids this",
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -4166,7 +4214,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -4621,7 +4669,10 @@ export interface operations {
   Versions_publish: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -4635,6 +4686,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -4713,7 +4766,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description The resource is in a state that forbids this (see the code) */
+      /** @description The resource is in a state that forbids this (see the code); `idempotency_key_in_progress`: the first request with this Idempotency-Key is still running (see Retry-After) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4731,7 +4784,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -4971,7 +5024,10 @@ export interface operations {
   Versions_push: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -4989,6 +5045,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -5067,7 +5125,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description The resource is in a state that forbids this (see the code) */
+      /** @description The resource is in a state that forbids this (see the code); `idempotency_key_in_progress`: the first request with this Idempotency-Key is still running (see Retry-After) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5121,7 +5179,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -5949,7 +6007,10 @@ export interface operations {
   Agents_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of a project of your organization */
         projectId: string;
@@ -5965,6 +6026,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -6043,7 +6106,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description The resource is in a state that forbids this (see the code) */
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6052,8 +6115,8 @@ export interface operations {
           /**
            * @example {
            *       "error": {
-           *         "code": "conflict",
-           *         "message": "The resource is in a state that forbids this",
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -6097,7 +6160,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6853,7 +6916,10 @@ export interface operations {
   Keys_createPublishableKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -6869,6 +6935,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -6904,6 +6972,24 @@ export interface operations {
            *       "error": {
            *         "code": "not_found",
            *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -6947,7 +7033,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7265,7 +7351,10 @@ export interface operations {
   Keys_createApiKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -7277,6 +7366,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -7319,7 +7410,25 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7622,7 +7731,10 @@ export interface operations {
   Messaging_send: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -7635,6 +7747,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -7713,6 +7827,24 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
       /** @description The body exceeds 1 MiB (`payload_too_large`) */
       413: {
         headers: {
@@ -7731,7 +7863,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7832,7 +7964,10 @@ export interface operations {
   Messaging_rerun: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description A thread of the token's agent (`thread_id` of an earlier reply) */
         threadId: string;
@@ -7848,6 +7983,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -7926,7 +8063,25 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -8442,6 +8597,8 @@ export interface operations {
       header?: {
         /** @description Resume after this event id (`<interaction_id>:<seq>`) */
         'Last-Event-ID'?: string;
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -8455,6 +8612,8 @@ export interface operations {
       /** @description Server-Sent Events, each with `id: <interaction_id>:<seq>`, in this order: `thread` ([payload](#/components/schemas/StreamThreadEventDto)) → `delta` ([payload](#/components/schemas/StreamDeltaEventDto), repeated) → `card` ([payload](#/components/schemas/StreamCardEventDto), optional, repeated) → `message` ([payload](#/components/schemas/StreamMessageEventDto)) → `suggestions` ([payload](#/components/schemas/StreamSuggestionsEventDto)) → `done` (`{}`). A failure after the first event is an `error` event ([payload](#/components/schemas/StreamErrorEventDto)) and the stream ends. A `: ping` comment line keeps idle streams open. Concatenated deltas equal `message.text`. */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -8558,6 +8717,24 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
       /** @description The body exceeds 1 MiB (`payload_too_large`) */
       413: {
         headers: {
@@ -8576,7 +8753,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -8659,7 +8836,10 @@ export interface operations {
   Events_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -8672,6 +8852,8 @@ export interface operations {
       /** @description Accepted */
       202: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -8714,6 +8896,24 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
       /** @description The body exceeds 1 MiB (`webhooks.payload_too_large`) */
       413: {
         headers: {
@@ -8732,7 +8932,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -11650,6 +11850,125 @@ export interface operations {
            *       "error": {
            *         "code": "unauthorized",
            *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Audit_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an audit record of your organization */
+        auditEventId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditEventResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
