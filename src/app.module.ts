@@ -27,6 +27,8 @@ import { TracesModule } from './modules/traces/traces.module.js';
 import { UsageModule } from './modules/usage/usage.module.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { KnowledgeModule } from './modules/knowledge/knowledge.module.js';
+import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
+import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module.js';
 
 /**
  * Infrastructure first, then the feature modules in the order the spec introduces them, then the worker modules
@@ -64,6 +66,8 @@ export class AppModule {
         UsageModule,
         ...(config.workersEnabled ? [EventsWorkerModule, ChannelsWorkerModule] : []),
         KnowledgeModule,
+        WebhooksModule,
+        ...(config.workersEnabled ? [WebhooksWorkerModule] : []),
       ],
     };
   }

@@ -46,6 +46,21 @@ export interface EventFailed extends EventOutcome {
   error: string;
 }
 
+/** An organization's webhook endpoints changed (created, updated, rotated, disabled, deleted): subscription caches reload. */
+export interface WebhookEndpointsChanged {
+  organizationId: string;
+}
+
+/** A webhook endpoint was disabled by its deliveries: the receiver answered 410, or too many attempts failed in a row. */
+export interface WebhookDisabled {
+  organizationId: string;
+  projectId: string;
+  webhookId: string;
+  reason: 'gone' | 'consecutive_failures';
+  /** Failed attempts in a row when it was disabled. */
+  consecutiveFailures: number;
+}
+
 export interface EventMap {
   'agent.live_changed': LiveRevisionChange;
   /** A revision went live through this process (publish, or a rename's re-publish): follow-up work runs once, here. */
@@ -54,6 +69,8 @@ export interface EventMap {
   'project.deleted': ProjectDeleted;
   'event.completed': EventCompleted;
   'event.failed': EventFailed;
+  'webhook.endpoints_changed': WebhookEndpointsChanged;
+  'webhook.disabled': WebhookDisabled;
 }
 
 export type BusEventName = keyof EventMap;
@@ -64,4 +81,8 @@ export type BusEventName = keyof EventMap;
  * through PostgreSQL NOTIFY, which commits with the revocation itself (auth/credential-changes.ts). The others are
  * handled where they happen (the worker that ran the event).
  */
-export const BROADCAST_EVENTS: ReadonlySet<BusEventName> = new Set<BusEventName>(['agent.live_changed', 'project.deleted']);
+export const BROADCAST_EVENTS: ReadonlySet<BusEventName> = new Set<BusEventName>([
+  'agent.live_changed',
+  'project.deleted',
+  'webhook.endpoints_changed',
+]);

@@ -23,6 +23,7 @@ import { assertProviderConfigured } from './provider-keys.check.js';
 import { VersionErrorCode } from './versions.errors.js';
 import { toVersionResponse } from './version-item.js';
 import { VersionsRepository } from './versions.repository.js';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.service.js';
 
 const tagOf = (number: number, revision: number) => `v${number}.${revision}`;
 
@@ -41,6 +42,7 @@ export class VersionsService {
     private readonly bundles: BundlesService,
     private readonly bus: EventBus,
     private readonly config: AppConfig,
+    private readonly webhooks: WebhookOutbox,
   ) {}
 
   async create(who: Principal, agentId: string, dto: CreateVersionDto): Promise<VersionResponseDto> {
@@ -100,7 +102,9 @@ export class VersionsService {
       const revision = await this.currentRevision(version);
       assertProviderConfigured(revision.bundle, this.config.providers);
       if (version.status !== 'published') await this.versions.updateVersion(version.id, { status: 'published' });
-      return this.moveLivePointer(agent, version.id, revision, 'publish');
+      const change = await this.moveLivePointer(agent, version.id, revision, 'publish');
+      await this.webhooks.versionPublished(change, agent.projectId);
+      return change;
     });
     this.bus.emit('agent.live_changed', change);
     this.bus.emit('version.published', change);

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { ProjectsModule } from '../projects/projects.module.js';
+import { WebhookOutboxModule } from './webhook-outbox.module.js';
+import { WebhooksController } from './webhooks.controller.js';
+import { WebhooksService } from './webhooks.service.js';
+
+/** Outbound webhooks, management surface: endpoints, secrets and the delivery log (docs/webhooks.md). */
+@Module({
+  imports: [WebhookOutboxModule, ProjectsModule],
+  controllers: [WebhooksController],
+  providers: [WebhooksService],
+  exports: [WebhooksService],
+})
+export class WebhooksModule {}
