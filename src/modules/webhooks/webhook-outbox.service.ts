@@ -54,6 +54,11 @@ export class WebhookOutbox {
     return this.subscriptions.wants(organizationId, type);
   }
 
+  /** Whether an enabled endpoint of any organization subscribes to `type` (no I/O). */
+  wantsAnywhere(type: WebhookEventType): boolean {
+    return this.subscriptions.wantsAnywhere(type);
+  }
+
   /** Whether recording this turn produces any message (`turn.completed`, and `thread.created` for a new thread). */
   wantsTurn(turn: Pick<TurnRecord, 'organizationId' | 'newThread'>): boolean {
     return this.wants(turn.organizationId, 'turn.completed') || (turn.newThread !== null && this.wants(turn.organizationId, 'thread.created'));

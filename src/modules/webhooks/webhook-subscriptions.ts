@@ -15,6 +15,8 @@ const FULL_RELOAD_MS = 60_000;
 export class WebhookSubscriptions implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(WebhookSubscriptions.name);
   private byOrganization = new Map<string, ReadonlySet<string>>();
+  /** Event types some organization subscribes to. */
+  private anywhere: ReadonlySet<string> = new Set();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly endpoints: WebhookEndpointsRepository) {}
@@ -34,15 +36,22 @@ export class WebhookSubscriptions implements OnModuleInit, OnModuleDestroy {
     return this.byOrganization.get(organizationId)?.has(type) ?? false;
   }
 
+  /** Whether any organization's enabled endpoint subscribes to `type` (no I/O). */
+  wantsAnywhere(type: string): boolean {
+    return this.anywhere.has(type);
+  }
+
   @OnBusEvent('webhook.endpoints_changed')
   async reload(change: WebhookEndpointsChanged): Promise<void> {
     const [row] = await this.endpoints.subscriptions(change.organizationId);
     if (row) this.byOrganization.set(change.organizationId, new Set(row.events));
     else this.byOrganization.delete(change.organizationId);
+    this.anywhere = new Set([...this.byOrganization.values()].flatMap((types) => [...types]));
   }
 
   private async reloadAll(): Promise<void> {
     const rows = await this.endpoints.subscriptions(null);
     this.byOrganization = new Map(rows.map((row) => [row.organization_id, new Set(row.events)]));
+    this.anywhere = new Set(rows.flatMap((row) => row.events));
   }
 }
