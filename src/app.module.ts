@@ -29,6 +29,7 @@ import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { KnowledgeModule } from './modules/knowledge/knowledge.module.js';
 import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module.js';
+import { OutboundModule } from './common/outbound/outbound.module.js';
 
 /**
  * Infrastructure first, then the feature modules in the order the spec introduces them, then the worker modules
@@ -68,6 +69,7 @@ export class AppModule {
         KnowledgeModule,
         WebhooksModule,
         ...(config.workersEnabled ? [WebhooksWorkerModule] : []),
+        OutboundModule,
       ],
     };
   }
