@@ -1,5 +1,6 @@
 // Outbound webhooks (docs/webhooks.md): a local receiver verifies every delivery with the `standardwebhooks` npm
 // package (the spec's reference implementation), as an operator's receiver would.
+import { jest } from '@jest/globals';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
