@@ -95,7 +95,7 @@ export class WebhookDeliveryService {
         status_code: response.status,
         latency_ms: Math.round(response.latencyMs),
         error: response.status >= 200 && response.status < 300 ? null : `the receiver answered ${response.status}`,
-        response_body: response.body.length > 0 ? response.body.toString('utf8').replace(/\u0000/g, '') : null,
+        response_body: response.body.length > 0 ? response.body.toString('utf8').replaceAll('\u0000', '') : null,
       };
     } catch (error) {
       if (!(error instanceof OutboundRequestError)) this.logger.warn({ err: error, deliveryId: delivery.id }, 'webhook attempt failed');

@@ -189,7 +189,7 @@ export class WebhookEndpointsRepository {
     return {
       endpointIds: row?.endpoint_ids ?? [],
       projectId: row?.project_id ?? null,
-      sequence: row?.sequence == null ? null : Number(row.sequence),
+      sequence: row?.sequence === null || row?.sequence === undefined ? null : Number(row.sequence),
     };
   }
 
