@@ -30,6 +30,7 @@ import { KnowledgeModule } from './modules/knowledge/knowledge.module.js';
 import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module.js';
 import { OutboundModule } from './common/outbound/outbound.module.js';
+import { AuditModule } from './modules/audit/audit.module.js';
 
 /**
  * Infrastructure first, then the feature modules in the order the spec introduces them, then the worker modules
@@ -70,6 +71,7 @@ export class AppModule {
         WebhooksModule,
         ...(config.workersEnabled ? [WebhooksWorkerModule] : []),
         OutboundModule,
+        AuditModule,
       ],
     };
   }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { EnvironmentVariables, validateEnv } from './env.schema.js';
 
 /** Typed, validated configuration grouped by area. Inject it; never read `process.env` elsewhere. */
@@ -72,6 +72,8 @@ export class AppConfig {
   readonly tracing: { enabled: boolean; serviceName: string; tracesUrl?: string; headers: Record<string, string> };
   /** Outbound calls to operator-chosen URLs: CIDRs exempt from the SSRF guard (docs/security.md). */
   readonly outbound: { allowedNetworks: string[] };
+  /** HTTP tools (docs/http-tools.md): the server key each agent's signing secret is derived from. */
+  readonly httpTools: { signingKey: Buffer };
 
   constructor(vars: EnvironmentVariables) {
     this.env = vars.NODE_ENV;
@@ -170,6 +172,11 @@ export class AppConfig {
       allowedNetworks: vars.OUTBOUND_ALLOWED_NETWORKS.split(',')
         .map((n) => n.trim())
         .filter(Boolean),
+    };
+    this.httpTools = {
+      signingKey: vars.HTTP_TOOLS_SIGNING_KEY
+        ? Buffer.from(vars.HTTP_TOOLS_SIGNING_KEY, 'utf8')
+        : Buffer.from(hkdfSync('sha256', this.auth.jwtSecret, 'agent-service', 'http-tools signing key', 32)),
     };
     const otlpEndpoint = vars.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, '');
     this.tracing = {

@@ -462,6 +462,15 @@ export class EnvironmentVariables {
   })
   OUTBOUND_ALLOWED_NETWORKS: string = '';
 
+  /**
+   * Derives each agent's HTTP-tool signing secret (docs/http-tools.md). Unset = derived from JWT_SECRET with HKDF,
+   * so rotating JWT_SECRET also rotates every tool signing secret.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'HTTP_TOOLS_SIGNING_KEY must be at least 32 characters' })
+  HTTP_TOOLS_SIGNING_KEY?: string = undefined;
+
   /** Written by `npm start` (`cli demo:ensure`): when set, the start banner shows the demo agents' keys and a curl. */
   @IsOptional()
   @IsString()

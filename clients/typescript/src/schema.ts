@@ -437,6 +437,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/management/v1/agents/{agentId}/tool-signing-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the agent's HTTP tool signing secret
+     * @description Every call an HTTP tool of this agent makes carries `webhook-id`, `webhook-timestamp` and `webhook-signature` (Standard Webhooks); verify them with this secret to know the call came from this service (docs/http-tools.md).
+     */
+    get: operations['ToolSigning_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/messaging/v1/messages': {
     parameters: {
       query?: never;
@@ -904,6 +924,26 @@ export interface paths {
      * @description Commits a new revision without it, like a push. 404 when the current revision has no such document.
      */
     delete: operations['Knowledge_remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/audit-events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the organization's audit records
+     * @description Every management write, newest first: who (credential kind and id, user id of a login session), what (action, resource, before/after summaries without secrets), when and the request id. Filter by resource, actor, action and time range; page with `page[after]`/`page[before]` from `meta`. Records are append-only.
+     */
+    get: operations['Audit_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1460,6 +1500,23 @@ export interface components {
        */
       created_at: string;
     };
+    ToolSigningSecretDto: {
+      /**
+       * @description The agent
+       * @example 65f1c0ffee0000000000a001
+       */
+      agent_id: string;
+      /**
+       * @description Verifies the agent's HTTP tool calls: `webhook-signature` is `v1,` + base64 HMAC-SHA256 of `webhook-id.webhook-timestamp.body` under the base64 key after `whsec_` (Standard Webhooks; any of its libraries verifies it). Derived from the server key: the same on every instance and after restarts
+       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+       */
+      secret: string;
+      /**
+       * @description The signature scheme (https://www.standardwebhooks.com)
+       * @enum {string}
+       */
+      scheme: 'standard-webhooks-v1';
+    };
     AgentVariablesDto: {
       /** @description Values fixed for the conversation (e.g. store, locale) */
       static?: {
@@ -1541,6 +1598,51 @@ export interface components {
       /** @description The rule code; empty for tool calls */
       code: string;
     };
+    V1HttpCallDto: {
+      /**
+       * @description The tool's method
+       * @example GET
+       * @enum {string}
+       */
+      method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+      /**
+       * @description The URL template, placeholders unfilled
+       * @example https://orders.example.com/orders/{order_id}
+       */
+      url: string;
+      /**
+       * @description The endpoint's status; null when none came or the tool was skipped
+       * @example 200
+       */
+      status: number | null;
+      /** @description Milliseconds from sending to the last byte read; null when skipped */
+      latency_ms: number | null;
+      /**
+       * @description Codes of the parameters the call carried (their values are in the facets)
+       * @example [
+       *       "order_id"
+       *     ]
+       */
+      params_sent: string[];
+      /**
+       * @description Why the call failed (the reply is then the fallback); empty on success
+       * @enum {string}
+       */
+      failure_reason:
+        | ''
+        | 'timeout'
+        | 'http_status'
+        | 'invalid_json'
+        | 'missing_field'
+        | 'response_too_large'
+        | 'blocked_address'
+        | 'invalid_url'
+        | 'dns_failure'
+        | 'connection_failed'
+        | 'unavailable';
+      /** @description A human explanation of the failure; empty on success */
+      detail: string;
+    };
     V1DecisionDto: {
       /**
        * @description A tool call or a rule evaluation
@@ -1557,10 +1659,10 @@ export interface components {
        */
       track_id: string;
       /**
-       * @description Tool calls: completed, no_results or skipped; rules: triggered or not_triggered
+       * @description Tool calls: completed, no_results or skipped (HTTP tools: failed when the call did); rules: triggered or not_triggered
        * @enum {string}
        */
-      status: 'completed' | 'no_results' | 'skipped' | 'triggered' | 'not_triggered';
+      status: 'completed' | 'no_results' | 'skipped' | 'failed' | 'triggered' | 'not_triggered';
       /**
        * @description Whether the step ran (tools) or fired (rules)
        * @enum {string}
@@ -1587,8 +1689,10 @@ export interface components {
       output_title: string;
       /** @description True when the tool found results or the rule fired */
       qualified: boolean;
-      /** @description Tool calls: `results`, `empty` or `skipped`; rules: the action taken, or `none` */
+      /** @description Tool calls: `results`, `empty` or `skipped` (HTTP tools: `response`, `fallback` or `skipped`); rules: the action taken, or `none` */
       matched_branch: string;
+      /** @description HTTP tools only: the call as made (docs/http-tools.md) */
+      http?: components['schemas']['V1HttpCallDto'];
     };
     V1ComputedParameterDto: {
       /** @description Parameter code */
@@ -2498,6 +2602,56 @@ export interface components {
       version_tag: string;
       /** @description In bundle order (at most 2000, the bundle’s limit) */
       results: components['schemas']['KnowledgeDocumentItemDto'][];
+    };
+    AuditEventResponseDto: {
+      /**
+       * @description Audit record id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the change committed (its transaction)
+       */
+      created_at: string;
+      /**
+       * @description The credential that made the change
+       * @example org_api_key
+       * @enum {string}
+       */
+      actor_kind: 'org_api_key' | 'session' | 'agent_session' | 'agent_api_key' | 'client_token' | 'system';
+      /**
+       * @description The credential's id: the key id, or the user id of a login session
+       * @example 6743a1f0c2b9e4d5a6f70811
+       */
+      actor_id: string;
+      /** @description The user of a login session, else null */
+      actor_user_id: string | null;
+      /**
+       * @description `<resource>.<verb>`
+       * @example version.publish
+       */
+      action: string;
+      /**
+       * @description The kind of resource changed (`project`, `agent`, `version`, `publishable_key`, …)
+       * @example version
+       */
+      resource_type: string;
+      /**
+       * @description The id of the resource changed
+       * @example 6743a1f0c2b9e4d5a6f70812
+       */
+      resource_id: string;
+      /** @description The x-request-id of the request that made the change */
+      request_id: string | null;
+      /** @description Summary of the state before (null on create) */
+      before: {
+        [key: string]: unknown;
+      } | null;
+      /** @description Summary of the state after (null on delete) */
+      after: {
+        [key: string]: unknown;
+      } | null;
     };
     SessionMessageFrameDto: {
       /**
@@ -6828,6 +6982,125 @@ export interface operations {
       };
     };
   };
+  ToolSigning_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ToolSigningSecretDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
   Messaging_send: {
     parameters: {
       query?: never;
@@ -10728,6 +11001,131 @@ export interface operations {
            *       "error": {
            *         "code": "version_archived",
            *         "message": "Version 2 is archived and takes no new revisions",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Audit_list: {
+    parameters: {
+      query?: {
+        /** @description Items per page */
+        'page[size]'?: number;
+        /** @description Opaque cursor: the page after this one (meta.after_cursor) */
+        'page[after]'?: string;
+        /** @description Opaque cursor: the page before this one (meta.before_cursor) */
+        'page[before]'?: string;
+        /** @description Field to sort by */
+        sort_by?: 'created_at';
+        /** @description Sort direction */
+        sort_order?: 'asc' | 'desc';
+        /** @description Records of this resource type (`project`, `agent`, `version`, …) */
+        resource_type?: string;
+        /** @description Records of this resource (its id) */
+        resource_id?: string;
+        /** @description Records of this actor: a key's id, or a user's id for login sessions */
+        actor_id?: string;
+        /** @description Records of this action (`<resource>.<verb>`) */
+        action?: string;
+        /** @description RFC 3339: records made at or after this instant */
+        created_from?: string;
+        /** @description RFC 3339: records made before this instant */
+        created_to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['AuditEventResponseDto'][];
+            meta: components['schemas']['PageMetaDto'];
+            links: components['schemas']['PageLinksDto'];
+          };
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }

@@ -4,6 +4,8 @@ import { NotFoundError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
+import { UnitOfWork } from '../../database/unit-of-work.js';
+import { AuditService } from '../audit/audit.service.js';
 import { deleteAgents } from '../agents/agent-deletion.js';
 import { AgentsRepository } from '../agents/agents.repository.js';
 import { ApiKeysRepository } from '../auth/api-keys.repository.js';
@@ -23,10 +25,21 @@ export class ProjectsService {
     private readonly keys: ApiKeysRepository,
     private readonly bus: EventBus,
     private readonly credentials: CredentialChanges,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly audit: AuditService,
   ) {}
 
   async create(who: Principal, dto: CreateProjectDto): Promise<ProjectResponseDto> {
-    const project = await this.projects.create({ id: newId(), organizationId: who.organizationId, name: dto.name, deletedAt: null });
+    const project = await this.unitOfWork.run(async () => {
+      const created = await this.projects.create({ id: newId(), organizationId: who.organizationId, name: dto.name, deletedAt: null });
+      await this.audit.record(who, {
+        action: 'project.create',
+        resourceType: 'project',
+        resourceId: created.id,
+        after: { name: created.name },
+      });
+      return created;
+    });
     return toProjectResponse(project);
   }
 
@@ -45,9 +58,17 @@ export class ProjectsService {
    */
   async delete(who: Principal, projectId: string): Promise<void> {
     const deleted = await this.credentials.commit(who.organizationId, async () => {
-      if (!(await this.projects.softDelete(who.organizationId, projectId.toLowerCase()))) throw new NotFoundError('Project');
+      const project = await this.projects.findVisible(who.organizationId, projectId.toLowerCase());
+      if (!project || !(await this.projects.softDelete(who.organizationId, project.id))) throw new NotFoundError('Project');
       const owners = { agents: this.agents, versions: this.versions, keys: this.keys };
-      return deleteAgents(owners, who.organizationId, { projectId: projectId.toLowerCase() });
+      const changes = await deleteAgents(owners, who.organizationId, { projectId: project.id });
+      await this.audit.record(who, {
+        action: 'project.delete',
+        resourceType: 'project',
+        resourceId: project.id,
+        before: { name: project.name, deleted_agent_ids: changes.map((change) => change.agentId) },
+      });
+      return changes;
     });
     const agentIds = deleted.map((change) => change.agentId);
     this.bus.emit('project.deleted', { organizationId: who.organizationId, projectId: projectId.toLowerCase(), agentIds });
