@@ -139,12 +139,29 @@ describe('outbound webhooks', () => {
   /** Subscribes a fresh receiver path; the receiver trusts the returned secret. */
   async function subscribe(events: string[], answers: Answer[] = []): Promise<{ id: string; path: string; secret: string }> {
     const path = receiver.path(answers);
-    const res = expectStatus(await t.http.post(webhooksOf(projectId), { url: `${receiver.url}${path}`, events }, org.headers), 201, 'subscribe');
+    const res = expectStatus(
+      await t.http.post(webhooksOf(projectId), { url: `${receiver.url}${path}`, events }, org.headers),
+      201,
+      'subscribe',
+    );
     receiver.trust(path, res.body.secret);
     return { id: res.body.id, path, secret: res.body.secret };
   }
 
   const send = (body: Record<string, unknown>) => t.http.post('/messaging/v1/messages', { user_id: 'u1', ...body }, agent.headers);
+
+  /** The audit records of webhook writes, oldest first. */
+  async function audited(): Promise<Array<{ action: string; actor_kind: string; resource_id: string; text: string }>> {
+    const rows = await t.dataSource.query(
+      `SELECT action, actor_kind, resource_id, before, after FROM audit_events WHERE action LIKE 'webhook.%' ORDER BY created_at, id`,
+    );
+    return rows.map((r: any) => ({
+      action: r.action,
+      actor_kind: r.actor_kind,
+      resource_id: r.resource_id,
+      text: JSON.stringify([r.before, r.after]),
+    }));
+  }
 
   async function deliveries(webhookId: string): Promise<any[]> {
     return expectStatus(await t.http.get(`${webhooksOf(projectId)}/${webhookId}/deliveries`, org.headers), 200, 'deliveries').body.results;
@@ -184,9 +201,23 @@ describe('outbound webhooks', () => {
       const [row] = await t.dataSource.query(`SELECT events, enabled FROM webhook_endpoints WHERE id = $1`, [created.body.id]);
       expect(row).toEqual({ events: ['turn.completed', 'event.failed'], enabled: false });
 
+      const rotated = await t.http.post(`${path}/rotate-secret`, {}, org.headers);
+      expect(rotated.status).toBe(200);
+
       expect((await t.http.delete(path, org.headers)).status).toBe(204);
       expect((await t.http.get(path, org.headers)).status).toBe(404);
       expect(await t.dataSource.query(`SELECT id FROM webhook_endpoints WHERE id = $1`, [created.body.id])).toEqual([]);
+
+      // One audit record per write, by the organization key, never with a secret in it.
+      const records = await audited();
+      expect(records.map((r) => [r.action, r.actor_kind, r.resource_id])).toEqual(
+        ['webhook.create', 'webhook.update', 'webhook.rotate_secret', 'webhook.delete'].map((a) => [a, 'org_api_key', created.body.id]),
+      );
+      for (const record of records) {
+        expect(record.text).not.toContain(created.body.secret);
+        expect(record.text).not.toContain(rotated.body.secret);
+        expect(record.text).not.toContain('whsec_');
+      }
     });
 
     it('answers 401 without or with wrong credentials', async () => {
@@ -214,6 +245,7 @@ describe('outbound webhooks', () => {
       expect(answers.map((a) => [a.status, a.body?.error?.code])).toEqual(answers.map(() => [404, 'not_found']));
       const [row] = await t.dataSource.query(`SELECT enabled FROM webhook_endpoints WHERE id = $1`, [id]);
       expect(row).toEqual({ enabled: true });
+      expect((await audited()).map((r) => r.action)).toEqual(['webhook.create']);
     });
 
     it.each([
@@ -228,6 +260,7 @@ describe('outbound webhooks', () => {
       expect(res.body.error.code).toBe('validation_error');
       expect(res.body.error.details).toEqual([expect.objectContaining({ field: 'url' })]);
       expect(await t.dataSource.query(`SELECT id FROM webhook_endpoints`)).toEqual([]);
+      expect(await audited()).toEqual([]);
     });
 
     it('refuses an SSRF target on update too, and keeps the URL', async () => {
@@ -324,7 +357,8 @@ describe('outbound webhooks', () => {
 
     it('delivers event.completed and event.failed of the events webhook with the event id and outcome', async () => {
       const hook = await subscribe(['event.completed', 'event.failed', 'turn.completed']);
-      const key = expectStatus(await t.http.post(`/management/v1/agents/${agent.agentId}/api-keys`, {}, org.headers), 201, 'key').body.api_key;
+      const key = expectStatus(await t.http.post(`/management/v1/agents/${agent.agentId}/api-keys`, {}, org.headers), 201, 'key').body
+        .api_key;
       const messaging = t.app.get(MessagingService);
       const real = messaging.send.bind(messaging);
       // A deterministic engine failure for one text, as a failing turn would raise.
@@ -333,7 +367,11 @@ describe('outbound webhooks', () => {
         return real(caller, request, onEvent);
       });
       try {
-        const ok = await t.http.post('/messaging/v1/events', { thread_id: 'ext-1', text: 'trail shoes please' }, { 'x-agent-api-key': key });
+        const ok = await t.http.post(
+          '/messaging/v1/events',
+          { thread_id: 'ext-1', text: 'trail shoes please' },
+          { 'x-agent-api-key': key },
+        );
         const bad = await t.http.post('/messaging/v1/events', { thread_id: 'ext-2', text: 'engine blow-up' }, { 'x-agent-api-key': key });
         expect([ok.status, bad.status]).toEqual([202, 202]);
         const [completed] = await receiver.waitFor(hook.path, 1, 'event.completed');
@@ -367,7 +405,11 @@ describe('outbound webhooks', () => {
         'version',
       ).body;
       await t.http.post(`/management/v1/agents/${agent.agentId}/versions/${version.id}/push`, { bundle: shopBundle }, org.headers);
-      expectStatus(await t.http.post(`/management/v1/agents/${agent.agentId}/versions/${version.id}/publish`, undefined, org.headers), 200, 'publish');
+      expectStatus(
+        await t.http.post(`/management/v1/agents/${agent.agentId}/versions/${version.id}/publish`, undefined, org.headers),
+        200,
+        'publish',
+      );
       const [published] = await receiver.waitFor(hook.path, 1);
       expect(published!.payload).toMatchObject({
         type: 'version.published',
@@ -380,7 +422,11 @@ describe('outbound webhooks', () => {
 
     it('delivers thread.created and channel.message.status of a channel conversation', async () => {
       const hook = await subscribe(['thread.created', 'channel.message.status']);
-      const started = await t.http.post('/messaging/v1/channels/whatsapp/threads', { user_id: 'u-1', phone_number: '+15557654321' }, agent.headers);
+      const started = await t.http.post(
+        '/messaging/v1/channels/whatsapp/threads',
+        { user_id: 'u-1', phone_number: '+15557654321' },
+        agent.headers,
+      );
       expect(started.status).toBe(201);
       const [created] = await receiver.waitFor(hook.path, 1, 'thread.created');
       const [status] = await receiver.waitFor(hook.path, 1, 'channel.message.status');
@@ -482,10 +528,13 @@ describe('outbound webhooks', () => {
         expect(disabled).toEqual([
           { organizationId: org.id, projectId, webhookId: hook.id, reason: 'consecutive_failures', consecutiveFailures: 4 },
         ]);
-        const [endpoint] = await t.dataSource.query(`SELECT enabled, consecutive_failures, disabled_reason FROM webhook_endpoints WHERE id = $1`, [
-          hook.id,
-        ]);
+        const [endpoint] = await t.dataSource.query(
+          `SELECT enabled, consecutive_failures, disabled_reason FROM webhook_endpoints WHERE id = $1`,
+          [hook.id],
+        );
         expect(endpoint).toEqual({ enabled: false, consecutive_failures: 4, disabled_reason: 'disabled after 4 failed attempts in a row' });
+        const record = await waitFor(async () => (await audited()).find((r) => r.action === 'webhook.disable'), 'the audit record');
+        expect(record).toMatchObject({ actor_kind: 'system', resource_id: hook.id, text: expect.stringContaining('consecutive_failures') });
         const [delivery] = await deliveries(hook.id);
         expect(delivery).toMatchObject({ status: 'failed', attempts: 4 });
         expect(receiver.at(hook.path)).toHaveLength(4);
@@ -517,6 +566,10 @@ describe('outbound webhooks', () => {
 
       const missing = await t.http.post(`${webhooksOf(projectId)}/${hook.id}/deliveries/${newId()}/redeliver`, undefined, org.headers);
       expect(missing.status).toBe(404);
+      expect((await audited()).map((r) => [r.action, r.resource_id])).toEqual([
+        ['webhook.create', hook.id],
+        ['webhook.redeliver', delivery.id],
+      ]);
       const page = await t.http.get(`${webhooksOf(projectId)}/${hook.id}/deliveries?page[size]=1`, org.headers);
       expect(page.body.results).toHaveLength(1);
       expect(page.body.meta.has_more).toBe(false);

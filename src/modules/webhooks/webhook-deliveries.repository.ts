@@ -124,7 +124,15 @@ export class WebhookDeliveriesRepository {
               last_status_code = $3, last_error = $4, last_latency_ms = $5, status = $6::varchar, next_attempt_at = $7, locked_until = NULL,
               delivered_at = CASE WHEN $6::varchar = 'delivered' THEN now() ELSE delivered_at END, updated_at = now()
         WHERE id = $1`,
-      [id, JSON.stringify(attempt), attempt.status_code, attempt.error?.slice(0, 500) ?? null, attempt.latency_ms, outcome.status, outcome.nextAttemptAt],
+      [
+        id,
+        JSON.stringify(attempt),
+        attempt.status_code,
+        attempt.error?.slice(0, 500) ?? null,
+        attempt.latency_ms,
+        outcome.status,
+        outcome.nextAttemptAt,
+      ],
       'webhooks_record_attempt',
     );
   }

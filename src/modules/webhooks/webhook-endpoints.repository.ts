@@ -75,14 +75,20 @@ export class WebhookEndpointsRepository {
     return row!;
   }
 
-  find(organizationId: string, projectId: string, id: string): Promise<WebhookEndpointRow | undefined> {
+  find(organizationId: string, projectId: string, id: string, lock = false): Promise<WebhookEndpointRow | undefined> {
     return this.sql.one<WebhookEndpointRow>(
-      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND project_id = $2 AND organization_id = $3`,
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND project_id = $2 AND organization_id = $3${lock ? ' FOR UPDATE' : ''}`,
       [id, projectId, organizationId],
     );
   }
 
-  page<T>(organizationId: string, projectId: string, query: PageQuery, request: PageRequest, toItem: (row: WebhookEndpointRow) => T): Promise<Page<T>> {
+  page<T>(
+    organizationId: string,
+    projectId: string,
+    query: PageQuery,
+    request: PageRequest,
+    toItem: (row: WebhookEndpointRow) => T,
+  ): Promise<Page<T>> {
     const params = new SqlParams();
     return paginateSql<WebhookEndpointRow & Record<string, unknown>, T>(
       this.sql,
@@ -126,7 +132,13 @@ export class WebhookEndpointsRepository {
   }
 
   /** The new secret signs from now on; the current one keeps signing beside it for `overlapSeconds` (none when 0). */
-  rotate(organizationId: string, projectId: string, id: string, secret: string, overlapSeconds: number): Promise<WebhookEndpointRow | undefined> {
+  rotate(
+    organizationId: string,
+    projectId: string,
+    id: string,
+    secret: string,
+    overlapSeconds: number,
+  ): Promise<WebhookEndpointRow | undefined> {
     return this.sql.one<WebhookEndpointRow>(
       `UPDATE webhook_endpoints
           SET previous_secret = CASE WHEN $5::int > 0 THEN secret END,
@@ -139,11 +151,10 @@ export class WebhookEndpointsRepository {
   }
 
   async delete(organizationId: string, projectId: string, id: string): Promise<boolean> {
-    const rows = await this.sql.rows(`DELETE FROM webhook_endpoints WHERE id = $1 AND project_id = $2 AND organization_id = $3 RETURNING id`, [
-      id,
-      projectId,
-      organizationId,
-    ]);
+    const rows = await this.sql.rows(
+      `DELETE FROM webhook_endpoints WHERE id = $1 AND project_id = $2 AND organization_id = $3 RETURNING id`,
+      [id, projectId, organizationId],
+    );
     return rows.length > 0;
   }
 

@@ -61,7 +61,9 @@ export class WebhookOutbox {
 
   /** Whether recording this turn produces any message (`turn.completed`, and `thread.created` for a new thread). */
   wantsTurn(turn: Pick<TurnRecord, 'organizationId' | 'newThread'>): boolean {
-    return this.wants(turn.organizationId, 'turn.completed') || (turn.newThread !== null && this.wants(turn.organizationId, 'thread.created'));
+    return (
+      this.wants(turn.organizationId, 'turn.completed') || (turn.newThread !== null && this.wants(turn.organizationId, 'thread.created'))
+    );
   }
 
   /** The messages of a recorded turn; call in the turn's transaction. */

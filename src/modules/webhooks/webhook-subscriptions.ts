@@ -23,7 +23,10 @@ export class WebhookSubscriptions implements OnModuleInit, OnModuleDestroy {
 
   async onModuleInit(): Promise<void> {
     await this.reloadAll();
-    this.timer = setInterval(() => void this.reloadAll().catch((error: unknown) => this.logger.warn({ err: error }, 'reload failed')), FULL_RELOAD_MS);
+    this.timer = setInterval(
+      () => void this.reloadAll().catch((error: unknown) => this.logger.warn({ err: error }, 'reload failed')),
+      FULL_RELOAD_MS,
+    );
     this.timer.unref();
   }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { NotFoundError, ValidationError } from '../../common/errors/app-error.js';
@@ -8,6 +9,7 @@ import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { AppConfig } from '../../config/app-config.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
+import { AuditService } from '../audit/audit.service.js';
 import type { Principal } from '../auth/principal.js';
 import { ProjectsService } from '../projects/projects.service.js';
 import type {
@@ -38,13 +40,14 @@ export class WebhooksService {
     private readonly unitOfWork: UnitOfWork,
     private readonly bus: EventBus,
     private readonly config: AppConfig,
+    private readonly audit: AuditService,
   ) {}
 
   async create(who: Principal, projectId: string, dto: CreateWebhookDto): Promise<WebhookWithSecretResponseDto> {
     const project = await this.projects.getVisible(who.organizationId, projectId);
     const url = safeUrl(dto.url);
-    const row = await this.unitOfWork.run(() =>
-      this.endpoints.insert({
+    const row = await this.unitOfWork.run(async () => {
+      const created = await this.endpoints.insert({
         id: newId(),
         organizationId: who.organizationId,
         projectId: project.id,
@@ -53,8 +56,10 @@ export class WebhooksService {
         events: dto.events,
         enabled: dto.enabled ?? true,
         secret: generateWebhookSecret(),
-      }),
-    );
+      });
+      await this.audit.record(who, { action: 'webhook.create', resourceType: 'webhook', resourceId: created.id, after: summary(created) });
+      return created;
+    });
     await this.changed(who.organizationId);
     return { ...toWebhookResponse(row), secret: row.secret };
   }
@@ -70,32 +75,58 @@ export class WebhooksService {
 
   async update(who: Principal, projectId: string, webhookId: string, dto: UpdateWebhookDto): Promise<WebhookResponseDto> {
     const url = dto.url === undefined ? undefined : safeUrl(dto.url);
-    const row = await this.unitOfWork.run(() =>
-      this.endpoints.update(who.organizationId, projectId.toLowerCase(), webhookId.toLowerCase(), {
+    const row = await this.unitOfWork.run(async () => {
+      const before = await this.visible(who, projectId, webhookId, true);
+      const updated = await this.endpoints.update(who.organizationId, before.project_id, before.id, {
         url,
         description: dto.description,
         events: dto.events,
         enabled: dto.enabled,
-      }),
-    );
-    if (!row) throw new NotFoundError('Webhook');
+      });
+      if (!updated) throw new NotFoundError('Webhook');
+      await this.audit.record(who, {
+        action: 'webhook.update',
+        resourceType: 'webhook',
+        resourceId: updated.id,
+        before: summary(before),
+        after: summary(updated),
+      });
+      return updated;
+    });
     await this.changed(who.organizationId);
     return toWebhookResponse(row);
   }
 
   async delete(who: Principal, projectId: string, webhookId: string): Promise<void> {
-    const deleted = await this.unitOfWork.run(() => this.endpoints.delete(who.organizationId, projectId.toLowerCase(), webhookId.toLowerCase()));
-    if (!deleted) throw new NotFoundError('Webhook');
+    await this.unitOfWork.run(async () => {
+      const before = await this.visible(who, projectId, webhookId, true);
+      if (!(await this.endpoints.delete(who.organizationId, before.project_id, before.id))) throw new NotFoundError('Webhook');
+      await this.audit.record(who, { action: 'webhook.delete', resourceType: 'webhook', resourceId: before.id, before: summary(before) });
+    });
     await this.changed(who.organizationId);
   }
 
   /** A new secret, shown once; the previous one keeps signing beside it for the overlap. */
-  async rotateSecret(who: Principal, projectId: string, webhookId: string, dto: RotateWebhookSecretDto): Promise<WebhookWithSecretResponseDto> {
+  async rotateSecret(
+    who: Principal,
+    projectId: string,
+    webhookId: string,
+    dto: RotateWebhookSecretDto,
+  ): Promise<WebhookWithSecretResponseDto> {
     const overlap = dto.overlap_seconds ?? this.config.webhooks.secretOverlapSeconds;
-    const row = await this.unitOfWork.run(() =>
-      this.endpoints.rotate(who.organizationId, projectId.toLowerCase(), webhookId.toLowerCase(), generateWebhookSecret(), overlap),
-    );
-    if (!row) throw new NotFoundError('Webhook');
+    const row = await this.unitOfWork.run(async () => {
+      const before = await this.visible(who, projectId, webhookId, true);
+      const rotated = await this.endpoints.rotate(who.organizationId, before.project_id, before.id, generateWebhookSecret(), overlap);
+      if (!rotated) throw new NotFoundError('Webhook');
+      await this.audit.record(who, {
+        action: 'webhook.rotate_secret',
+        resourceType: 'webhook',
+        resourceId: rotated.id,
+        before: { secret_sha256: digest(before.secret) },
+        after: { secret_sha256: digest(rotated.secret), overlap_seconds: overlap },
+      });
+      return rotated;
+    });
     return { ...toWebhookResponse(row), secret: row.secret };
   }
 
@@ -112,15 +143,25 @@ export class WebhooksService {
 
   /** Sends the delivery again now, with the same `webhook-id` (the receiver may already have it). */
   async redeliver(who: Principal, projectId: string, webhookId: string, deliveryId: string): Promise<WebhookDeliveryResponseDto> {
-    const endpoint = await this.visible(who, projectId, webhookId);
-    const row = await this.deliveries.redeliver(endpoint.id, deliveryId.toLowerCase());
-    if (!row) throw new NotFoundError('Delivery');
+    const row = await this.unitOfWork.run(async () => {
+      const endpoint = await this.visible(who, projectId, webhookId);
+      const delivery = await this.deliveries.redeliver(endpoint.id, deliveryId.toLowerCase());
+      if (!delivery) throw new NotFoundError('Delivery');
+      await this.audit.record(who, {
+        action: 'webhook.redeliver',
+        resourceType: 'webhook_delivery',
+        resourceId: delivery.id,
+        after: { webhook_id: endpoint.id, event_type: delivery.event_type, attempts: delivery.attempts },
+      });
+      return delivery;
+    });
     this.jobs.enqueue(row.id, row.attempts, 0, `redeliver-${Date.now()}`);
     return toDeliveryResponse(row);
   }
 
-  private async visible(who: Principal, projectId: string, webhookId: string): Promise<WebhookEndpointRow> {
-    const endpoint = await this.endpoints.find(who.organizationId, projectId.toLowerCase(), webhookId.toLowerCase());
+  /** The organization's endpoint of the project (locked for the transaction with `lock`), or 404 — never 403. */
+  private async visible(who: Principal, projectId: string, webhookId: string, lock = false): Promise<WebhookEndpointRow> {
+    const endpoint = await this.endpoints.find(who.organizationId, projectId.toLowerCase(), webhookId.toLowerCase(), lock);
     if (!endpoint) throw new NotFoundError('Webhook');
     return endpoint;
   }
@@ -138,6 +179,21 @@ function safeUrl(url: string): string {
   if (problem) throw ValidationError.field('url', problem);
   return url;
 }
+
+/** What the audit log keeps of an endpoint: never the secret, only a digest of it. */
+function summary(row: WebhookEndpointRow): object {
+  return {
+    project_id: row.project_id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    enabled: row.enabled,
+    secret_sha256: digest(row.secret),
+  };
+}
+
+/** The first 16 hex digits of the secret's SHA-256: tells secrets apart in the audit log without revealing them. */
+const digest = (secret: string): string => createHash('sha256').update(secret).digest('hex').slice(0, 16);
 
 export const toWebhookResponse = (row: WebhookEndpointRow): WebhookResponseDto => ({
   id: row.id,
