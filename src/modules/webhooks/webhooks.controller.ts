@@ -77,7 +77,7 @@ export class WebhooksController {
   }
 
   @Get('projects/:projectId/webhooks/:webhookId')
-  @ApiOperation({ summary: 'Get a webhook endpoint' })
+  @ApiOperation({ summary: 'Get a webhook endpoint', description: 'Its settings and state; the secret is never shown again.' })
   @ApiOkResponse({ type: WebhookResponseDto })
   @ApiErrors(WEBHOOK_NOT_FOUND, 422)
   get(@CurrentPrincipal() who: Principal, @Param() { projectId, webhookId }: WebhookParams): Promise<WebhookResponseDto> {

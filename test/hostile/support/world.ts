@@ -58,6 +58,8 @@ export interface Tenant {
   eventId: string;
   senderId: string;
   templateId: string;
+  webhookId: string;
+  webhookDeliveryId: string;
   bearer: Record<string, string>;
   agentKeyHeaders: Record<string, string>;
 }
@@ -110,6 +112,16 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
   const ak = ok(await t.http.post(`/management/v1/agents/${agent.id}/api-keys`, undefined, h), 201, 'agent api key').body;
   const bearer = { authorization: `Bearer ${token}` };
   const agentKeyHeaders = { 'x-agent-api-key': ak.api_key };
+  // A receiver that refuses connections: its deliveries stay in the log, retrying.
+  const webhook = ok(
+    await t.http.post(
+      `/management/v1/projects/${project.id}/webhooks`,
+      { url: 'http://127.0.0.1:9/walk', events: ['turn.completed'], description: `${canary} webhook` },
+      h,
+    ),
+    201,
+    'webhook',
+  ).body;
   const sent = ok(
     await t.http.post('/messaging/v1/messages', { text: `${canary} I am looking for trail shoes`, user_id: `${canary}-user` }, bearer),
     200,
@@ -136,6 +148,11 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     'channel thread',
   ).body;
   const templates = ok(await t.http.get('/management/v1/templates', h), 200, 'templates').body;
+  const webhookDeliveries = ok(
+    await t.http.get(`/management/v1/projects/${project.id}/webhooks/${webhook.id}/deliveries`, h),
+    200,
+    'webhook deliveries',
+  ).body;
   const templateId = templates.results[0].id as string;
   return {
     org,
@@ -155,6 +172,8 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     eventId: event.event_id,
     senderId: sender.id,
     templateId,
+    webhookId: webhook.id,
+    webhookDeliveryId: webhookDeliveries.results[0].id,
     bearer,
     agentKeyHeaders,
   };
@@ -182,6 +201,8 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
     senderId: tenant.senderId,
     channel: 'sms',
     keyId: path.includes('publishable-keys') ? tenant.publishableKeyId : tenant.agentApiKeyId,
+    webhookId: tenant.webhookId,
+    deliveryId: tenant.webhookDeliveryId,
   };
   if (/\/versions\/\{versionId\}(\/push|\/knowledge(\/\{documentId\})?)?$/.test(path) && method !== 'GET') {
     ids.versionId = tenant.draftVersionId;
@@ -223,6 +244,16 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
     });
     if (res.status !== 200) throw new Error(`fresh knowledge document: expected 200, got ${res.status}: ${await res.text()}`);
     ids.documentId = ((await res.json()) as { documents: Array<{ id: string }> }).documents[0]!.id;
+  } else if (path.endsWith('/webhooks/{webhookId}')) {
+    ids.webhookId = expectStatus(
+      await t.http.post(
+        `/management/v1/projects/${tenant.projectId}/webhooks`,
+        { url: 'http://127.0.0.1:9/doomed', events: ['thread.created'] },
+        h,
+      ),
+      201,
+      'fresh webhook',
+    ).body.id;
   } else if (path.endsWith('/senders/{senderId}')) {
     ids.senderId = expectStatus(
       await t.http.post('/management/v1/senders', { channel: 'sms', phone_number: randomPhone() }, h),
@@ -243,6 +274,8 @@ export function tableOf(param: string, path: string): string | undefined {
     interactionId: 'interactions',
     eventId: 'events',
     senderId: 'senders',
+    webhookId: 'webhook_endpoints',
+    deliveryId: 'webhook_deliveries',
     keyId: path.includes('publishable-keys') ? 'publishable_keys' : 'agent_api_keys',
   };
   return tables[param];
