@@ -27,6 +27,7 @@ import { TracesModule } from './modules/traces/traces.module.js';
 import { UsageModule } from './modules/usage/usage.module.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { KnowledgeModule } from './modules/knowledge/knowledge.module.js';
+import { IdempotencyModule } from './modules/idempotency/idempotency.module.js';
 import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module.js';
 import { OutboundModule } from './common/outbound/outbound.module.js';
@@ -68,6 +69,7 @@ export class AppModule {
         UsageModule,
         ...(config.workersEnabled ? [EventsWorkerModule, ChannelsWorkerModule] : []),
         KnowledgeModule,
+        IdempotencyModule,
         WebhooksModule,
         ...(config.workersEnabled ? [WebhooksWorkerModule] : []),
         OutboundModule,

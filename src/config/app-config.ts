@@ -58,6 +58,8 @@ export class AppConfig {
     maxBacklog: number;
   };
   readonly streaming: { pingIntervalMs: number; replayTtlSeconds: number; maxBufferedBytes: number; resumeStallMs: number };
+  /** Idempotency keys (docs/idempotency.md): how long a first response is kept, and the running request's lease. */
+  readonly idempotency: { ttlSeconds: number; leaseSeconds: number; cleanupIntervalMs: number };
   readonly session: { maxFrameBytes: number; framesPerSecond: number; frameBurst: number; maxInFlight: number; maxPerCredential: number };
   readonly webhooks: {
     timeoutMs: number;
@@ -160,6 +162,11 @@ export class AppConfig {
       replayTtlSeconds: vars.STREAM_REPLAY_TTL_SECONDS,
       maxBufferedBytes: vars.STREAM_MAX_BUFFERED_BYTES,
       resumeStallMs: vars.STREAM_RESUME_STALL_MS,
+    };
+    this.idempotency = {
+      ttlSeconds: vars.IDEMPOTENCY_TTL_SECONDS,
+      leaseSeconds: vars.IDEMPOTENCY_LEASE_SECONDS,
+      cleanupIntervalMs: vars.IDEMPOTENCY_CLEANUP_INTERVAL_MS,
     };
     this.session = {
       maxFrameBytes: vars.SESSION_MAX_FRAME_BYTES,

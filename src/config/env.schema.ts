@@ -375,6 +375,27 @@ export class EnvironmentVariables {
   @Min(1)
   EVENTS_MAX_BACKLOG: number = 200000;
 
+  /** How long the first response to an Idempotency-Key is kept and replayed (docs/idempotency.md). */
+  @IsInt()
+  @Min(60)
+  @Max(604800)
+  IDEMPOTENCY_TTL_SECONDS: number = 86400;
+
+  /**
+   * The lease of a request running under an Idempotency-Key, renewed while it runs: a repeat meanwhile is 409; once a
+   * crashed request's lease has expired, a repeat runs in its place.
+   */
+  @IsInt()
+  @Min(2)
+  @Max(3600)
+  IDEMPOTENCY_LEASE_SECONDS: number = 30;
+
+  /** How often expired idempotency keys are deleted (in bounded batches). */
+  @IsInt()
+  @Min(100)
+  @Max(3600000)
+  IDEMPOTENCY_CLEANUP_INTERVAL_MS: number = 60000;
+
   /**
    * OpenTelemetry tracing (docs/performance.md), off unless these standard variables ask for it: an OTLP exporter
    * (`OTEL_TRACES_EXPORTER=otlp`) or an endpoint. `OTEL_SDK_DISABLED=true` wins over both.

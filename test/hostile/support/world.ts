@@ -58,6 +58,7 @@ export interface Tenant {
   eventId: string;
   senderId: string;
   templateId: string;
+  auditEventId: string;
   webhookId: string;
   webhookDeliveryId: string;
   bearer: Record<string, string>;
@@ -154,6 +155,8 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     'webhook deliveries',
   ).body;
   const templateId = templates.results[0].id as string;
+  const auditEventId = ok(await t.http.get('/management/v1/audit-events?page[size]=1', h), 200, 'audit events').body.results[0]
+    .id as string;
   return {
     org,
     canary,
@@ -172,6 +175,7 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     eventId: event.event_id,
     senderId: sender.id,
     templateId,
+    auditEventId,
     webhookId: webhook.id,
     webhookDeliveryId: webhookDeliveries.results[0].id,
     bearer,
@@ -199,6 +203,7 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
     interactionId: tenant.interactionId,
     eventId: tenant.eventId,
     senderId: tenant.senderId,
+    auditEventId: tenant.auditEventId,
     channel: 'sms',
     keyId: path.includes('publishable-keys') ? tenant.publishableKeyId : tenant.agentApiKeyId,
     webhookId: tenant.webhookId,
