@@ -4,12 +4,15 @@ export enum QueueName {
   Events = 'events',
   /** Outbound channel messages: one job per `channel_messages` row to hand to the provider (docs/channels.md). */
   ChannelsOutbound = 'channels-outbound',
+  /** Outbound webhooks: one job per attempt at a `webhook_deliveries` row (docs/webhooks.md). */
+  Webhooks = 'webhooks',
 }
 
 /** Job names, per queue. */
 export enum JobName {
   ProcessEvent = 'process-event',
   DeliverChannelMessage = 'deliver',
+  DeliverWebhook = 'deliver-webhook',
 }
 
 /** The payload of each job, by name. Jobs carry ids only: PostgreSQL holds the state. */
@@ -18,4 +21,6 @@ export interface JobPayloads {
   [JobName.ProcessEvent]: { eventId: string; trace?: Record<string, string> };
   /** The outbound `channel_messages` row (also the job id: one job per message). */
   [JobName.DeliverChannelMessage]: { messageId: string };
+  /** One attempt at a `webhook_deliveries` row: `attempt` is the number of attempts made before this one. */
+  [JobName.DeliverWebhook]: { deliveryId: string; attempt: number };
 }

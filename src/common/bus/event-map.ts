@@ -56,6 +56,21 @@ export interface TrafficChanged {
   reason: 'update' | 'delete' | 'archive';
 }
 
+/** An organization's webhook endpoints changed (created, updated, rotated, disabled, deleted): subscription caches reload. */
+export interface WebhookEndpointsChanged {
+  organizationId: string;
+}
+
+/** A webhook endpoint was disabled by its deliveries: the receiver answered 410, or too many attempts failed in a row. */
+export interface WebhookDisabled {
+  organizationId: string;
+  projectId: string;
+  webhookId: string;
+  reason: 'gone' | 'consecutive_failures';
+  /** Failed attempts in a row when it was disabled. */
+  consecutiveFailures: number;
+}
+
 export interface EventMap {
   'agent.live_changed': LiveRevisionChange;
   /** A revision went live through this process (publish, or a rename's re-publish): follow-up work runs once, here. */
@@ -65,6 +80,8 @@ export interface EventMap {
   'event.completed': EventCompleted;
   'event.failed': EventFailed;
   'agent.traffic_changed': TrafficChanged;
+  'webhook.endpoints_changed': WebhookEndpointsChanged;
+  'webhook.disabled': WebhookDisabled;
 }
 
 export type BusEventName = keyof EventMap;
@@ -79,4 +96,5 @@ export const BROADCAST_EVENTS: ReadonlySet<BusEventName> = new Set<BusEventName>
   'agent.live_changed',
   'project.deleted',
   'agent.traffic_changed',
+  'webhook.endpoints_changed',
 ]);

@@ -12,6 +12,7 @@ import { PassageEmbeddings1732241600000 } from './1732241600000-passage-embeddin
 import { IdempotencyKeys1732241700000 } from './1732241700000-idempotency-keys.js';
 import { TrafficSplits1732241900000 } from './1732241900000-traffic-splits.js';
 import { AuditEvents1732242000000 } from './1732242000000-audit-events.js';
+import { Webhooks1732242200000 } from './1732242200000-webhooks.js';
 
 /** Every migration, in order. Passed as classes, not globs (ESM; see STACK.md P5). */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   IdempotencyKeys1732241700000,
   TrafficSplits1732241900000,
   AuditEvents1732242000000,
+  Webhooks1732242200000,
 ];

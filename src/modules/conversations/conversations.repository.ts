@@ -96,15 +96,18 @@ export class ConversationsRepository {
     };
   }
 
-  /** Writes the turn; `TurnAlreadyRecordedError` when its event already has one. */
-  async recordTurn(turn: TurnRecord): Promise<void> {
-    for (let attempt = 0; ; attempt += 1) {
+  /**
+   * Writes the turn; `TurnAlreadyRecordedError` when its event already has one. `attempt` wraps each try (a
+   * transaction that also writes what reports the turn); a try that loses the seq race is retried whole.
+   */
+  async recordTurn(turn: TurnRecord, attempt: (write: () => Promise<unknown>) => Promise<unknown> = (write) => write()): Promise<void> {
+    for (let tries = 0; ; tries += 1) {
       try {
-        await this.writeTurn(turn);
+        await attempt(() => this.writeTurn(turn));
         return;
       } catch (error) {
         if (turn.eventId && isUniqueViolation(error, EVENT_ID_INDEX)) throw new TurnAlreadyRecordedError(turn.eventId);
-        if (!isUniqueViolation(error, SEQ_INDEX) || attempt >= SEQ_RETRIES) throw error;
+        if (!isUniqueViolation(error, SEQ_INDEX) || tries >= SEQ_RETRIES) throw error;
       }
     }
   }

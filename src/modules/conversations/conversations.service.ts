@@ -3,6 +3,8 @@ import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageQuery } from '../../common/pagination/page-query.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { SqlParams } from '../../database/sql-params.js';
+import { UnitOfWork } from '../../database/unit-of-work.js';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.service.js';
 import type { ThreadListFilter } from './thread-list-filter.js';
 import { ConversationsRepository } from './conversations.repository.js';
 import type {
@@ -32,7 +34,11 @@ export class ConversationsService {
   private facetStats: { at: number; shares: Map<string, number> } | null = null;
   private refreshing: Promise<void> | null = null;
 
-  constructor(private readonly store: ConversationsRepository) {}
+  constructor(
+    private readonly store: ConversationsRepository,
+    private readonly webhooks: WebhookOutbox,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
 
   /** The agent's thread with its recent history (the engine's context), or undefined. */
   threadState(organizationId: string, agentId: string, threadId: string): Promise<ThreadState | undefined> {
@@ -41,11 +47,22 @@ export class ConversationsService {
 
   /** Records one turn atomically; `TurnAlreadyRecordedError` when its event already has one. */
   recordTurn(turn: TurnRecord): Promise<void> {
-    return this.store.recordTurn(turn);
+    // With a subscribed webhook, its deliveries are written in the turn's transaction (outbox); without, no extra SQL.
+    if (!this.webhooks.wantsTurn(turn)) return this.store.recordTurn(turn);
+    return this.store.recordTurn(turn, (write) =>
+      this.unitOfWork.run(async () => {
+        await write();
+        await this.webhooks.turnRecorded(turn);
+      }),
+    );
   }
 
   createThread(thread: NewThread): Promise<void> {
-    return this.store.createThread(thread);
+    if (!this.webhooks.wants(thread.organizationId, 'thread.created')) return this.store.createThread(thread);
+    return this.unitOfWork.run(async () => {
+      await this.store.createThread(thread);
+      await this.webhooks.threadCreated(thread);
+    });
   }
 
   /** The turn an event wrote; with `organizationId`, only that organization's. */

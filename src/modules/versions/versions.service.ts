@@ -26,6 +26,7 @@ import { VersionErrorCode } from './versions.errors.js';
 import { toVersionResponse } from './version-item.js';
 import { VersionsRepository } from './versions.repository.js';
 import { TrafficRepository } from './traffic.repository.js';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.service.js';
 
 const tagOf = (number: number, revision: number) => `v${number}.${revision}`;
 
@@ -46,6 +47,7 @@ export class VersionsService {
     private readonly config: AppConfig,
     private readonly audit: AuditService,
     private readonly traffic: TrafficRepository,
+    private readonly webhooks: WebhookOutbox,
   ) {}
 
   async create(who: Principal, agentId: string, dto: CreateVersionDto): Promise<VersionResponseDto> {
@@ -142,6 +144,7 @@ export class VersionsService {
         before,
         after: { status: 'published', live_version_id: version.id, live_version_tag: revision.versionTag, digest: revision.digest },
       });
+      await this.webhooks.versionPublished(change, agent.projectId);
       return change;
     });
     this.bus.emit('agent.live_changed', change);

@@ -199,6 +199,13 @@ function validBody(op: Operation, tenant: Tenant): ValidBody {
         ],
       },
     }),
+    'POST /management/v1/projects/{projectId}/webhooks': () => ({
+      json: { url: 'https://hooks.example.com/walk', events: ['turn.completed', 'event.failed'], description: 'walk', enabled: true },
+    }),
+    'PATCH /management/v1/projects/{projectId}/webhooks/{webhookId}': () => ({
+      json: { description: 'walked', events: ['turn.completed'] },
+    }),
+    'POST /management/v1/projects/{projectId}/webhooks/{webhookId}/rotate-secret': () => ({ json: { overlap_seconds: 60 } }),
   };
   const body = bodies[op.key];
   if (op.bodyTypes.length > 0 && !body) throw new Error(`no valid body for ${op.key}: add one`);

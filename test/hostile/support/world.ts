@@ -61,6 +61,8 @@ export interface Tenant {
   senderId: string;
   templateId: string;
   auditEventId: string;
+  webhookId: string;
+  webhookDeliveryId: string;
   bearer: Record<string, string>;
   agentKeyHeaders: Record<string, string>;
 }
@@ -120,6 +122,16 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
   const ak = ok(await t.http.post(`/management/v1/agents/${agent.id}/api-keys`, undefined, h), 201, 'agent api key').body;
   const bearer = { authorization: `Bearer ${token}` };
   const agentKeyHeaders = { 'x-agent-api-key': ak.api_key };
+  // A receiver that refuses connections: its deliveries stay in the log, retrying.
+  const webhook = ok(
+    await t.http.post(
+      `/management/v1/projects/${project.id}/webhooks`,
+      { url: 'http://127.0.0.1:9/walk', events: ['turn.completed'], description: `${canary} webhook` },
+      h,
+    ),
+    201,
+    'webhook',
+  ).body;
   const sent = ok(
     await t.http.post('/messaging/v1/messages', { text: `${canary} I am looking for trail shoes`, user_id: `${canary}-user` }, bearer),
     200,
@@ -146,6 +158,11 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     'channel thread',
   ).body;
   const templates = ok(await t.http.get('/management/v1/templates', h), 200, 'templates').body;
+  const webhookDeliveries = ok(
+    await t.http.get(`/management/v1/projects/${project.id}/webhooks/${webhook.id}/deliveries`, h),
+    200,
+    'webhook deliveries',
+  ).body;
   const templateId = templates.results[0].id as string;
   const auditEventId = ok(await t.http.get('/management/v1/audit-events?page[size]=1', h), 200, 'audit events').body.results[0]
     .id as string;
@@ -169,6 +186,8 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     senderId: sender.id,
     templateId,
     auditEventId,
+    webhookId: webhook.id,
+    webhookDeliveryId: webhookDeliveries.results[0].id,
     bearer,
     agentKeyHeaders,
   };
@@ -197,6 +216,8 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
     auditEventId: tenant.auditEventId,
     channel: 'sms',
     keyId: path.includes('publishable-keys') ? tenant.publishableKeyId : tenant.agentApiKeyId,
+    webhookId: tenant.webhookId,
+    deliveryId: tenant.webhookDeliveryId,
   };
   if (/\/versions\/\{versionId\}(\/push|\/knowledge(\/\{documentId\})?)?$/.test(path) && method !== 'GET') {
     ids.versionId = tenant.draftVersionId;
@@ -246,6 +267,16 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
     });
     if (res.status !== 200) throw new Error(`fresh knowledge document: expected 200, got ${res.status}: ${await res.text()}`);
     ids.documentId = ((await res.json()) as { documents: Array<{ id: string }> }).documents[0]!.id;
+  } else if (path.endsWith('/webhooks/{webhookId}')) {
+    ids.webhookId = expectStatus(
+      await t.http.post(
+        `/management/v1/projects/${tenant.projectId}/webhooks`,
+        { url: 'http://127.0.0.1:9/doomed', events: ['thread.created'] },
+        h,
+      ),
+      201,
+      'fresh webhook',
+    ).body.id;
   } else if (path.endsWith('/senders/{senderId}')) {
     ids.senderId = expectStatus(
       await t.http.post('/management/v1/senders', { channel: 'sms', phone_number: randomPhone() }, h),
@@ -266,6 +297,8 @@ export function tableOf(param: string, path: string): string | undefined {
     interactionId: 'interactions',
     eventId: 'events',
     senderId: 'senders',
+    webhookId: 'webhook_endpoints',
+    deliveryId: 'webhook_deliveries',
     keyId: path.includes('publishable-keys') ? 'publishable_keys' : 'agent_api_keys',
   };
   return tables[param];
