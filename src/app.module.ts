@@ -27,6 +27,8 @@ import { TracesModule } from './modules/traces/traces.module.js';
 import { UsageModule } from './modules/usage/usage.module.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { KnowledgeModule } from './modules/knowledge/knowledge.module.js';
+import { RetentionModule } from './modules/retention/retention.module.js';
+import { RetentionWorkerModule } from './modules/retention/retention-worker.module.js';
 
 /**
  * Infrastructure first, then the feature modules in the order the spec introduces them, then the worker modules
@@ -64,6 +66,8 @@ export class AppModule {
         UsageModule,
         ...(config.workersEnabled ? [EventsWorkerModule, ChannelsWorkerModule] : []),
         KnowledgeModule,
+        RetentionModule,
+        ...(config.workersEnabled ? [RetentionWorkerModule] : []),
       ],
     };
   }

@@ -57,6 +57,8 @@ export class AppConfig {
     staleMs: number;
     maxBacklog: number;
   };
+  /** Thread retention job and erasure batches (docs/retention.md). */
+  readonly retention: { intervalSeconds: number; batchSize: number };
   readonly streaming: { pingIntervalMs: number; replayTtlSeconds: number; maxBufferedBytes: number; resumeStallMs: number };
   readonly session: { maxFrameBytes: number; framesPerSecond: number; frameBurst: number; maxInFlight: number; maxPerCredential: number };
   /** OpenTelemetry tracing; `tracesUrl` undefined = the exporter's default (http://localhost:4318/v1/traces). */
@@ -133,6 +135,7 @@ export class AppConfig {
       staleMs: vars.EVENTS_STALE_MS,
       maxBacklog: vars.EVENTS_MAX_BACKLOG,
     };
+    this.retention = { intervalSeconds: vars.RETENTION_INTERVAL_SECONDS, batchSize: vars.RETENTION_BATCH_SIZE };
     this.streaming = {
       pingIntervalMs: vars.STREAM_PING_INTERVAL_MS,
       replayTtlSeconds: vars.STREAM_REPLAY_TTL_SECONDS,

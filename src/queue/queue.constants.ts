@@ -4,12 +4,15 @@ export enum QueueName {
   Events = 'events',
   /** Outbound channel messages: one job per `channel_messages` row to hand to the provider (docs/channels.md). */
   ChannelsOutbound = 'channels-outbound',
+  /** Thread retention: one repeatable job, one run at a time across instances (docs/retention.md). */
+  Retention = 'retention',
 }
 
 /** Job names, per queue. */
 export enum JobName {
   ProcessEvent = 'process-event',
   DeliverChannelMessage = 'deliver',
+  RunRetention = 'run-retention',
 }
 
 /** The payload of each job, by name. Jobs carry ids only: PostgreSQL holds the state. */
@@ -18,4 +21,6 @@ export interface JobPayloads {
   [JobName.ProcessEvent]: { eventId: string; trace?: Record<string, string> };
   /** The outbound `channel_messages` row (also the job id: one job per message). */
   [JobName.DeliverChannelMessage]: { messageId: string };
+  /** One pass over every project with a thread retention. */
+  [JobName.RunRetention]: Record<string, never>;
 }

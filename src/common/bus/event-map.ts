@@ -46,6 +46,17 @@ export interface EventFailed extends EventOutcome {
   error: string;
 }
 
+/**
+ * Threads were deleted (committed): erasure of one thread or of an end user's threads, or a retention batch.
+ * `interactionIds`: the deleted interactions recent enough to still have a stream replay buffer.
+ */
+export interface ThreadsDeleted {
+  organizationId: string;
+  threadIds: string[];
+  interactionIds: string[];
+  reason: 'erasure' | 'retention';
+}
+
 export interface EventMap {
   'agent.live_changed': LiveRevisionChange;
   /** A revision went live through this process (publish, or a rename's re-publish): follow-up work runs once, here. */
@@ -54,6 +65,7 @@ export interface EventMap {
   'project.deleted': ProjectDeleted;
   'event.completed': EventCompleted;
   'event.failed': EventFailed;
+  'threads.deleted': ThreadsDeleted;
 }
 
 export type BusEventName = keyof EventMap;

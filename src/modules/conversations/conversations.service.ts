@@ -3,15 +3,18 @@ import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageQuery } from '../../common/pagination/page-query.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { SqlParams } from '../../database/sql-params.js';
+import { UnitOfWork } from '../../database/unit-of-work.js';
 import type { ThreadListFilter } from './thread-list-filter.js';
 import { ConversationsRepository } from './conversations.repository.js';
 import type {
   ChannelThread,
+  DeletedThreads,
   MessageRow,
   NewThread,
   RecordedTurn,
   ThreadItemRow,
   ThreadRow,
+  ThreadSelection,
   ThreadState,
   TraceRow,
   TurnRecord,
@@ -32,7 +35,10 @@ export class ConversationsService {
   private facetStats: { at: number; shares: Map<string, number> } | null = null;
   private refreshing: Promise<void> | null = null;
 
-  constructor(private readonly store: ConversationsRepository) {}
+  constructor(
+    private readonly store: ConversationsRepository,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
 
   /** The agent's thread with its recent history (the engine's context), or undefined. */
   threadState(organizationId: string, agentId: string, threadId: string): Promise<ThreadState | undefined> {
@@ -104,6 +110,16 @@ export class ConversationsService {
 
   usage(scope: 'agent_id' | 'project_id', id: string, plan: UsagePlan): Promise<UsageSums> {
     return this.store.usage(scope, id, plan);
+  }
+
+  /**
+   * Deletes up to `limit` threads of the selection with their interactions (traces inside) and channel messages,
+   * in the caller's transaction (or its own): the rows are locked, then deleted; usage answers stay the same
+   * (`usage_erased`). Call again until it deletes nothing. Interactions created after `recentSince` come back by id
+   * so their stream replay buffers can be dropped.
+   */
+  deleteThreads(selection: ThreadSelection, limit: number, recentSince: Date): Promise<DeletedThreads> {
+    return this.unitOfWork.run(async () => this.store.deleteThreads(await this.store.lockThreads(selection, limit), recentSince));
   }
 
   /** Facet shares from the planner statistics, read once a minute: the list filters pick by them which facet an index answers. */
