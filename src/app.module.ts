@@ -27,6 +27,8 @@ import { TracesModule } from './modules/traces/traces.module.js';
 import { UsageModule } from './modules/usage/usage.module.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { KnowledgeModule } from './modules/knowledge/knowledge.module.js';
+import { OutboundModule } from './common/outbound/outbound.module.js';
+import { AuditModule } from './modules/audit/audit.module.js';
 import { RetentionModule } from './modules/retention/retention.module.js';
 import { RetentionWorkerModule } from './modules/retention/retention-worker.module.js';
 
@@ -66,6 +68,8 @@ export class AppModule {
         UsageModule,
         ...(config.workersEnabled ? [EventsWorkerModule, ChannelsWorkerModule] : []),
         KnowledgeModule,
+        OutboundModule,
+        AuditModule,
         RetentionModule,
         ...(config.workersEnabled ? [RetentionWorkerModule] : []),
       ],

@@ -17,6 +17,8 @@ Object.assign(process.env, {
   METRICS_PORT: '0',
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
   JWT_SECRET: 'test-secret-0123456789abcdef0123456789abcdef',
+  // Tests run operators' receivers and tool endpoints on local servers.
+  OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
 });
 
 export {};

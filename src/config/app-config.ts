@@ -63,6 +63,8 @@ export class AppConfig {
   readonly session: { maxFrameBytes: number; framesPerSecond: number; frameBurst: number; maxInFlight: number; maxPerCredential: number };
   /** OpenTelemetry tracing; `tracesUrl` undefined = the exporter's default (http://localhost:4318/v1/traces). */
   readonly tracing: { enabled: boolean; serviceName: string; tracesUrl?: string; headers: Record<string, string> };
+  /** Outbound calls to operator-chosen URLs: CIDRs exempt from the SSRF guard (docs/security.md). */
+  readonly outbound: { allowedNetworks: string[] };
 
   constructor(vars: EnvironmentVariables) {
     this.env = vars.NODE_ENV;
@@ -148,6 +150,11 @@ export class AppConfig {
       frameBurst: vars.SESSION_FRAME_BURST,
       maxInFlight: vars.SESSION_MAX_IN_FLIGHT,
       maxPerCredential: vars.SESSION_MAX_PER_CREDENTIAL,
+    };
+    this.outbound = {
+      allowedNetworks: vars.OUTBOUND_ALLOWED_NETWORKS.split(',')
+        .map((n) => n.trim())
+        .filter(Boolean),
     };
     const otlpEndpoint = vars.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, '');
     this.tracing = {

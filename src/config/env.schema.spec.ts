@@ -40,4 +40,12 @@ describe('environment validation', () => {
     }
     expect(() => validateEnv({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
   });
+
+  it('reads OUTBOUND_ALLOWED_NETWORKS as a CIDR list', () => {
+    expect(validateEnv({}).OUTBOUND_ALLOWED_NETWORKS).toBe('');
+    expect(validateEnv({ OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8, ::1/128' }).OUTBOUND_ALLOWED_NETWORKS).toBe('127.0.0.0/8, ::1/128');
+    for (const bad of ['127.0.0.1', '10.0.0.0/33', 'example.com/8', '127.0.0.0/8,nope']) {
+      expect(() => validateEnv({ OUTBOUND_ALLOWED_NETWORKS: bad })).toThrow(/OUTBOUND_ALLOWED_NETWORKS/);
+    }
+  });
 });

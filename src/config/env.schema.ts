@@ -1,6 +1,20 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf, validateSync } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateBy,
+  ValidateIf,
+  validateSync,
+} from 'class-validator';
+import { invalidCidrs } from '../common/outbound/outbound-policy.js';
 
 // Reads the raw string: implicit conversion would already have turned "false" into true.
 const toBool = ({ obj, key }: { obj: Record<string, unknown>; key: string }) => {
@@ -403,6 +417,20 @@ export class EnvironmentVariables {
   @IsString()
   @MinLength(1)
   OTEL_SERVICE_NAME: string = 'agent-service';
+
+  /**
+   * Networks outbound calls (webhooks, HTTP tools) may reach although they are loopback, private, link-local and
+   * the like: comma-separated CIDRs (`10.20.0.0/16,fd12::/64`); empty = none (docs/security.md, SSRF).
+   */
+  @IsString()
+  @ValidateBy({
+    name: 'cidrList',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && invalidCidrs(value).length === 0,
+      defaultMessage: () => 'OUTBOUND_ALLOWED_NETWORKS must be CIDRs separated by commas, such as 127.0.0.0/8,::1/128',
+    },
+  })
+  OUTBOUND_ALLOWED_NETWORKS: string = '';
 
   /** Written by `npm start` (`cli demo:ensure`): when set, the start banner shows the demo agents' keys and a curl. */
   @IsOptional()

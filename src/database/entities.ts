@@ -10,6 +10,7 @@ import { AgentRevisionEntity } from '../modules/versions/entities/agent-revision
 import { SenderEntity } from '../modules/channels/entities/sender.entity.js';
 import { ChannelUnroutedMessageEntity } from '../modules/channels/entities/channel-unrouted-message.entity.js';
 import { PassageEmbeddingEntity } from '../modules/knowledge/passage-embedding.entity.js';
+import { AuditEventEntity } from '../modules/audit/audit-event.entity.js';
 
 /** Every entity, as classes. A module that adds a table adds its entity here and a migration. */
 export const entities = [
@@ -25,4 +26,5 @@ export const entities = [
   SenderEntity,
   ChannelUnroutedMessageEntity,
   PassageEmbeddingEntity,
+  AuditEventEntity,
 ];

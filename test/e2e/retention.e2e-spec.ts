@@ -1,5 +1,6 @@
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { newId } from '../../src/common/ids/new-id.js';
 import { JobName, QueueName } from '../../src/queue/queue.constants.js';
@@ -53,6 +54,14 @@ describe('thread retention and erasure', () => {
     };
   }
   const NOTHING = { threads: 0, interactions: 0, events: 0, channel_messages: 0, replay_keys: 0 };
+
+  /** The organization's audit records of one action, oldest first. */
+  const audits = (organizationId: string, action: string) =>
+    t.dataSource.query<Array<Record<string, unknown>>>(
+      `SELECT actor_kind, actor_id, resource_type, resource_id, before, after FROM audit_events
+        WHERE organization_id = $1 AND action = $2 ORDER BY created_at, id`,
+      [organizationId, action],
+    );
 
   const replayKey = (interactionId: string) => `${t.config.redis.keyPrefix}:replay:${interactionId}`;
 
@@ -178,6 +187,17 @@ describe('thread retention and erasure', () => {
       expect(kept.map((r) => r.id)).toEqual([recent.threadId, empty, foreign].sort());
       expect(await count(`SELECT count(*) AS n FROM interactions WHERE thread_id = $1`, [foreign])).toBe(1);
       expect(await usageAnswers()).toEqual(usageBefore);
+      expect(await audits(org.id, 'thread.delete')).toEqual([
+        {
+          actor_kind: 'system',
+          actor_id: 'thread-retention',
+          resource_type: 'project',
+          resource_id: projectId,
+          before: { threads: 3, interactions: 6, events: 1 },
+          after: { reason: 'retention', thread_retention_days: 30, last_activity_before: expect.any(String) },
+        },
+      ]);
+      expect(await audits(otherOrg.id, 'thread.delete')).toEqual([]);
       // Lists and reads no longer show them; a send naming a deleted thread is 404 (no new thread is made for it).
       const list = expectStatus(await t.http.get(`/management/v1/threads?project_id=${projectId}`, org.headers), 200, 'list').body;
       expect(list.results.map((r: { id: string }) => r.id).sort()).toEqual([recent.threadId, empty].sort());
@@ -187,6 +207,7 @@ describe('thread retention and erasure', () => {
       expect(late.body.error.code).toBe('not_found');
       // The audit of the run, the next run and null retention: nothing more goes.
       expect((await runRetentionJob()).threads).toBe(0);
+      expect(await audits(org.id, 'thread.delete')).toHaveLength(1);
       expectStatus(await t.http.patch(`/management/v1/projects/${projectId}`, { thread_retention_days: null }, org.headers), 200, 'keep');
       await idle(recent.threadId, 400);
       expect((await runRetentionJob()).threads).toBe(0);
@@ -238,12 +259,24 @@ describe('thread retention and erasure', () => {
       expect(res.text).toBe('');
       expect(await leftovers([a.threadId], [a.interactionId, streamed])).toEqual(NOTHING);
       expect(await count(`SELECT count(*) AS n FROM interactions WHERE thread_id = $1`, [b.threadId])).toBe(1);
+      expect(await audits(org.id, 'thread.delete')).toEqual([
+        {
+          actor_kind: 'org_api_key',
+          actor_id: expect.any(String),
+          resource_type: 'thread',
+          resource_id: a.threadId,
+          before: { threads: 1, interactions: 2, events: 0 },
+          after: { reason: 'erasure' },
+        },
+      ]);
+      expect(await audits(other.id, 'thread.delete')).toEqual([]);
       expect(await usageAnswers()).toEqual(usageBefore);
       expect((await t.http.get(`/management/v1/threads/${a.threadId}/trace`, org.headers)).status).toBe(404);
       expect((await t.http.get(`/management/v1/interactions/${a.interactionId}/trace`, org.headers)).status).toBe(404);
       const resumed = await openSse(t.baseUrl, '/messaging/v1/messages/stream', { headers: shop.headers, lastEventId: `${streamed}:1` });
       expect(resumed.status).toBe(404);
       expect((await t.http.delete(`/management/v1/threads/${a.threadId}`, org.headers)).status).toBe(404);
+      expect(await audits(org.id, 'thread.delete')).toHaveLength(1);
       const late = await t.http.post(SEND, { text: 'hello again', user_id: 'u1', thread_id: a.threadId }, shop.headers);
       expect(late.status).toBe(404);
     });
@@ -285,8 +318,22 @@ describe('thread retention and erasure', () => {
       expect(await leftovers(ids, [])).toEqual(NOTHING);
       expect(await count(`SELECT count(*) AS n FROM threads WHERE id = ANY($1)`, [[someoneElse.threadId, foreign]])).toBe(2);
       expect(await usageAnswers()).toEqual(usageBefore);
+      const digest = `sha256:${createHash('sha256').update('user 42/ü').digest('hex')}`;
+      const records = await audits(org.id, 'thread.delete');
+      expect(records).toEqual([
+        {
+          actor_kind: 'org_api_key',
+          actor_id: expect.any(String),
+          resource_type: 'end_user',
+          resource_id: digest,
+          before: { threads: 3, interactions: 3, events: 0 },
+          after: { reason: 'erasure' },
+        },
+      ]);
+      expect(JSON.stringify(records)).not.toContain('user 42');
       const again = await t.http.delete(`/management/v1/threads?user_id=${encodeURIComponent('user 42/ü')}`, org.headers);
       expect(again.body).toEqual({ user_id: 'user 42/ü', deleted_threads: 0, deleted_interactions: 0, deleted_events: 0 });
+      expect(await audits(org.id, 'thread.delete')).toHaveLength(1);
     });
 
     it('answers 422 naming user_id when it is missing, empty or too long, and 401 without credentials', async () => {
@@ -317,6 +364,21 @@ describe('thread retention and erasure', () => {
       expect(cleared.body).toMatchObject({ name: 'Storefront EU', thread_retention_days: null });
       const list = (await t.http.get('/management/v1/projects', org.headers)).body;
       expect(list.results.find((p: { id: string }) => p.id === projectId)).toMatchObject({ thread_retention_days: null });
+      const records = await audits(org.id, 'project.update');
+      expect(records.map((r) => [r.before, r.after])).toEqual([
+        [
+          { name: 'Messaging tests', thread_retention_days: null },
+          { name: 'Messaging tests', thread_retention_days: 90 },
+        ],
+        [
+          { name: 'Messaging tests', thread_retention_days: 90 },
+          { name: 'Storefront EU', thread_retention_days: 90 },
+        ],
+        [
+          { name: 'Storefront EU', thread_retention_days: 90 },
+          { name: 'Storefront EU', thread_retention_days: null },
+        ],
+      ]);
     });
 
     it('refuses out-of-range and wrongly typed values with 422 naming the field, and changes nothing', async () => {
@@ -339,6 +401,7 @@ describe('thread retention and erasure', () => {
       }
       const project = (await t.http.get(`/management/v1/projects/${projectId}`, org.headers)).body;
       expect(project).toMatchObject({ thread_retention_days: 7, name: 'Messaging tests' });
+      expect(await audits(org.id, 'project.update')).toHaveLength(1);
     });
 
     it("answers 404 for another organization's or a deleted project, 401 without credentials", async () => {
@@ -350,6 +413,8 @@ describe('thread retention and erasure', () => {
       expect((await t.http.patch(`/management/v1/projects/${gone.id}`, { thread_retention_days: 1 }, org.headers)).status).toBe(404);
       const project = (await t.http.get(`/management/v1/projects/${projectId}`, org.headers)).body;
       expect(project.thread_retention_days).toBeNull();
+      expect(await audits(org.id, 'project.update')).toEqual([]);
+      expect(await audits(other.id, 'project.update')).toEqual([]);
     });
   });
 });

@@ -921,6 +921,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/management/v1/audit-events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the organization's audit records
+     * @description Every management write, newest first: who (credential kind and id, user id of a login session), what (action, resource, before/after summaries without secrets), when and the request id. Filter by resource, actor, action and time range; page with `page[after]`/`page[before]` from `meta`. Records are append-only.
+     */
+    get: operations['Audit_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2549,6 +2569,56 @@ export interface components {
       version_tag: string;
       /** @description In bundle order (at most 2000, the bundle’s limit) */
       results: components['schemas']['KnowledgeDocumentItemDto'][];
+    };
+    AuditEventResponseDto: {
+      /**
+       * @description Audit record id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When the change committed (its transaction)
+       */
+      created_at: string;
+      /**
+       * @description The credential that made the change
+       * @example org_api_key
+       * @enum {string}
+       */
+      actor_kind: 'org_api_key' | 'session' | 'agent_session' | 'agent_api_key' | 'client_token' | 'system';
+      /**
+       * @description The credential's id: the key id, or the user id of a login session
+       * @example 6743a1f0c2b9e4d5a6f70811
+       */
+      actor_id: string;
+      /** @description The user of a login session, else null */
+      actor_user_id: string | null;
+      /**
+       * @description `<resource>.<verb>`
+       * @example version.publish
+       */
+      action: string;
+      /**
+       * @description The kind of resource changed (`project`, `agent`, `version`, `publishable_key`, …)
+       * @example version
+       */
+      resource_type: string;
+      /**
+       * @description The id of the resource changed
+       * @example 6743a1f0c2b9e4d5a6f70812
+       */
+      resource_id: string;
+      /** @description The x-request-id of the request that made the change */
+      request_id: string | null;
+      /** @description Summary of the state before (null on create) */
+      before: {
+        [key: string]: unknown;
+      } | null;
+      /** @description Summary of the state after (null on delete) */
+      after: {
+        [key: string]: unknown;
+      } | null;
     };
     SessionMessageFrameDto: {
       /**
@@ -11156,6 +11226,131 @@ export interface operations {
            *       "error": {
            *         "code": "version_archived",
            *         "message": "Version 2 is archived and takes no new revisions",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Audit_list: {
+    parameters: {
+      query?: {
+        /** @description Items per page */
+        'page[size]'?: number;
+        /** @description Opaque cursor: the page after this one (meta.after_cursor) */
+        'page[after]'?: string;
+        /** @description Opaque cursor: the page before this one (meta.before_cursor) */
+        'page[before]'?: string;
+        /** @description Field to sort by */
+        sort_by?: 'created_at';
+        /** @description Sort direction */
+        sort_order?: 'asc' | 'desc';
+        /** @description Records of this resource type (`project`, `agent`, `version`, …) */
+        resource_type?: string;
+        /** @description Records of this resource (its id) */
+        resource_id?: string;
+        /** @description Records of this actor: a key's id, or a user's id for login sessions */
+        actor_id?: string;
+        /** @description Records of this action (`<resource>.<verb>`) */
+        action?: string;
+        /** @description RFC 3339: records made at or after this instant */
+        created_from?: string;
+        /** @description RFC 3339: records made before this instant */
+        created_to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['AuditEventResponseDto'][];
+            meta: components['schemas']['PageMetaDto'];
+            links: components['schemas']['PageLinksDto'];
+          };
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }

@@ -4,6 +4,8 @@ import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
+import { AuditService } from '../audit/audit.service.js';
+import { changedFields } from '../audit/audit-summary.js';
 import { ApiKeysRepository } from '../auth/api-keys.repository.js';
 import type { Principal } from '../auth/principal.js';
 import { ProjectsService } from '../projects/projects.service.js';
@@ -31,22 +33,32 @@ export class AgentsService {
     private readonly keys: ApiKeysRepository,
     private readonly bus: EventBus,
     private readonly credentials: CredentialChanges,
+    private readonly audit: AuditService,
   ) {}
 
   /** A new agent has no live version: it answers only once a version is published. */
   async create(who: Principal, projectId: string, dto: CreateAgentDto): Promise<AgentResponseDto> {
-    const project = await this.projects.getVisible(who.organizationId, projectId);
-    const agent = await this.agents.create({
-      id: newId(),
-      organizationId: project.organizationId,
-      projectId: project.id,
-      name: dto.name,
-      description: dto.description ?? null,
-      runtime: dto.runtime ?? 'v1',
-      liveVersionId: null,
-      liveRevisionId: null,
-      liveVersionTag: null,
-      deletedAt: null,
+    const agent = await this.unitOfWork.run(async () => {
+      const project = await this.projects.getVisible(who.organizationId, projectId);
+      const created = await this.agents.create({
+        id: newId(),
+        organizationId: project.organizationId,
+        projectId: project.id,
+        name: dto.name,
+        description: dto.description ?? null,
+        runtime: dto.runtime ?? 'v1',
+        liveVersionId: null,
+        liveRevisionId: null,
+        liveVersionTag: null,
+        deletedAt: null,
+      });
+      await this.audit.record(who, {
+        action: 'agent.create',
+        resourceType: 'agent',
+        resourceId: created.id,
+        after: { project_id: created.projectId, name: created.name, description: created.description, runtime: created.runtime },
+      });
+      return created;
     });
     return toAgentResponse(agent);
   }
@@ -64,11 +76,19 @@ export class AgentsService {
   async update(who: Principal, agentId: string, dto: UpdateAgentDto): Promise<AgentResponseDto> {
     const { agent, change } = await this.unitOfWork.run(async () => {
       const agent = await this.getVisible(who.organizationId, agentId, 'update');
+      const before = { name: agent.name, description: agent.description, live_version_tag: agent.liveVersionTag };
       const renamed = dto.name !== undefined && dto.name !== agent.name;
       if (renamed) agent.name = dto.name!;
       if (dto.description !== undefined) agent.description = dto.description;
       await this.agents.updateDetails(agent.id, { name: agent.name, description: agent.description });
       const change = renamed ? await this.versions.republishLiveWithName(agent, agent.name) : null;
+      const after = { name: agent.name, description: agent.description, live_version_tag: agent.liveVersionTag };
+      await this.audit.record(who, {
+        action: 'agent.update',
+        resourceType: 'agent',
+        resourceId: agent.id,
+        ...changedFields(before, after),
+      });
       return { agent, change };
     });
     if (change) {
@@ -82,7 +102,21 @@ export class AgentsService {
   async delete(who: Principal, agentId: string): Promise<void> {
     const changes = await this.credentials.commit(who.organizationId, async () => {
       const agent = await this.getVisible(who.organizationId, agentId, 'update');
-      return deleteAgents({ agents: this.agents, versions: this.versions, keys: this.keys }, agent.organizationId, { agentId: agent.id });
+      const changes = await deleteAgents({ agents: this.agents, versions: this.versions, keys: this.keys }, agent.organizationId, {
+        agentId: agent.id,
+      });
+      await this.audit.record(who, {
+        action: 'agent.delete',
+        resourceType: 'agent',
+        resourceId: agent.id,
+        before: {
+          project_id: agent.projectId,
+          name: agent.name,
+          live_version_id: agent.liveVersionId,
+          live_version_tag: agent.liveVersionTag,
+        },
+      });
+      return changes;
     });
     for (const change of changes) this.bus.emit('agent.live_changed', change);
   }

@@ -3,6 +3,8 @@ import { ConflictError, NotFoundError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
+import { UnitOfWork } from '../../database/unit-of-work.js';
+import { AuditService } from '../audit/audit.service.js';
 import type { Principal } from '../auth/principal.js';
 import { ChannelsErrorCode } from './channels.errors.js';
 import { toSenderResponse, type CreateSenderDto, type ListSendersQueryDto, type SenderResponseDto } from './dto/sender.dto.js';
@@ -12,16 +14,24 @@ import { SenderTakenError, SendersRepository } from './senders.repository.js';
 /** An organization's connected sender numbers (management surface). */
 @Injectable()
 export class SendersService {
-  constructor(private readonly senders: SendersRepository) {}
+  constructor(
+    private readonly senders: SendersRepository,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly audit: AuditService,
+  ) {}
 
   async create(who: Principal, dto: CreateSenderDto): Promise<SenderResponseDto> {
     try {
-      const sender = await this.senders.create({
-        id: newId(),
-        organizationId: who.organizationId,
-        channel: dto.channel,
-        phoneNumber: dto.phone_number,
-        displayName: dto.display_name ?? null,
+      const sender = await this.unitOfWork.run(async () => {
+        const created = await this.senders.create({
+          id: newId(),
+          organizationId: who.organizationId,
+          channel: dto.channel,
+          phoneNumber: dto.phone_number,
+          displayName: dto.display_name ?? null,
+        });
+        await this.audit.record(who, { action: 'sender.create', resourceType: 'sender', resourceId: created.id, after: summary(created) });
+        return created;
       });
       return toSenderResponse(sender);
     } catch (error) {
@@ -41,7 +51,11 @@ export class SendersService {
 
   /** Removes the sender; conversations it started keep their recorded sender number and continue. */
   async delete(who: Principal, senderId: string): Promise<void> {
-    if (!(await this.senders.delete(who.organizationId, senderId.toLowerCase()))) throw new NotFoundError('Sender');
+    await this.unitOfWork.run(async () => {
+      const sender = await this.senders.find(who.organizationId, senderId.toLowerCase());
+      if (!sender || !(await this.senders.delete(who.organizationId, sender.id))) throw new NotFoundError('Sender');
+      await this.audit.record(who, { action: 'sender.delete', resourceType: 'sender', resourceId: sender.id, before: summary(sender) });
+    });
   }
 
   /** The organization's sender, or 404 — never 403, so other tenants' ids cannot be probed. */
@@ -51,3 +65,5 @@ export class SendersService {
     return sender;
   }
 }
+
+const summary = (sender: SenderEntity) => ({ channel: sender.channel, phone_number: sender.phoneNumber, display_name: sender.displayName });

@@ -8,6 +8,7 @@ import { AgentsService } from '../agents/agents.service.js';
 import { ApiKeysRepository } from '../auth/api-keys.repository.js';
 import { CredentialChanges } from '../auth/credential-changes.js';
 import type { Principal } from '../auth/principal.js';
+import { AuditService } from '../audit/audit.service.js';
 import { generateSecret, hashSecret, secretPrefix } from '../auth/secrets.js';
 import {
   ListKeysQueryDto,
@@ -34,6 +35,7 @@ export class KeysService {
     private readonly changes: CredentialChanges,
     private readonly unitOfWork: UnitOfWork,
     private readonly keys: ApiKeysRepository,
+    private readonly audit: AuditService,
   ) {}
 
   async createPublishableKey(who: Principal, agentId: string, dto: CreatePublishableKeyDto): Promise<CreatedPublishableKeyResponseDto> {
@@ -42,7 +44,7 @@ export class KeysService {
     const secret = generateSecret('pk');
     const key = await this.unitOfWork.run(async () => {
       const agent = await this.agents.getVisible(who.organizationId, agentId, 'share');
-      return this.keys.insert('publishable', {
+      const created = await this.keys.insert('publishable', {
         id: newId(),
         organizationId: agent.organizationId,
         agentId: agent.id,
@@ -53,6 +55,14 @@ export class KeysService {
         revokedAt: null,
         createdAt: new Date(),
       });
+      // The prefix (shown in listings) identifies the key; the secret and its hash are never recorded.
+      await this.audit.record(who, {
+        action: 'publishable_key.create',
+        resourceType: 'publishable_key',
+        resourceId: created.id,
+        after: { agent_id: agent.id, key_prefix: created.keyPrefix, allowed_origins: allowedOrigins, allowed_ip_ranges: allowedIpRanges },
+      });
+      return created;
     });
     return { ...toPublishableKeyResponse(key), publishable_key: secret };
   }
@@ -71,6 +81,13 @@ export class KeysService {
     const agent = await this.agents.getVisible(who.organizationId, agentId);
     await this.changes.commit(agent.organizationId, async () => {
       if (!(await this.keys.revoke('publishable', agent.id, keyId))) throw new NotFoundError('Publishable key');
+      await this.audit.record(who, {
+        action: 'publishable_key.revoke',
+        resourceType: 'publishable_key',
+        resourceId: keyId.toLowerCase(),
+        before: { agent_id: agent.id, revoked: false },
+        after: { agent_id: agent.id, revoked: true },
+      });
     });
   }
 
@@ -78,7 +95,7 @@ export class KeysService {
     const secret = generateSecret('agk');
     const key = await this.unitOfWork.run(async () => {
       const agent = await this.agents.getVisible(who.organizationId, agentId, 'share');
-      return this.keys.insert('agent_api', {
+      const created = await this.keys.insert('agent_api', {
         id: newId(),
         organizationId: agent.organizationId,
         agentId: agent.id,
@@ -87,6 +104,13 @@ export class KeysService {
         revokedAt: null,
         createdAt: new Date(),
       });
+      await this.audit.record(who, {
+        action: 'agent_api_key.create',
+        resourceType: 'agent_api_key',
+        resourceId: created.id,
+        after: { agent_id: agent.id, key_prefix: created.keyPrefix },
+      });
+      return created;
     });
     return { ...toAgentApiKeyResponse(key), api_key: secret };
   }
@@ -100,6 +124,13 @@ export class KeysService {
     const agent = await this.agents.getVisible(who.organizationId, agentId);
     await this.changes.commit(agent.organizationId, async () => {
       if (!(await this.keys.revoke('agent_api', agent.id, keyId))) throw new NotFoundError('Agent API key');
+      await this.audit.record(who, {
+        action: 'agent_api_key.revoke',
+        resourceType: 'agent_api_key',
+        resourceId: keyId.toLowerCase(),
+        before: { agent_id: agent.id, revoked: false },
+        after: { agent_id: agent.id, revoked: true },
+      });
     });
   }
 }

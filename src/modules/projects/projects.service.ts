@@ -4,6 +4,8 @@ import { NotFoundError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
+import { UnitOfWork } from '../../database/unit-of-work.js';
+import { AuditService } from '../audit/audit.service.js';
 import { deleteAgents } from '../agents/agent-deletion.js';
 import { AgentsRepository } from '../agents/agents.repository.js';
 import { ApiKeysRepository } from '../auth/api-keys.repository.js';
@@ -29,15 +31,26 @@ export class ProjectsService {
     private readonly keys: ApiKeysRepository,
     private readonly bus: EventBus,
     private readonly credentials: CredentialChanges,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly audit: AuditService,
   ) {}
 
   async create(who: Principal, dto: CreateProjectDto): Promise<ProjectResponseDto> {
-    const project = await this.projects.create({
-      id: newId(),
-      organizationId: who.organizationId,
-      name: dto.name,
-      deletedAt: null,
-      threadRetentionDays: null,
+    const project = await this.unitOfWork.run(async () => {
+      const created = await this.projects.create({
+        id: newId(),
+        organizationId: who.organizationId,
+        name: dto.name,
+        deletedAt: null,
+        threadRetentionDays: null,
+      });
+      await this.audit.record(who, {
+        action: 'project.create',
+        resourceType: 'project',
+        resourceId: created.id,
+        after: { name: created.name },
+      });
+      return created;
     });
     return toProjectResponse(project);
   }
@@ -56,10 +69,21 @@ export class ProjectsService {
     const changes: { name?: string; threadRetentionDays?: number | null } = {};
     if (dto.name !== undefined) changes.name = dto.name;
     if (dto.thread_retention_days !== undefined) changes.threadRetentionDays = dto.thread_retention_days;
-    if (Object.keys(changes).length > 0 && !(await this.projects.update(who.organizationId, id, changes))) {
-      throw new NotFoundError('Project');
-    }
-    return toProjectResponse(await this.getVisible(who.organizationId, id));
+    if (Object.keys(changes).length === 0) return toProjectResponse(await this.getVisible(who.organizationId, id));
+    const project = await this.unitOfWork.run(async () => {
+      const before = await this.getVisible(who.organizationId, id);
+      if (!(await this.projects.update(who.organizationId, id, changes))) throw new NotFoundError('Project');
+      const after = await this.getVisible(who.organizationId, id);
+      await this.audit.record(who, {
+        action: 'project.update',
+        resourceType: 'project',
+        resourceId: id,
+        before: { name: before.name, thread_retention_days: before.threadRetentionDays },
+        after: { name: after.name, thread_retention_days: after.threadRetentionDays },
+      });
+      return after;
+    });
+    return toProjectResponse(project);
   }
 
   /** Every project with a thread retention (deleted projects included: their threads are still kept data). */
@@ -74,9 +98,17 @@ export class ProjectsService {
    */
   async delete(who: Principal, projectId: string): Promise<void> {
     const deleted = await this.credentials.commit(who.organizationId, async () => {
-      if (!(await this.projects.softDelete(who.organizationId, projectId.toLowerCase()))) throw new NotFoundError('Project');
+      const project = await this.projects.findVisible(who.organizationId, projectId.toLowerCase());
+      if (!project || !(await this.projects.softDelete(who.organizationId, project.id))) throw new NotFoundError('Project');
       const owners = { agents: this.agents, versions: this.versions, keys: this.keys };
-      return deleteAgents(owners, who.organizationId, { projectId: projectId.toLowerCase() });
+      const changes = await deleteAgents(owners, who.organizationId, { projectId: project.id });
+      await this.audit.record(who, {
+        action: 'project.delete',
+        resourceType: 'project',
+        resourceId: project.id,
+        before: { name: project.name, deleted_agent_ids: changes.map((change) => change.agentId) },
+      });
+      return changes;
     });
     const agentIds = deleted.map((change) => change.agentId);
     this.bus.emit('project.deleted', { organizationId: who.organizationId, projectId: projectId.toLowerCase(), agentIds });

@@ -4,6 +4,7 @@ import { EventBus } from '../../common/bus/event-bus.js';
 import { NotFoundError } from '../../common/errors/app-error.js';
 import { AppConfig } from '../../config/app-config.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
+import { AuditService, type AuditActor } from '../audit/audit.service.js';
 import type { Principal } from '../auth/principal.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import type { ThreadSelection } from '../conversations/conversations.types.js';
@@ -32,6 +33,18 @@ export interface RetentionRunSummary extends DeletionCounts {
 
 type DeletionReason = 'erasure' | 'retention';
 
+/** The system actor of retention runs in audit records. */
+export const RETENTION_ACTOR_NAME = 'thread-retention';
+
+/** Who asked for a batch and what its audit record names. */
+interface BatchAudit {
+  actor: AuditActor;
+  resourceType: 'thread' | 'end_user' | 'project';
+  resourceId: string;
+  /** Extra summary fields (never contents). */
+  summary?: Record<string, unknown>;
+}
+
 /**
  * Deletes threads with everything tied to them: interactions (traces inside), channel messages (both cascade from
  * the thread), the events that ran on them, and their stream replay buffers (after the commit, `threads.deleted`).
@@ -50,12 +63,13 @@ export class ThreadDeletionService {
     private readonly unitOfWork: UnitOfWork,
     private readonly bus: EventBus,
     private readonly config: AppConfig,
+    private readonly audit: AuditService,
   ) {}
 
   /** End-user erasure of one thread of the caller's organization, now; another organization's thread is 404. */
   async eraseThread(who: Principal, threadId: string): Promise<void> {
     const selection: ThreadSelection = { kind: 'thread', organizationId: who.organizationId, threadId };
-    const counts = await this.batch(selection, 'erasure');
+    const counts = await this.batch(selection, 'erasure', { actor: who, resourceType: 'thread', resourceId: threadId.toLowerCase() });
     if (counts.threads === 0) throw new NotFoundError('Thread');
   }
 
@@ -63,8 +77,10 @@ export class ThreadDeletionService {
   async eraseUser(who: Principal, userId: string): Promise<UserErasureResponseDto> {
     const selection: ThreadSelection = { kind: 'user', organizationId: who.organizationId, userId };
     const total: DeletionCounts = { threads: 0, interactions: 0, events: 0 };
+    // The end user is named by a digest in audit records: the log proves the erasure without keeping the identifier.
+    const audit: BatchAudit = { actor: who, resourceType: 'end_user', resourceId: userDigest(userId) };
     for (;;) {
-      const counts = await this.batch(selection, 'erasure');
+      const counts = await this.batch(selection, 'erasure', audit);
       add(total, counts);
       if (counts.threads === 0) break;
     }
@@ -89,12 +105,18 @@ export class ThreadDeletionService {
       summary.projects += 1;
       const before = new Date(now.getTime() - project.threadRetentionDays * DAY_MS);
       const selection: ThreadSelection = { kind: 'expired', projectId: project.id, before };
+      const audit: BatchAudit = {
+        actor: { kind: 'system', organizationId: project.organizationId, name: RETENTION_ACTOR_NAME },
+        resourceType: 'project',
+        resourceId: project.id,
+        summary: { thread_retention_days: project.threadRetentionDays, last_activity_before: before.toISOString() },
+      };
       for (;;) {
         if (options.budgetMs !== undefined && Date.now() - started >= options.budgetMs) {
           summary.stoppedEarly = true;
           return this.logged(summary);
         }
-        const counts = await this.batch(selection, 'retention');
+        const counts = await this.batch(selection, 'retention', audit);
         if (counts.threads === 0) break;
         summary.batches += 1;
         add(summary, counts);
@@ -105,15 +127,25 @@ export class ThreadDeletionService {
 
   /**
    * One batch in one transaction: lock and delete up to RETENTION_BATCH_SIZE threads (their interactions and channel
-   * messages cascade), delete their events; after the commit, tell the other modules (`threads.deleted`: replay
+   * messages cascade), delete their events, and append the audit record (counts, not contents) when something was
+   * deleted — all in the batch's transaction; after the commit, tell the other modules (`threads.deleted`: replay
    * buffers, caches) and wait for them, so an erasure answers once the buffers are gone too.
    */
-  private async batch(selection: ThreadSelection, reason: DeletionReason): Promise<DeletionCounts> {
+  private async batch(selection: ThreadSelection, reason: DeletionReason, audit: BatchAudit): Promise<DeletionCounts> {
     const recentSince = new Date(Date.now() - this.config.streaming.replayTtlSeconds * 1000 - REPLAY_MARGIN_MS);
     const deleted = await this.unitOfWork.run(async () => {
       const gone = await this.conversations.deleteThreads(selection, this.config.retention.batchSize, recentSince);
       const threadIds = gone.threads.map((t) => t.id);
       const events = await this.events.deleteForThreads(threadIds);
+      if (threadIds.length > 0) {
+        await this.audit.record(audit.actor, {
+          action: 'thread.delete',
+          resourceType: audit.resourceType,
+          resourceId: audit.resourceId,
+          before: { threads: threadIds.length, interactions: gone.interactionCount, events },
+          after: { reason, ...audit.summary },
+        });
+      }
       return { ...gone, threadIds, events };
     });
     const counts = { threads: deleted.threadIds.length, interactions: deleted.interactionCount, events: deleted.events };

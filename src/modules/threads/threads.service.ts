@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/app-error.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
+import { UnitOfWork } from '../../database/unit-of-work.js';
+import { AuditService } from '../audit/audit.service.js';
 import type { Principal } from '../auth/principal.js';
 import { selectedRuntime } from '../conversations/thread-list-filter.js';
 import type { ListMessagesQueryDto, ListThreadsQueryDto } from './dto/thread-query.dto.js';
@@ -19,7 +21,11 @@ import type { ThreadRow } from '../conversations/conversations.types.js';
 /** The organization's conversations, read side: list with filters, get, rename, transcript. */
 @Injectable()
 export class ThreadsService {
-  constructor(private readonly conversations: ConversationsService) {}
+  constructor(
+    private readonly conversations: ConversationsService,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly audit: AuditService,
+  ) {}
 
   async list(who: Principal, query: ListThreadsQueryDto, request: PageRequest): Promise<Page<ThreadItemDto>> {
     return this.conversations.listThreads(who.organizationId, query, request, toThreadItem);
@@ -30,8 +36,19 @@ export class ThreadsService {
   }
 
   async rename(who: Principal, threadId: string, runtimeVersion: string | undefined, title: string): Promise<ThreadDto> {
-    const thread = await this.conversations.renameThread(who.organizationId, threadId, selectedRuntime(runtimeVersion), title);
-    if (!thread) throw new NotFoundError('Thread');
+    const thread = await this.unitOfWork.run(async () => {
+      const before = await this.conversations.findThread(who.organizationId, threadId);
+      const renamed = await this.conversations.renameThread(who.organizationId, threadId, selectedRuntime(runtimeVersion), title);
+      if (!renamed) throw new NotFoundError('Thread');
+      await this.audit.record(who, {
+        action: 'thread.update',
+        resourceType: 'thread',
+        resourceId: renamed.id,
+        before: { title: before?.title ?? null },
+        after: { title: renamed.title },
+      });
+      return renamed;
+    });
     return toThread(thread);
   }
 

@@ -8,6 +8,8 @@ import { UnitOfWork } from '../../database/unit-of-work.js';
 import type { AgentEntity } from '../agents/agent.entity.js';
 import { AgentsRepository } from '../agents/agents.repository.js';
 import type { Principal } from '../auth/principal.js';
+import { AuditService } from '../audit/audit.service.js';
+import { changedFields } from '../audit/audit-summary.js';
 import { bundleDigest } from '../bundles/bundle-digest.js';
 import type { Bundle } from '../bundles/bundle.types.js';
 import { BundleValidator } from '../bundles/bundle.validator.js';
@@ -41,6 +43,7 @@ export class VersionsService {
     private readonly bundles: BundlesService,
     private readonly bus: EventBus,
     private readonly config: AppConfig,
+    private readonly audit: AuditService,
   ) {}
 
   async create(who: Principal, agentId: string, dto: CreateVersionDto): Promise<VersionResponseDto> {
@@ -60,6 +63,23 @@ export class VersionsService {
       });
       const revision = await this.insertRevision(version, 0, bundle, null);
       await this.versions.updateVersion(version.id, { currentRevisionId: revision.id });
+      await this.audit.record(who, {
+        action: 'version.create',
+        resourceType: 'version',
+        resourceId: version.id,
+        after: {
+          agent_id: agent.id,
+          number: version.number,
+          status: version.status,
+          source: dto.source,
+          ...(dto.source === 'template' ? { template: dto.template } : {}),
+          ...(dto.source === 'clone' ? { from_version_id: dto.from_version_id } : {}),
+          label: version.label,
+          tags: version.tags,
+          version_tag: revision.versionTag,
+          digest: revision.digest,
+        },
+      });
       return version.id;
     });
     return this.item(agentId, versionId);
@@ -77,12 +97,22 @@ export class VersionsService {
 
   async update(who: Principal, agentId: string, versionId: string, dto: UpdateVersionDto): Promise<VersionResponseDto> {
     const agent = await this.visibleAgent(who, agentId);
-    const version = await this.findVersion(agent.id, versionId);
-    const changes: Partial<AgentVersionEntity> = {};
-    if (dto.label !== undefined) changes.label = dto.label;
-    if (dto.tags !== undefined) changes.tags = normalizeTags(dto.tags);
-    if (dto.notes !== undefined) changes.notes = dto.notes;
-    if (Object.keys(changes).length > 0) await this.versions.updateVersion(version.id, changes);
+    const version = await this.unitOfWork.run(async () => {
+      const version = await this.findVersion(agent.id, versionId, true);
+      const changes: Partial<AgentVersionEntity> = {};
+      if (dto.label !== undefined) changes.label = dto.label;
+      if (dto.tags !== undefined) changes.tags = normalizeTags(dto.tags);
+      if (dto.notes !== undefined) changes.notes = dto.notes;
+      if (Object.keys(changes).length > 0) await this.versions.updateVersion(version.id, changes);
+      const fields = (v: Pick<AgentVersionEntity, 'label' | 'tags' | 'notes'>) => ({ label: v.label, tags: v.tags, notes: v.notes });
+      await this.audit.record(who, {
+        action: 'version.update',
+        resourceType: 'version',
+        resourceId: version.id,
+        ...changedFields(fields(version), fields({ ...version, ...changes })),
+      });
+      return version;
+    });
     return this.item(agent.id, version.id);
   }
 
@@ -100,7 +130,16 @@ export class VersionsService {
       const revision = await this.currentRevision(version);
       assertProviderConfigured(revision.bundle, this.config.providers);
       if (version.status !== 'published') await this.versions.updateVersion(version.id, { status: 'published' });
-      return this.moveLivePointer(agent, version.id, revision, 'publish');
+      const before = { status: version.status, live_version_id: agent.liveVersionId, live_version_tag: agent.liveVersionTag };
+      const change = await this.moveLivePointer(agent, version.id, revision, 'publish');
+      await this.audit.record(who, {
+        action: 'version.publish',
+        resourceType: 'version',
+        resourceId: version.id,
+        before,
+        after: { status: 'published', live_version_id: version.id, live_version_tag: revision.versionTag, digest: revision.digest },
+      });
+      return change;
     });
     this.bus.emit('agent.live_changed', change);
     this.bus.emit('version.published', change);
@@ -119,6 +158,13 @@ export class VersionsService {
         );
       }
       if (version.status !== 'archived') await this.versions.updateVersion(version.id, { status: 'archived' });
+      await this.audit.record(who, {
+        action: 'version.archive',
+        resourceType: 'version',
+        resourceId: version.id,
+        before: { status: version.status },
+        after: { status: 'archived' },
+      });
     });
     return this.item(agentId.toLowerCase(), versionId);
   }
@@ -127,7 +173,7 @@ export class VersionsService {
   async push(who: Principal, agentId: string, versionId: string, dto: PushBundleDto): Promise<PushResponseDto> {
     const agent = await this.visibleAgent(who, agentId);
     const bundle = this.validator.assertValid(dto.bundle);
-    return this.commitIfChanged(agent, versionId, () => bundle, dto.message ?? null);
+    return this.commitIfChanged(who, agent, versionId, () => bundle, dto.message ?? null);
   }
 
   /**
@@ -143,6 +189,7 @@ export class VersionsService {
     message: string | null,
   ): Promise<PushResponseDto> {
     return this.commitIfChanged(
+      who,
       await this.visibleAgent(who, agentId),
       versionId,
       (current) => this.validator.assertValid(change(structuredClone(current))),
@@ -152,6 +199,7 @@ export class VersionsService {
 
   /** Under the version's row lock: `next` gives the bundle from the current one; archived versions refuse (409). */
   private async commitIfChanged(
+    who: Principal,
     agent: AgentEntity,
     versionId: string,
     next: (current: Bundle) => Bundle,
@@ -164,8 +212,17 @@ export class VersionsService {
       }
       const current = await this.currentRevision(version);
       const bundle = next(current.bundle);
-      if (current.digest === bundleDigest(bundle)) return current;
-      return this.commitRevision(version, bundle, message);
+      const digest = bundleDigest(bundle);
+      const committed = current.digest === digest ? current : await this.commitRevision(version, bundle, message);
+      // Digests and tags only: a bundle may hold provider keys and tool credentials.
+      await this.audit.record(who, {
+        action: 'version.push',
+        resourceType: 'version',
+        resourceId: version.id,
+        before: { version_tag: current.versionTag, digest: current.digest },
+        after: { version_tag: committed.versionTag, digest: committed.digest, committed: committed !== current },
+      });
+      return committed;
     });
     return {
       version_id: revision.versionId,
