@@ -223,6 +223,12 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
     });
     if (res.status !== 200) throw new Error(`fresh knowledge document: expected 200, got ${res.status}: ${await res.text()}`);
     ids.documentId = ((await res.json()) as { documents: Array<{ id: string }> }).documents[0]!.id;
+  } else if (path === '/management/v1/threads/{threadId}') {
+    ids.threadId = expectStatus(
+      await t.http.post('/messaging/v1/messages', { text: 'a thread the walk erases', user_id: 'walk-doomed' }, tenant.bearer),
+      200,
+      'fresh thread',
+    ).body.thread_id;
   } else if (path.endsWith('/senders/{senderId}')) {
     ids.senderId = expectStatus(
       await t.http.post('/management/v1/senders', { channel: 'sms', phone_number: randomPhone() }, h),
