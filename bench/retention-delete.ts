@@ -9,7 +9,7 @@
  * 3. Baseline: C concurrent clients send new-thread messages to the API for S seconds (no deletion).
  * 4. Deletion: the same send load runs while the real `ThreadDeletionService.runRetention()` (this process, a Nest
  *    application context over the same modules, RETENTION_BATCH_SIZE = B) deletes every expired thread; the load
- *    stops when the run ends.
+ *    stops when the run ends. 5. The baseline again (the machine may be shared: two baselines bracket the deletion).
  * Reports threads/s (and interactions/s) deleted, the send rate and p50/p99 with and without the deletion, and checks
  * that usage answers are the same before and after. Stops everything it started and drops its database.
  */
@@ -17,7 +17,7 @@ import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync } from 'node:fs';
 import net from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
@@ -150,8 +150,10 @@ async function sendLoad(base: string, token: string, stop: Promise<unknown>): Pr
   return { sends: latencies.length, errors, seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
-const describeLoad = (r: LoadResult) =>
-  `${(r.sends / r.seconds).toFixed(1)} sends/s over ${r.seconds.toFixed(1)} s (${r.sends} ok, ${r.errors} failed); p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms`;
+const describeLoad = (r: LoadResult & { load: number }) =>
+  `${(r.sends / r.seconds).toFixed(1)} sends/s over ${r.seconds.toFixed(1)} s (${r.sends} ok, ${r.errors} failed); p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms; machine load average ${r.load.toFixed(1)}`;
+/** The send load with the machine's 1-minute load average at its end (the machine is shared: read figures against it). */
+const measured = async (run: Promise<LoadResult>) => ({ ...(await run), load: loadavg()[0] ?? 0 });
 
 async function seed(db: pg.Pool, ids: { org: string; project: string; agent: string; template: string }): Promise<void> {
   const started = Date.now();
@@ -271,16 +273,18 @@ async function main(): Promise<void> {
 
     log(`baseline: ${CONNECTIONS} clients × ${BASELINE_SECONDS} s of sends, no deletion`);
     await sendLoad(base, token, sleep(3000)); // warm-up
-    const baseline = await sendLoad(base, token, sleep(BASELINE_SECONDS * 1000));
+    const baseline = await measured(sendLoad(base, token, sleep(BASELINE_SECONDS * 1000)));
 
     app = await NestFactory.createApplicationContext(AppModule.register(loadConfig(serviceEnv({ WORKERS: 'off' }))), { logger: ['error'] });
     const deletion = app.get(ThreadDeletionService);
     log(`deleting with batches of ${BATCH} while the same send load runs`);
     const started = performance.now();
     const run = deletion.runRetention();
-    const during = await sendLoad(base, token, run);
+    const during = await measured(sendLoad(base, token, run));
     const summary = await run;
     const seconds = (performance.now() - started) / 1000;
+    log(`after: ${CONNECTIONS} clients × ${BASELINE_SECONDS} s of sends again, no deletion`);
+    const after = await measured(sendLoad(base, token, sleep(BASELINE_SECONDS * 1000)));
     const usageAfter = await usage(base, org, agent.id, project.id, until);
     const {
       rows: [left],
@@ -295,8 +299,9 @@ async function main(): Promise<void> {
       `  deleted ${summary.threads} threads, ${summary.interactions} interactions in ${summary.batches} batches, ${seconds.toFixed(1)} s: ` +
         `${(summary.threads / seconds).toFixed(0)} threads/s, ${(summary.interactions / seconds).toFixed(0)} interactions/s; ${left?.n} seeded threads left`,
     );
-    console.log(`  sends without deletion: ${describeLoad(baseline)}`);
-    console.log(`  sends during deletion:  ${describeLoad(during)}`);
+    console.log(`  sends before, no deletion: ${describeLoad(baseline)}`);
+    console.log(`  sends during deletion:     ${describeLoad(during)}`);
+    console.log(`  sends after, no deletion:  ${describeLoad(after)}`);
     console.log(
       `  usage answers unchanged: ${usageBefore === usageAfter ? 'yes' : `NO\n    before ${usageBefore}\n    after  ${usageAfter}`}`,
     );

@@ -281,6 +281,32 @@ describe('thread retention and erasure', () => {
       expect(late.status).toBe(404);
     });
 
+    it('a send racing the deletion of its thread answers 404 and writes nothing', async () => {
+      const a = await send('I am looking for trail shoes', 'u1');
+      // Another session deletes the thread and holds its transaction open; the send reads the thread (the delete is
+      // not committed yet), then waits on its write; the delete commits; the write finds the thread gone.
+      const deleter = await t.dataSource.createQueryRunner();
+      await deleter.connect();
+      try {
+        await deleter.startTransaction();
+        await deleter.query(`DELETE FROM threads WHERE id = $1`, [a.threadId]);
+        const racing = t.http.post(SEND, { text: 'show me jackets', user_id: 'u1', thread_id: a.threadId }, shop.headers);
+        await waitFor(async () => {
+          const waiting = await t.dataSource.query<Array<{ n: string }>>(
+            `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`,
+          );
+          return Number(waiting[0]!.n) > 0;
+        }, 'the send to wait for the thread row');
+        await deleter.commitTransaction();
+        const res = await racing;
+        expect(res.status).toBe(404);
+        expect(res.body.error.code).toBe('not_found');
+      } finally {
+        await deleter.release();
+      }
+      expect(await count(`SELECT count(*) AS n FROM interactions WHERE thread_id = $1`, [a.threadId])).toBe(0);
+    });
+
     it('answers 401 without credentials and 422 for a malformed id', async () => {
       const a = await send('hello', 'u1');
       expect((await t.http.delete(`/management/v1/threads/${a.threadId}`)).status).toBe(401);
