@@ -24,7 +24,8 @@ describe('thread retention and erasure', () => {
   let projectId: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // Small batches, so that a deletion of a few threads already takes several.
+    t = await createTestApp({ RETENTION_BATCH_SIZE: '3' });
     redis = new Redis(t.config.redis.url);
   });
   afterAll(async () => {
@@ -224,10 +225,13 @@ describe('thread retention and erasure', () => {
       }
       expectStatus(await t.http.patch(`/management/v1/projects/${projectId}`, { thread_retention_days: 1 }, org.headers), 200, 'retention');
       const processor = t.app.get(RetentionProcessor);
-      const batchSize = t.config.retention.batchSize;
+      expect(t.config.retention.batchSize).toBe(3);
       const summary = await processor.run();
-      expect(summary).toMatchObject({ threads: 7, interactions: 7, batches: Math.ceil(7 / batchSize), stoppedEarly: false });
+      expect(summary).toMatchObject({ threads: 7, interactions: 7, batches: 3, stoppedEarly: false });
       expect(await count(`SELECT count(*) AS n FROM threads WHERE id = ANY($1)`, [ids])).toBe(0);
+      // One audit record per batch (its own transaction), counts only.
+      const records = await audits(org.id, 'thread.delete');
+      expect(records.map((r) => (r.before as { threads: number }).threads)).toEqual([3, 3, 1]);
     });
 
     it('is one repeatable job however many instances schedule it', async () => {
