@@ -27,6 +27,7 @@ import { TracesModule } from './modules/traces/traces.module.js';
 import { UsageModule } from './modules/usage/usage.module.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { KnowledgeModule } from './modules/knowledge/knowledge.module.js';
+import { IdempotencyModule } from './modules/idempotency/idempotency.module.js';
 import { OutboundModule } from './common/outbound/outbound.module.js';
 import { AuditModule } from './modules/audit/audit.module.js';
 import { RetentionModule } from './modules/retention/retention.module.js';
@@ -68,6 +69,7 @@ export class AppModule {
         UsageModule,
         ...(config.workersEnabled ? [EventsWorkerModule, ChannelsWorkerModule] : []),
         KnowledgeModule,
+        IdempotencyModule,
         OutboundModule,
         AuditModule,
         RetentionModule,

@@ -204,12 +204,15 @@ async function configureApp(
         return callback(null, {
           origin: true,
           maxAge: 600,
-          exposedHeaders: ['x-request-id', 'retry-after'],
-          allowedHeaders: ['authorization', 'content-type', 'last-event-id', 'x-request-id'],
+          exposedHeaders: ['x-request-id', 'retry-after', 'idempotent-replayed'],
+          allowedHeaders: ['authorization', 'content-type', 'last-event-id', 'x-request-id', 'idempotency-key'],
         });
       }
       const origins = config.http.managementCorsOrigins;
-      return callback(null, origins.length > 0 ? { origin: origins, maxAge: 600, exposedHeaders: ['x-request-id'] } : { origin: false });
+      return callback(
+        null,
+        origins.length > 0 ? { origin: origins, maxAge: 600, exposedHeaders: ['x-request-id', 'idempotent-replayed'] } : { origin: false },
+      );
     },
   });
 

@@ -27,6 +27,7 @@ const TABLE_OWNERS: Record<string, string> = {
   channel_messages: 'modules/channels',
   channel_unrouted_messages: 'modules/channels',
   passage_embeddings: 'modules/knowledge',
+  idempotency_keys: 'modules/idempotency',
   audit_events: 'modules/audit',
   usage_erased: 'modules/conversations',
 };

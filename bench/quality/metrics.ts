@@ -44,16 +44,25 @@ export function figures(outcomes: Outcome[]): Figures {
 
 /**
  * The confidence threshold that declines the most unanswerable questions of a fold while wrongly declining at
- * most `maxWrong` % of its answerable ones (ties: the lowest such threshold, the most answers kept).
+ * most `maxWrong` % of its answerable ones. Among the thresholds that do (ties), those wrongly declining the
+ * fewest answerable questions are kept, and the threshold is the middle of that interval: the widest margin on
+ * both sides (the lowest one keeps the most answers on the calibration fold but sits right on its highest
+ * declined unanswerable question, which held-out questions then fall just above).
  */
 export function calibrate(outcomes: Outcome[], maxWrong = 2): number {
   const candidates = [...new Set(outcomes.map((o) => o.confidence))].sort((a, b) => a - b);
-  let best = { threshold: 0, declined: -1 };
-  for (const c of candidates) {
-    const threshold = Math.ceil(c * 1000 + 1e-6) / 1000;
-    const at = figures(outcomes.map((o) => ({ ...o, declined: o.confidence < threshold })));
+  let best = { low: 0, high: 0, declined: -1, wrong: 0 };
+  // A threshold just above each confidence declines that question and every one below it.
+  for (let i = 0; i < candidates.length; i++) {
+    const low = candidates[i]!;
+    const at = figures(outcomes.map((o) => ({ ...o, declined: o.confidence <= low })));
     if (at.answerableWronglyDeclined > maxWrong) break;
-    if (at.unanswerableDeclined > best.declined) best = { threshold, declined: at.unanswerableDeclined };
+    const high = candidates[i + 1] ?? 1;
+    const better =
+      at.unanswerableDeclined > best.declined || (at.unanswerableDeclined === best.declined && at.answerableWronglyDeclined < best.wrong);
+    if (better) best = { low, high, declined: at.unanswerableDeclined, wrong: at.answerableWronglyDeclined };
+    else if (at.unanswerableDeclined === best.declined && at.answerableWronglyDeclined === best.wrong) best.high = high;
   }
-  return best.threshold;
+  if (best.declined <= 0) return 0;
+  return Math.round(((best.low + best.high) / 2) * 1000) / 1000;
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { EnvironmentVariables, validateEnv } from './env.schema.js';
 
 /** Typed, validated configuration grouped by area. Inject it; never read `process.env` elsewhere. */
@@ -60,11 +60,15 @@ export class AppConfig {
   /** Thread retention job and erasure batches (docs/retention.md). */
   readonly retention: { intervalSeconds: number; batchSize: number };
   readonly streaming: { pingIntervalMs: number; replayTtlSeconds: number; maxBufferedBytes: number; resumeStallMs: number };
+  /** Idempotency keys (docs/idempotency.md): how long a first response is kept, and the running request's lease. */
+  readonly idempotency: { ttlSeconds: number; leaseSeconds: number; cleanupIntervalMs: number };
   readonly session: { maxFrameBytes: number; framesPerSecond: number; frameBurst: number; maxInFlight: number; maxPerCredential: number };
   /** OpenTelemetry tracing; `tracesUrl` undefined = the exporter's default (http://localhost:4318/v1/traces). */
   readonly tracing: { enabled: boolean; serviceName: string; tracesUrl?: string; headers: Record<string, string> };
   /** Outbound calls to operator-chosen URLs: CIDRs exempt from the SSRF guard (docs/security.md). */
   readonly outbound: { allowedNetworks: string[] };
+  /** HTTP tools (docs/http-tools.md): the server key each agent's signing secret is derived from. */
+  readonly httpTools: { signingKey: Buffer };
 
   constructor(vars: EnvironmentVariables) {
     this.env = vars.NODE_ENV;
@@ -144,6 +148,11 @@ export class AppConfig {
       maxBufferedBytes: vars.STREAM_MAX_BUFFERED_BYTES,
       resumeStallMs: vars.STREAM_RESUME_STALL_MS,
     };
+    this.idempotency = {
+      ttlSeconds: vars.IDEMPOTENCY_TTL_SECONDS,
+      leaseSeconds: vars.IDEMPOTENCY_LEASE_SECONDS,
+      cleanupIntervalMs: vars.IDEMPOTENCY_CLEANUP_INTERVAL_MS,
+    };
     this.session = {
       maxFrameBytes: vars.SESSION_MAX_FRAME_BYTES,
       framesPerSecond: vars.SESSION_FRAMES_PER_SECOND,
@@ -155,6 +164,11 @@ export class AppConfig {
       allowedNetworks: vars.OUTBOUND_ALLOWED_NETWORKS.split(',')
         .map((n) => n.trim())
         .filter(Boolean),
+    };
+    this.httpTools = {
+      signingKey: vars.HTTP_TOOLS_SIGNING_KEY
+        ? Buffer.from(vars.HTTP_TOOLS_SIGNING_KEY, 'utf8')
+        : Buffer.from(hkdfSync('sha256', this.auth.jwtSecret, 'agent-service', 'http-tools signing key', 32)),
     };
     const otlpEndpoint = vars.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, '');
     this.tracing = {

@@ -375,6 +375,27 @@ export class EnvironmentVariables {
   @Min(1)
   EVENTS_MAX_BACKLOG: number = 200000;
 
+  /** How long the first response to an Idempotency-Key is kept and replayed (docs/idempotency.md). */
+  @IsInt()
+  @Min(60)
+  @Max(604800)
+  IDEMPOTENCY_TTL_SECONDS: number = 86400;
+
+  /**
+   * The lease of a request running under an Idempotency-Key, renewed while it runs: a repeat meanwhile is 409; once a
+   * crashed request's lease has expired, a repeat runs in its place.
+   */
+  @IsInt()
+  @Min(2)
+  @Max(3600)
+  IDEMPOTENCY_LEASE_SECONDS: number = 30;
+
+  /** How often expired idempotency keys are deleted (in bounded batches). */
+  @IsInt()
+  @Min(100)
+  @Max(3600000)
+  IDEMPOTENCY_CLEANUP_INTERVAL_MS: number = 60000;
+
   /** How often the thread retention job runs (one run across all instances; docs/retention.md). */
   @IsInt()
   @Min(10)
@@ -431,6 +452,15 @@ export class EnvironmentVariables {
     },
   })
   OUTBOUND_ALLOWED_NETWORKS: string = '';
+
+  /**
+   * Derives each agent's HTTP-tool signing secret (docs/http-tools.md). Unset = derived from JWT_SECRET with HKDF,
+   * so rotating JWT_SECRET also rotates every tool signing secret.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'HTTP_TOOLS_SIGNING_KEY must be at least 32 characters' })
+  HTTP_TOOLS_SIGNING_KEY?: string = undefined;
 
   /** Written by `npm start` (`cli demo:ensure`): when set, the start banner shows the demo agents' keys and a curl. */
   @IsOptional()

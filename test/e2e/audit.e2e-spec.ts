@@ -73,10 +73,12 @@ describe('audit log', () => {
     it('records the user of a login session', async () => {
       const org = await t.factory.org();
       const login = await session(org);
-      expect((await t.http.post('/management/v1/projects', { name: 'By a person' }, login.headers)).status).toBe(201);
+      const res = await t.http.post('/management/v1/projects', { name: 'By a person' }, login.headers);
+      expect(res.status).toBe(201);
       const [row] = await rows();
       expect(row).toMatchObject({ actor_kind: 'session', actor_id: login.userId, actor_user_id: login.userId });
-      expect(row!.request_id).toEqual(expect.any(String));
+      // No x-request-id was sent: the record carries the one the service generated and answered with.
+      expect(row!.request_id).toBe(res.headers.get('x-request-id'));
     });
 
     it('refuses to record outside a transaction, and records a system actor inside one', async () => {
@@ -188,6 +190,25 @@ describe('audit log', () => {
       expect(second.body.meta.has_more).toBe(false);
       const back = await t.http.get(second.body.links.prev, org.headers);
       expect(back.body.results.map((r: AuditRow) => r.resource_id)).toEqual([ids[3], ids[2], ids[1]]);
+    });
+
+    it("gets one record by id; another organization's record and an unknown id are 404", async () => {
+      const org = await t.factory.org();
+      const other = await t.factory.org();
+      await t.http.post('/management/v1/projects', { name: 'Mine' }, org.headers);
+      const listed = (await t.http.get(EVENTS, org.headers)).body.results[0];
+      const got = await t.http.get(`${EVENTS}/${listed.id}`, org.headers);
+      expect(got.status).toBe(200);
+      expect(got.body).toEqual(listed);
+      expect((await t.http.get(`${EVENTS}/${listed.id.toUpperCase()}`, org.headers)).body).toEqual(listed);
+      const theirs = await t.http.get(`${EVENTS}/${listed.id}`, other.headers);
+      expect(theirs.status).toBe(404);
+      expect(theirs.body.error.code).toBe('not_found');
+      expect((await t.http.get(`${EVENTS}/${'f'.repeat(24)}`, org.headers)).status).toBe(404);
+      expect((await t.http.get(`${EVENTS}/${listed.id}`)).status).toBe(401);
+      const bad = await t.http.get(`${EVENTS}/not-an-id`, org.headers);
+      expect(bad.status).toBe(422);
+      expect(bad.body.error.details.map((d: { field: string }) => d.field)).toEqual(['auditEventId']);
     });
 
     it('validates filters with 422 naming the field', async () => {
@@ -409,7 +430,7 @@ describe('audit log', () => {
       // Summaries: digests for bundles, changed fields for updates.
       expect(byAction.get('version.push')).toMatchObject({
         before: { version_tag: 'v1.0', digest: expect.stringMatching(/^sha256:/) },
-        after: { version_tag: 'v1.1', digest: expect.stringMatching(/^sha256:/), committed: true },
+        after: { version_tag: 'v1.1', digest: expect.stringMatching(/^sha256:/), message: 'walk', committed: true },
       });
       expect(byAction.get('version.update')).toMatchObject({
         before: { label: 'first', tags: [] },
@@ -432,6 +453,38 @@ describe('audit log', () => {
       const login = await session(org);
       const secrets = await walk(org, login.headers, { actor_kind: 'session', actor_id: login.userId, actor_user_id: login.userId });
       await scanForSecrets([...secrets, login.token]);
+    });
+
+    it('records a knowledge upload and a document delete as one version.push each, with digests and no file contents', async () => {
+      const org = await t.factory.org();
+      const project = expectStatus(await t.http.post('/management/v1/projects', { name: 'Knowledge' }, org.headers), 201, 'project').body;
+      const agent = expectStatus(
+        await t.http.post(`/management/v1/projects/${project.id}/agents`, { name: 'Help desk', runtime: 'v2' }, org.headers),
+        201,
+        'agent',
+      ).body;
+      const version = expectStatus(
+        await t.http.post(`/management/v1/agents/${agent.id}/versions`, { source: 'empty' }, org.headers),
+        201,
+        'v',
+      ).body;
+      const base = `/management/v1/agents/${agent.id}/versions/${version.id}/knowledge`;
+      const before = (await rows(org.id)).length;
+      const form = new FormData();
+      form.append(
+        'files',
+        new Blob(['# Returns\n\nThe secret return code is KNOWLEDGE-CANARY-42.\n'], { type: 'text/markdown' }),
+        'guide.md',
+      );
+      const uploaded = await fetch(`${t.baseUrl}${base}`, { method: 'POST', headers: org.headers, body: form });
+      expect(uploaded.status).toBe(200);
+      expectStatus(await t.http.delete(`${base}/${encodeURIComponent('guide.md:returns')}`, org.headers), 200, 'delete document');
+      const added = (await rows(org.id)).slice(before);
+      expect(added.map((row) => [row.action, row.resource_id, row.after?.committed])).toEqual([
+        ['version.push', version.id, true],
+        ['version.push', version.id, true],
+      ]);
+      expect(JSON.stringify(added)).not.toContain('KNOWLEDGE-CANARY-42');
     });
 
     it('records nothing for a failed write (422, 404, 409)', async () => {

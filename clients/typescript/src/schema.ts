@@ -441,6 +441,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/management/v1/agents/{agentId}/tool-signing-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the agent's HTTP tool signing secret
+     * @description Every call an HTTP tool of this agent makes carries `webhook-id`, `webhook-timestamp` and `webhook-signature` (Standard Webhooks); verify them with this secret to know the call came from this service (docs/http-tools.md).
+     */
+    get: operations['ToolSigning_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/messaging/v1/messages': {
     parameters: {
       query?: never;
@@ -933,6 +953,26 @@ export interface paths {
      * @description Every management write, newest first: who (credential kind and id, user id of a login session), what (action, resource, before/after summaries without secrets), when and the request id. Filter by resource, actor, action and time range; page with `page[after]`/`page[before]` from `meta`. Records are append-only.
      */
     get: operations['Audit_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/audit-events/{auditEventId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an audit record
+     * @description Another organization's record is 404.
+     */
+    get: operations['Audit_get'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1509,6 +1549,23 @@ export interface components {
        */
       created_at: string;
     };
+    ToolSigningSecretDto: {
+      /**
+       * @description The agent
+       * @example 65f1c0ffee0000000000a001
+       */
+      agent_id: string;
+      /**
+       * @description Verifies the agent's HTTP tool calls: `webhook-signature` is `v1,` + base64 HMAC-SHA256 of `webhook-id.webhook-timestamp.body` under the base64 key after `whsec_` (Standard Webhooks; any of its libraries verifies it). Derived from the server key: the same on every instance and after restarts
+       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+       */
+      secret: string;
+      /**
+       * @description The signature scheme (https://www.standardwebhooks.com)
+       * @enum {string}
+       */
+      scheme: 'standard-webhooks-v1';
+    };
     AgentVariablesDto: {
       /** @description Values fixed for the conversation (e.g. store, locale) */
       static?: {
@@ -1590,6 +1647,51 @@ export interface components {
       /** @description The rule code; empty for tool calls */
       code: string;
     };
+    V1HttpCallDto: {
+      /**
+       * @description The tool's method
+       * @example GET
+       * @enum {string}
+       */
+      method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+      /**
+       * @description The URL template, placeholders unfilled
+       * @example https://orders.example.com/orders/{order_id}
+       */
+      url: string;
+      /**
+       * @description The endpoint's status; null when none came or the tool was skipped
+       * @example 200
+       */
+      status: number | null;
+      /** @description Milliseconds from sending to the last byte read; null when skipped */
+      latency_ms: number | null;
+      /**
+       * @description Codes of the parameters the call carried (their values are in the facets)
+       * @example [
+       *       "order_id"
+       *     ]
+       */
+      params_sent: string[];
+      /**
+       * @description Why the call failed (the reply is then the fallback); empty on success
+       * @enum {string}
+       */
+      failure_reason:
+        | ''
+        | 'timeout'
+        | 'http_status'
+        | 'invalid_json'
+        | 'missing_field'
+        | 'response_too_large'
+        | 'blocked_address'
+        | 'invalid_url'
+        | 'dns_failure'
+        | 'connection_failed'
+        | 'unavailable';
+      /** @description A human explanation of the failure; empty on success */
+      detail: string;
+    };
     V1DecisionDto: {
       /**
        * @description A tool call or a rule evaluation
@@ -1606,10 +1708,10 @@ export interface components {
        */
       track_id: string;
       /**
-       * @description Tool calls: completed, no_results or skipped; rules: triggered or not_triggered
+       * @description Tool calls: completed, no_results or skipped (HTTP tools: failed when the call did); rules: triggered or not_triggered
        * @enum {string}
        */
-      status: 'completed' | 'no_results' | 'skipped' | 'triggered' | 'not_triggered';
+      status: 'completed' | 'no_results' | 'skipped' | 'failed' | 'triggered' | 'not_triggered';
       /**
        * @description Whether the step ran (tools) or fired (rules)
        * @enum {string}
@@ -1636,8 +1738,10 @@ export interface components {
       output_title: string;
       /** @description True when the tool found results or the rule fired */
       qualified: boolean;
-      /** @description Tool calls: `results`, `empty` or `skipped`; rules: the action taken, or `none` */
+      /** @description Tool calls: `results`, `empty` or `skipped` (HTTP tools: `response`, `fallback` or `skipped`); rules: the action taken, or `none` */
       matched_branch: string;
+      /** @description HTTP tools only: the call as made (docs/http-tools.md) */
+      http?: components['schemas']['V1HttpCallDto'];
     };
     V1ComputedParameterDto: {
       /** @description Parameter code */
@@ -3019,7 +3123,10 @@ export interface operations {
   Projects_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3032,6 +3139,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -3049,6 +3158,24 @@ export interface operations {
            *       "error": {
            *         "code": "unauthorized",
            *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -3092,7 +3219,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -4021,7 +4148,10 @@ export interface operations {
   Versions_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -4037,6 +4167,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -4115,7 +4247,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description The resource is in a state that forbids this (see the code) */
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4124,8 +4256,8 @@ export interface operations {
           /**
            * @example {
            *       "error": {
-           *         "code": "conflict",
-           *         "message": "The resource is in a state that forbids this",
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -4169,7 +4301,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -4624,7 +4756,10 @@ export interface operations {
   Versions_publish: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -4638,6 +4773,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -4716,7 +4853,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description The resource is in a state that forbids this (see the code) */
+      /** @description The resource is in a state that forbids this (see the code); `idempotency_key_in_progress`: the first request with this Idempotency-Key is still running (see Retry-After) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4734,7 +4871,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -4974,7 +5111,10 @@ export interface operations {
   Versions_push: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -4992,6 +5132,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -5070,7 +5212,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description The resource is in a state that forbids this (see the code) */
+      /** @description The resource is in a state that forbids this (see the code); `idempotency_key_in_progress`: the first request with this Idempotency-Key is still running (see Retry-After) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5124,7 +5266,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -5557,7 +5699,10 @@ export interface operations {
   Agents_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of a project of your organization */
         projectId: string;
@@ -5573,6 +5718,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -5651,7 +5798,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description The resource is in a state that forbids this (see the code) */
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5660,8 +5807,8 @@ export interface operations {
           /**
            * @example {
            *       "error": {
-           *         "code": "conflict",
-           *         "message": "The resource is in a state that forbids this",
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -5705,7 +5852,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6461,7 +6608,10 @@ export interface operations {
   Keys_createPublishableKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -6477,6 +6627,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -6512,6 +6664,24 @@ export interface operations {
            *       "error": {
            *         "code": "not_found",
            *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -6555,7 +6725,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6873,7 +7043,10 @@ export interface operations {
   Keys_createApiKey: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description Id of an agent of your organization */
         agentId: string;
@@ -6885,6 +7058,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -6927,7 +7102,25 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7108,10 +7301,132 @@ export interface operations {
       };
     };
   };
-  Messaging_send: {
+  ToolSigning_get: {
     parameters: {
       query?: never;
       header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ToolSigningSecretDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Messaging_send: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -7124,6 +7439,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -7202,6 +7519,24 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
       /** @description The body exceeds 1 MiB (`payload_too_large`) */
       413: {
         headers: {
@@ -7220,7 +7555,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7321,7 +7656,10 @@ export interface operations {
   Messaging_rerun: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description A thread of the token's agent (`thread_id` of an earlier reply) */
         threadId: string;
@@ -7337,6 +7675,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -7415,7 +7755,25 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -7931,6 +8289,8 @@ export interface operations {
       header?: {
         /** @description Resume after this event id (`<interaction_id>:<seq>`) */
         'Last-Event-ID'?: string;
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
       };
       path?: never;
       cookie?: never;
@@ -7944,6 +8304,8 @@ export interface operations {
       /** @description Server-Sent Events, each with `id: <interaction_id>:<seq>`, in this order: `thread` ([payload](#/components/schemas/StreamThreadEventDto)) → `delta` ([payload](#/components/schemas/StreamDeltaEventDto), repeated) → `card` ([payload](#/components/schemas/StreamCardEventDto), optional, repeated) → `message` ([payload](#/components/schemas/StreamMessageEventDto)) → `suggestions` ([payload](#/components/schemas/StreamSuggestionsEventDto)) → `done` (`{}`). A failure after the first event is an `error` event ([payload](#/components/schemas/StreamErrorEventDto)) and the stream ends. A `: ping` comment line keeps idle streams open. Concatenated deltas equal `message.text`. */
       200: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -8047,6 +8409,24 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
       /** @description The body exceeds 1 MiB (`payload_too_large`) */
       413: {
         headers: {
@@ -8065,7 +8445,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -8148,7 +8528,10 @@ export interface operations {
   Events_create: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted Structured Field form (`"…"`) is accepted too. A repeat with the same key and the same request within 24 h changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 `idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key may be used again. Scoped to the credential and the route. See docs/idempotency.md. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -8161,6 +8544,8 @@ export interface operations {
       /** @description Accepted */
       202: {
         headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -8203,6 +8588,24 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
+      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "idempotency_key_in_progress",
+           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
       /** @description The body exceeds 1 MiB (`webhooks.payload_too_large`) */
       413: {
         headers: {
@@ -8221,7 +8624,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      /** @description Invalid input (`validation_error`); `details[].field` names each field; `idempotency_key_reused`: the Idempotency-Key was used before with another request */
       422: {
         headers: {
           [name: string]: unknown;
@@ -11351,6 +11754,125 @@ export interface operations {
            *       "error": {
            *         "code": "unauthorized",
            *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Audit_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an audit record of your organization */
+        auditEventId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditEventResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }

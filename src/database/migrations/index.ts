@@ -9,6 +9,7 @@ import { ChannelUnroutedMessages1732240712000 } from './1732240712000-channel-un
 import { AgentsOfDeletedProjects1732240800000 } from './1732240800000-agents-of-deleted-projects.js';
 import { UsageRollupOrganizationDelete1732240900000 } from './1732240900000-usage-rollup-organization-delete.js';
 import { PassageEmbeddings1732241600000 } from './1732241600000-passage-embeddings.js';
+import { IdempotencyKeys1732241700000 } from './1732241700000-idempotency-keys.js';
 import { AuditEvents1732242000000 } from './1732242000000-audit-events.js';
 import { ThreadRetention1732242100000 } from './1732242100000-thread-retention.js';
 
@@ -25,6 +26,7 @@ export const migrations = [
   AgentsOfDeletedProjects1732240800000,
   UsageRollupOrganizationDelete1732240900000,
   PassageEmbeddings1732241600000,
+  IdempotencyKeys1732241700000,
   AuditEvents1732242000000,
   ThreadRetention1732242100000,
 ];

@@ -12,6 +12,7 @@ import type { Principal } from '../auth/principal.js';
 import { ProjectIdParams } from '../projects/dto/project.dto.js';
 import { AgentsService } from './agents.service.js';
 import { AgentIdParams, AgentResponseDto, CreateAgentDto, ListAgentsQueryDto, UpdateAgentDto } from './dto/agent.dto.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 
 @ManagementController('Agents')
 // The spec declares 400, 401, 403, 404, 409, 422 and 500 for every agent and version operation.
@@ -19,6 +20,7 @@ import { AgentIdParams, AgentResponseDto, CreateAgentDto, ListAgentsQueryDto, Up
 export class AgentsController {
   constructor(private readonly agents: AgentsService) {}
 
+  @Idempotent()
   @Post('projects/:projectId/agents')
   @ApiOperation({
     summary: 'Create an agent',

@@ -15,6 +15,10 @@ export class AuditEventsRepository {
     await this.sql.repository(AuditEventEntity).insert(event);
   }
 
+  find(organizationId: string, id: string): Promise<AuditEventEntity | null> {
+    return this.sql.repository(AuditEventEntity).findOneBy({ id, organizationId });
+  }
+
   page<R>(
     organizationId: string,
     query: ListAuditEventsQueryDto,

@@ -1,5 +1,5 @@
-import { Get, Query } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { Page } from '../../common/pagination/page.dto.js';
 import { ApiPageResponse } from '../../common/pagination/page.dto.js';
 import { CurrentPageRequest } from '../../common/pagination/page-request.decorator.js';
@@ -9,7 +9,7 @@ import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import { ManagementController } from '../auth/decorators/surface.decorators.js';
 import type { Principal } from '../auth/principal.js';
 import { AuditService } from './audit.service.js';
-import { AuditEventResponseDto, ListAuditEventsQueryDto } from './dto/audit-event.dto.js';
+import { AuditEventIdParams, AuditEventResponseDto, ListAuditEventsQueryDto } from './dto/audit-event.dto.js';
 
 @ManagementController('Audit')
 export class AuditController {
@@ -31,5 +31,13 @@ export class AuditController {
     @CurrentPageRequest() page: PageRequest,
   ): Promise<Page<AuditEventResponseDto>> {
     return this.audit.list(who, query, page);
+  }
+
+  @Get('audit-events/:auditEventId')
+  @ApiOperation({ summary: 'Get an audit record', description: "Another organization's record is 404." })
+  @ApiOkResponse({ type: AuditEventResponseDto })
+  @ApiErrors(404, 422)
+  get(@CurrentPrincipal() who: Principal, @Param() { auditEventId }: AuditEventIdParams): Promise<AuditEventResponseDto> {
+    return this.audit.get(who, auditEventId);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ValidationError } from '../../common/errors/app-error.js';
+import { NotFoundError, ValidationError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
@@ -58,6 +58,13 @@ export class AuditService {
       before,
       after,
     });
+  }
+
+  /** One record of the caller's organization, or 404 (never 403). */
+  async get(who: Principal, auditEventId: string): Promise<AuditEventResponseDto> {
+    const event = await this.events.find(who.organizationId, auditEventId.toLowerCase());
+    if (!event) throw new NotFoundError('Audit event');
+    return toAuditEventResponse(event);
   }
 
   list(who: Principal, query: ListAuditEventsQueryDto, request: PageRequest): Promise<Page<AuditEventResponseDto>> {

@@ -16,6 +16,89 @@ const SHORT_TEXT = (max: number) => ({ type: 'string', minLength: 1, maxLength: 
 const STRING_LIST = (maxItems: number, maxLength: number) => ({ type: 'array', maxItems, items: SHORT_TEXT(maxLength) });
 const SCALAR = { type: ['string', 'number', 'boolean', 'null'] };
 
+const CATALOG_TOOL = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['code', 'type', 'collection', 'title_field', 'fields', 'max_results'],
+  properties: {
+    code: CODE,
+    type: { const: 'catalog_search' },
+    collection: { ...SHORT_TEXT(100), description: 'A key of "collections"' },
+    title_field: SHORT_TEXT(100),
+    fields: { type: 'array', minItems: 1, maxItems: 50, items: SHORT_TEXT(100) },
+    max_results: { type: 'integer', minimum: 1, maximum: 50 },
+    intents: { type: 'array', minItems: 1, maxItems: 50, items: CODE },
+  },
+};
+
+/** RFC 6901: `""` (the whole document) or `/`-separated tokens with `~0` and `~1` escapes. */
+const JSON_POINTER = {
+  type: 'string',
+  maxLength: 500,
+  pattern: '^(/([^~/]|~[01])*)*$',
+  description: 'JSON pointer (RFC 6901) into the response, e.g. /order/status; "" is the whole document',
+};
+const FIELD_MAP = {
+  type: 'object',
+  maxProperties: 50,
+  propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_.-]{0,63}$' },
+  additionalProperties: JSON_POINTER,
+};
+
+const HTTP_TOOL = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['code', 'type', 'method', 'url', 'response'],
+  properties: {
+    code: CODE,
+    type: { const: 'http' },
+    method: { enum: ['GET', 'POST', 'PUT', 'PATCH'] },
+    url: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 2048,
+      description: 'http(s) URL template; {param} placeholders (path and query only) are filled with computed parameters, percent-encoded',
+    },
+    headers: {
+      type: 'object',
+      maxProperties: 20,
+      description: 'Static request headers, e.g. an API key of your endpoint',
+      propertyNames: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$" },
+      additionalProperties: { type: 'string', maxLength: 1000, pattern: '^[^\\u0000-\\u001f\\u007f]*$' },
+    },
+    body_params: { type: 'array', minItems: 1, maxItems: 20, items: CODE, description: 'Parameters sent as a JSON object body' },
+    timeout_ms: { type: 'integer', minimum: 100, maximum: 10000, default: 5000, description: 'Whole call: connect, send, answer' },
+    intents: { type: 'array', minItems: 1, maxItems: 50, items: CODE },
+    response: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['message'],
+      properties: {
+        message: { ...SHORT_TEXT(2000), description: 'The reply; {name} is a mapped field or a parameter the tool sent' },
+        fields: { ...FIELD_MAP, description: 'Field name → JSON pointer into the response' },
+        card: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['title'],
+          properties: { title: { ...SHORT_TEXT(200), description: 'Card title template' } },
+        },
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['pointer', 'fields', 'title_field'],
+          properties: {
+            pointer: JSON_POINTER,
+            fields: { ...FIELD_MAP, minProperties: 1, description: 'Field name → JSON pointer into each element' },
+            title_field: CODE,
+            max_items: { type: 'integer', minimum: 1, maximum: 20, default: 5 },
+          },
+        },
+      },
+    },
+    fallback_message: { ...SHORT_TEXT(2000), description: 'The reply when the call fails or times out' },
+  },
+};
+
 export const BUNDLE_SCHEMA_ID = 'https://agent-service.local/schemas/bundle.json';
 
 export const BUNDLE_SCHEMA = {
@@ -108,20 +191,16 @@ export const BUNDLE_SCHEMA = {
     tools: {
       type: 'array',
       maxItems: 50,
-      description: 'Runtime v1: tools; a tool runs on every unblocked message, or only for its intents',
+      description:
+        'Runtime v1: tools; a tool runs on every unblocked message, or only for its intents. `catalog_search` searches a collection; `http` calls your endpoint (docs/http-tools.md)',
       items: {
         type: 'object',
-        additionalProperties: false,
-        required: ['code', 'type', 'collection', 'title_field', 'fields', 'max_results'],
-        properties: {
-          code: CODE,
-          type: { enum: ['catalog_search'] },
-          collection: { ...SHORT_TEXT(100), description: 'A key of "collections"' },
-          title_field: SHORT_TEXT(100),
-          fields: { type: 'array', minItems: 1, maxItems: 50, items: SHORT_TEXT(100) },
-          max_results: { type: 'integer', minimum: 1, maximum: 50 },
-          intents: { type: 'array', minItems: 1, maxItems: 50, items: CODE },
-        },
+        required: ['code', 'type'],
+        properties: { code: CODE, type: { enum: ['catalog_search', 'http'] } },
+        allOf: [
+          { if: { properties: { type: { const: 'catalog_search' } }, required: ['type'] }, then: CATALOG_TOOL },
+          { if: { properties: { type: { const: 'http' } }, required: ['type'] }, then: HTTP_TOOL },
+        ],
       },
     },
     collections: {

@@ -58,6 +58,43 @@ export interface CatalogSearchTool {
   intents?: string[];
 }
 
+export type HttpToolMethod = 'GET' | 'POST' | 'PUT' | 'PATCH';
+
+/**
+ * v1: calls the operator's endpoint (docs/http-tools.md). Runs like a catalog tool (always, or for its intents)
+ * once every parameter it sends is computed; the JSON answer is mapped by JSON pointers into the reply and cards.
+ */
+export interface HttpTool {
+  code: string;
+  type: 'http';
+  method: HttpToolMethod;
+  /** `https://api.example.com/orders/{order_id}`: `{param}` placeholders (path and query only) are percent-encoded. */
+  url: string;
+  /** Static request headers (the signature headers are added by the service). */
+  headers?: Record<string, string>;
+  /** Parameters sent as a JSON object body (POST, PUT, PATCH). */
+  body_params?: string[];
+  /** 100..10000, default 5000. */
+  timeout_ms?: number;
+  intents?: string[];
+  response: HttpToolResponse;
+  /** The reply when the call fails (error status, timeout, refused address, unusable JSON). */
+  fallback_message?: string;
+}
+
+export interface HttpToolResponse {
+  /** The reply: `{name}` is a mapped field or a parameter the tool sent. */
+  message: string;
+  /** Field name → JSON pointer into the response (`/status`, `/delivery/eta`); `""` is the whole document. */
+  fields?: Record<string, string>;
+  /** One card whose `json_data.entity` holds the mapped fields; `title` is a template like `message`. */
+  card?: { title: string };
+  /** One card per element of the array at `pointer`, its entity mapped by `fields` (pointers into the element). */
+  items?: { pointer: string; fields: Record<string, string>; title_field: string; max_items?: number };
+}
+
+export type BundleTool = CatalogSearchTool | HttpTool;
+
 export interface CatalogRecord {
   id: string;
   variants?: Array<Record<string, Scalar>>;
@@ -109,7 +146,7 @@ export interface Bundle {
   intents?: Intent[];
   // Runtime v1 (decisioning engine)
   parameters?: ParameterExtractor[];
-  tools?: CatalogSearchTool[];
+  tools?: BundleTool[];
   collections?: Record<string, CatalogRecord[]>;
   rules?: Rule[];
   // Runtime v2 (grounded engine)

@@ -3,7 +3,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ValidationError, type ErrorDetail } from '../../common/errors/app-error.js';
 import { tenantPatternProblem } from './bundle-pattern.js';
 import { BUNDLE_SCHEMA } from './bundle.schema.js';
-import type { Bundle } from './bundle.types.js';
+import type { Bundle, HttpTool } from './bundle.types.js';
+import { placeholdersOf, RESERVED_TOOL_HEADERS, urlTemplateProblem } from './http-tool-template.js';
 
 const MAX_DETAILS = 50;
 
@@ -128,7 +129,8 @@ function semanticProblems(bundle: Bundle, root: string): ErrorDetail[] {
   const collections = bundle.collections ?? {};
   const intents = new Set((bundle.intents ?? []).map((x) => x.name));
   bundle.tools?.forEach((tool, i) => {
-    if (!Object.hasOwn(collections, tool.collection)) {
+    if (tool.type === 'http') problems.push(...httpToolProblems(tool, `${root}.tools[${i}]`));
+    else if (!Object.hasOwn(collections, tool.collection)) {
       problems.push({
         field: `${root}.tools[${i}].collection`,
         message: `names no collection of this bundle (${JSON.stringify(tool.collection)})`,
@@ -143,5 +145,39 @@ function semanticProblems(bundle: Bundle, root: string): ErrorDetail[] {
       }
     });
   });
+  return problems;
+}
+
+/** What an HTTP tool's schema cannot say: the URL template and its target, headers, and what templates may name. */
+function httpToolProblems(tool: HttpTool, at: string): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const urlProblem = urlTemplateProblem(tool.url);
+  if (urlProblem) problems.push({ field: `${at}.url`, message: urlProblem });
+  const seen = new Set<string>();
+  for (const name of Object.keys(tool.headers ?? {})) {
+    const lower = name.toLowerCase();
+    const field = `${at}.headers${pointerToField(`/${name}`, '')}`;
+    if (RESERVED_TOOL_HEADERS.has(lower)) problems.push({ field, message: 'is set by the service and cannot be configured' });
+    else if (seen.has(lower)) problems.push({ field, message: 'duplicates another header (names are case-insensitive)' });
+    seen.add(lower);
+  }
+  if (tool.body_params && tool.method === 'GET') {
+    problems.push({ field: `${at}.body_params`, message: 'needs a method with a body (POST, PUT or PATCH)' });
+  }
+  const sent = new Set([...placeholdersOf(tool.url), ...(tool.body_params ?? [])]);
+  const fields = new Set(Object.keys(tool.response.fields ?? {}));
+  const known = (template: string, field: string) => {
+    for (const name of placeholdersOf(template)) {
+      if (!fields.has(name) && !sent.has(name)) {
+        problems.push({ field, message: `names {${name}}, which is neither a response field nor a parameter the tool sends` });
+      }
+    }
+  };
+  known(tool.response.message, `${at}.response.message`);
+  if (tool.response.card) known(tool.response.card.title, `${at}.response.card.title`);
+  const items = tool.response.items;
+  if (items && !Object.hasOwn(items.fields, items.title_field)) {
+    problems.push({ field: `${at}.response.items.title_field`, message: 'names no field of response.items.fields' });
+  }
   return problems;
 }

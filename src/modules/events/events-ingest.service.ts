@@ -89,14 +89,19 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
     if (this.sampler) clearInterval(this.sampler);
   }
 
-  async accept(organizationId: string, agentId: string, body: unknown): Promise<string> {
+  /**
+   * `eventId`: the id an Idempotency-Key reserved for this event (docs/idempotency.md). Should a first request have
+   * stored it and crashed before answering, the repeat that takes the key over stores nothing new and answers the
+   * same id (the insert skips an id that exists).
+   */
+  async accept(organizationId: string, agentId: string, body: unknown, eventId?: string): Promise<string> {
     if (this.closing) throw new EventsUnavailableError('shutting down');
     // The body is the caller's alone: a bad one is 422 whatever state the agent is in. Everything PostgreSQL could
     // refuse is refused here, before the row shares a statement with other callers' rows.
     const input = parseEventBody(body);
     await this.assertTarget(organizationId, agentId);
     if (this.backlog >= this.config.events.maxBacklog) throw new EventsUnavailableError('backlog over its bound');
-    const id = newId();
+    const id = eventId ?? newId();
     try {
       await this.inserts.insert({ id, organizationId, agentId, ...input });
     } catch (error) {

@@ -6,6 +6,8 @@ import { withSpan } from '../../telemetry/tracing.js';
 import { Auth, CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import { actingAgentId, Credential, type Principal } from '../auth/principal.js';
 import { CreateEventDto, EventAcceptedDto, EventIdParams, EventStatusDto } from './dto/event.dto.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import { IdempotentResourceId } from '../idempotency/idempotency-context.js';
 import { EventsErrorCode } from './events.errors.js';
 import { EventsErrorFilter } from './events-error.filter.js';
 import { EventsIngestService } from './events-ingest.service.js';
@@ -24,6 +26,7 @@ export class EventsController {
   ) {}
 
   /** The body is taken raw (metatype Object skips the global pipe): unknown top-level fields are ignored, not rejected. */
+  @Idempotent()
   @Post('events')
   @HttpCode(202)
   @ApiOperation({
@@ -72,8 +75,12 @@ export class EventsController {
       description: 'Ingestion is shedding load or shutting down (`internal_error`, see Retry-After); the event was not queued',
     },
   )
-  async create(@CurrentPrincipal() who: Principal, @Body() body: Record<string, unknown>): Promise<EventAcceptedDto> {
-    return { event_id: await withSpan('event.accept', () => this.ingest.accept(who.organizationId, actingAgentId(who), body)) };
+  async create(
+    @CurrentPrincipal() who: Principal,
+    @Body() body: Record<string, unknown>,
+    @IdempotentResourceId() eventId: string | undefined,
+  ): Promise<EventAcceptedDto> {
+    return { event_id: await withSpan('event.accept', () => this.ingest.accept(who.organizationId, actingAgentId(who), body, eventId)) };
   }
 
   @Get('events/:eventId')

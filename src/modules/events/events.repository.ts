@@ -76,14 +76,16 @@ export class EventsRepository {
 
   /**
    * Stores events in one statement (one commit): all of them or none. Rows get `seq` in array order, which is
-   * their order of arrival. One prepared statement serves every batch size.
+   * their order of arrival. One prepared statement serves every batch size. An id that exists is skipped: the
+   * event an idempotency key reserved it for was stored by a first request that crashed before answering.
    */
   async insertMany(events: NewEvent[]): Promise<void> {
     await this.sql.rows(
       `INSERT INTO events (id, organization_id, agent_id, external_thread_id, text, agent_variables)
        SELECT id, organization_id, agent_id, external_thread_id, text, agent_variables::jsonb
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-           AS e(id, organization_id, agent_id, external_thread_id, text, agent_variables)`,
+           AS e(id, organization_id, agent_id, external_thread_id, text, agent_variables)
+       ON CONFLICT (id) DO NOTHING`,
       [
         events.map((e) => e.id),
         events.map((e) => e.organizationId),

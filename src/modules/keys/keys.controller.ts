@@ -20,11 +20,13 @@ import {
   PublishableKeyResponseDto,
 } from './dto/key.dto.js';
 import { KeysService } from './keys.service.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 
 @ManagementController('Agent keys')
 export class KeysController {
   constructor(private readonly keys: KeysService) {}
 
+  @Idempotent()
   @Post('agents/:agentId/publishable-keys')
   @ApiOperation({
     summary: 'Create a publishable key',
@@ -70,6 +72,7 @@ export class KeysController {
     return this.keys.revokePublishableKey(who, agentId, keyId);
   }
 
+  @Idempotent()
   @Post('agents/:agentId/api-keys')
   @ApiOperation({
     summary: 'Create an agent API key',

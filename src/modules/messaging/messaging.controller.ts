@@ -7,6 +7,7 @@ import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import { actingAgentId, type Principal } from '../auth/principal.js';
 import { FollowupSuggestionsResponseDto, SendMessageResponseDto, WelcomeMessageResponseDto } from './dto/message-response.dto.js';
 import { FollowupSuggestionsRequestDto, RerunDto, SendMessageDto, ThreadIdParams, toTurnRequest } from './dto/send-message.dto.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { MessagingService, type TurnCaller } from './messaging.service.js';
 import { NO_ACTIVE_VERSION, SEND_ERRORS, SEND_EXAMPLES } from './dto/send-message.examples.js';
 
@@ -16,6 +17,7 @@ const caller = (who: Principal): TurnCaller => ({ organizationId: who.organizati
 export class MessagingController {
   constructor(private readonly messaging: MessagingService) {}
 
+  @Idempotent()
   @Post('messages')
   @HttpCode(200)
   @ApiOperation({
@@ -31,6 +33,7 @@ export class MessagingController {
     return this.messaging.send(caller(who), toTurnRequest(body, 'json'));
   }
 
+  @Idempotent()
   @Post('threads/:threadId/rerun')
   @HttpCode(200)
   @ApiOperation({

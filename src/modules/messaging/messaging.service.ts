@@ -130,6 +130,7 @@ export class MessagingService {
       agentVariables: request.agentVariables ?? {},
       history: thread?.history ?? [],
       surface: request.surface,
+      agentId: agent.agentId,
     };
     let result: TurnResult;
     const timer = this.metrics.turnStarted(request.surface, agent.runtime, agent.prepared.provider);

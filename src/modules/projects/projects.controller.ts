@@ -11,11 +11,13 @@ import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import { CreateProjectDto, ListProjectsQueryDto, ProjectIdParams, ProjectResponseDto, UpdateProjectDto } from './dto/project.dto.js';
 import { ProjectsService } from './projects.service.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 
 @ManagementController('Projects')
 export class ProjectsController {
   constructor(private readonly projects: ProjectsService) {}
 
+  @Idempotent()
   @Post('projects')
   @ApiOperation({
     summary: 'Create a project',

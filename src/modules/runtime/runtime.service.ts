@@ -5,7 +5,8 @@ import { AppConfig } from '../../config/app-config.js';
 import { AppError, ValidationError } from '../../common/errors/app-error.js';
 import type { TurnPlan } from './engines/plan.js';
 import { prepareV1 } from './engines/v1/prepare.js';
-import { planV1, V1_BUILD } from './engines/v1-engine.js';
+import { planV1, planV1WithHttp, V1_BUILD, type HttpToolCaller } from './engines/v1-engine.js';
+import { HttpToolsService } from './http-tools/http-tools.service.js';
 import { planV2, prepareV2, resolveV2Build, V2_BUILDS, type V2Build } from './engines/v2-engine.js';
 import { questionWords } from './knowledge/analyzer.js';
 import { AnthropicProvider } from './providers/anthropic.provider.js';
@@ -59,6 +60,8 @@ export class RuntimeService {
     config: AppConfig,
     /** Dense retrieval for bundles that name an embeddings model (absent in engine-only unit tests). */
     @Optional() private readonly embeddings?: PassageEmbeddingsService,
+    /** HTTP tool calls (absent in engine-only unit tests: such tools then answer their fallback). */
+    @Optional() private readonly httpTools?: HttpToolsService,
   ) {
     this.providers = {
       openai: new OpenAIProvider(config.providers.openai, config.providers.timeoutMs),
@@ -127,7 +130,9 @@ export class RuntimeService {
   }
 
   private async runTurn(agent: PreparedAgent, v2Build: V2Build | null, input: TurnInput): Promise<TurnResult> {
-    const plan = this.plan(agent, v2Build, input, await this.denseRanking(agent, input));
+    const plan = agent.v1?.httpTools.length
+      ? await this.planWithHttp(agent, input)
+      : this.plan(agent, v2Build, input, await this.denseRanking(agent, input));
     const provider = this.providerFor(agent, plan);
     if (!provider) return this.result(agent, plan, input, { text: plan.draft, writer: 'builtin', usage: null });
     const request = this.request(agent, plan, input);
@@ -137,7 +142,9 @@ export class RuntimeService {
   }
 
   private async *streamTurn(agent: PreparedAgent, v2Build: V2Build | null, input: TurnInput): AsyncIterable<TurnEvent> {
-    const plan = this.plan(agent, v2Build, input, await this.denseRanking(agent, input));
+    const plan = agent.v1?.httpTools.length
+      ? await this.planWithHttp(agent, input)
+      : this.plan(agent, v2Build, input, await this.denseRanking(agent, input));
     const provider = this.providerFor(agent, plan);
     let text = '';
     let usage: TokenUsage | null = null;
@@ -234,6 +241,21 @@ export class RuntimeService {
   private plan(agent: PreparedAgent, v2Build: V2Build | null, input: TurnInput, dense?: DenseRanking): TurnPlan {
     if (v2Build) return engineStep(() => planV2(agent.bundle, agent.v2 ?? prepareV2(agent.bundle), input, v2Build, dense));
     return engineStep(() => planV1(agent.bundle, agent.v1 ?? prepareV1(agent.bundle), input));
+  }
+
+  /** A v1 turn of a bundle with HTTP tools: the calls are awaited (each bounded by its timeout, never rejecting). */
+  private async planWithHttp(agent: PreparedAgent, input: TurnInput): Promise<TurnPlan> {
+    const tools = this.httpTools;
+    const call: HttpToolCaller = tools
+      ? (tool, request) => tools.call(input.agentId, tool, request)
+      : () =>
+          Promise.resolve({ ok: false, reason: 'unavailable', detail: 'HTTP tools are not available here', status: null, latencyMs: null });
+    try {
+      return await withSpan('engine.http_tools', () => planV1WithHttp(agent.bundle, agent.v1!, input, call));
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new EngineInputError(error);
+    }
   }
 
   private providerFor(agent: PreparedAgent, plan: TurnPlan): LlmProvider | null {

@@ -11,6 +11,8 @@ export interface TurnInput {
   history: Array<{ role: 'user' | 'agent'; text: string }>;
   /** The transport the turn came by (a trace attribute); absent when the caller does not say. */
   surface?: TurnSurface;
+  /** The agent answering: signs its HTTP tool calls (docs/http-tools.md); absent = unsigned. */
+  agentId?: string;
 }
 
 /** A turn with its build pin, for the one-call `RuntimeService.run`/`stream` (a turn that began has its build). */

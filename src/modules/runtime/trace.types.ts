@@ -27,7 +27,7 @@ export type V1Decision = {
   parent_tool: string;
   /** `t<n>` for the n-th tool, `r<n>` for the n-th rule. */
   track_id: string;
-  status: 'completed' | 'no_results' | 'skipped' | 'triggered' | 'not_triggered';
+  status: 'completed' | 'no_results' | 'skipped' | 'failed' | 'triggered' | 'not_triggered';
   check_status: 'passed' | 'failed' | 'not_applicable';
   trigger: V1DecisionTrigger;
   trigger_type: V1TriggerType;
@@ -40,6 +40,33 @@ export type V1Decision = {
   qualified: boolean;
   /** Tool calls: `results`, `empty` or `skipped`; rules: the action taken, or `none`. */
   matched_branch: string;
+  /** HTTP tools only: the call as made (docs/http-tools.md). */
+  http?: V1HttpCall;
+};
+
+/** An HTTP tool's call in the v1 trace: what was sent (parameter names; values are in the facets) and what came back. */
+export type V1HttpCall = {
+  method: string;
+  /** The URL template (placeholders unfilled). */
+  url: string;
+  /** The endpoint's status; null when none came (timeout, refused address, connection failure) or the tool was skipped. */
+  status: number | null;
+  latency_ms: number | null;
+  params_sent: string[];
+  failure_reason:
+    | ''
+    | 'timeout'
+    | 'http_status'
+    | 'invalid_json'
+    | 'missing_field'
+    | 'response_too_large'
+    | 'blocked_address'
+    | 'invalid_url'
+    | 'dns_failure'
+    | 'connection_failed'
+    | 'unavailable';
+  /** A human explanation of the failure; empty on success. */
+  detail: string;
 };
 
 export type V1ComputedParameter = { code: string; title: string; scope: ParamScope };

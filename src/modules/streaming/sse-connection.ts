@@ -42,6 +42,7 @@ export class SseConnection {
   private corked = false;
   private ping: NodeJS.Timeout | undefined;
   private readonly closeListeners: Array<() => void> = [];
+  private readonly sendListeners: Array<(id: string, event: string, json: string) => void> = [];
 
   constructor(
     private readonly raw: ServerResponse,
@@ -87,8 +88,14 @@ export class SseConnection {
     this.ping.unref();
   }
 
+  /** Calls `listener` with every event sent, those a departed client no longer receives included (idempotent replays). */
+  onSend(listener: (id: string, event: string, json: string) => void): void {
+    this.sendListeners.push(listener);
+  }
+
   /** Writes one event now or queues it behind a full socket; false when the client is gone or was cut off. */
   send(id: string, event: string, json: string): boolean {
+    for (const listener of this.sendListeners) listener(id, event, json);
     return this.write(sseFrame(id, event, json));
   }
 

@@ -18,6 +18,8 @@ import {
   StreamSuggestionsEventDto,
   StreamThreadEventDto,
 } from './dto/stream-event.dto.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import { recordIdempotentStream } from '../idempotency/idempotency-context.js';
 import { SseConnection } from './sse-connection.js';
 import { SseStreamService } from './sse-stream.service.js';
 import { toTurnRequest } from '../messaging/dto/send-message.dto.js';
@@ -74,6 +76,7 @@ export class StreamController {
     private readonly config: AppConfig,
   ) {}
 
+  @Idempotent({ stream: true })
   @Post('messages/stream')
   @HttpCode(200)
   @ApiOperation({
@@ -107,6 +110,7 @@ export class StreamController {
       return;
     }
     const dto = (await validation.transform(body, { type: 'body', metatype: SendMessageDto })) as SendMessageDto;
+    recordIdempotentStream(request, sink.connection);
     await this.streams.turn(caller, toTurnRequest(dto, 'sse'), request.id, sink);
   }
 }

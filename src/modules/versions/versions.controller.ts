@@ -15,6 +15,7 @@ import { AgentVersionParams } from './dto/version-params.dto.js';
 import { CreateVersionDto, PullQueryDto, PushBundleDto, UpdateVersionDto } from './dto/version-request.dto.js';
 import { BundleResponseDto, PushResponseDto, VersionResponseDto } from './dto/version-response.dto.js';
 import { VersionsService } from './versions.service.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 
 @ManagementController('Agent versions')
 // The spec declares 400, 401, 403, 404, 409, 422 and 500 for every agent and version operation.
@@ -22,6 +23,7 @@ import { VersionsService } from './versions.service.js';
 export class VersionsController {
   constructor(private readonly versions: VersionsService) {}
 
+  @Idempotent()
   @Post('agents/:agentId/versions')
   @ApiOperation({
     summary: 'Create a draft version: empty, from a template, or a clone of another version',
@@ -84,6 +86,7 @@ export class VersionsController {
     return this.versions.update(who, agentId, versionId, dto);
   }
 
+  @Idempotent()
   @Post('agents/:agentId/versions/:versionId/publish')
   @HttpCode(200)
   @ApiOperation({
@@ -112,6 +115,7 @@ export class VersionsController {
     return this.versions.archive(who, agentId, versionId);
   }
 
+  @Idempotent()
   @Post('agents/:agentId/versions/:versionId/push')
   @HttpCode(200)
   @ApiOperation({

@@ -220,7 +220,7 @@ export class VersionsService {
         resourceType: 'version',
         resourceId: version.id,
         before: { version_tag: current.versionTag, digest: current.digest },
-        after: { version_tag: committed.versionTag, digest: committed.digest, committed: committed !== current },
+        after: { version_tag: committed.versionTag, digest: committed.digest, message, committed: committed !== current },
       });
       return committed;
     });

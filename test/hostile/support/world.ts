@@ -58,6 +58,7 @@ export interface Tenant {
   eventId: string;
   senderId: string;
   templateId: string;
+  auditEventId: string;
   bearer: Record<string, string>;
   agentKeyHeaders: Record<string, string>;
 }
@@ -137,6 +138,8 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
   ).body;
   const templates = ok(await t.http.get('/management/v1/templates', h), 200, 'templates').body;
   const templateId = templates.results[0].id as string;
+  const auditEventId = ok(await t.http.get('/management/v1/audit-events?page[size]=1', h), 200, 'audit events').body.results[0]
+    .id as string;
   return {
     org,
     canary,
@@ -155,6 +158,7 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     eventId: event.event_id,
     senderId: sender.id,
     templateId,
+    auditEventId,
     bearer,
     agentKeyHeaders,
   };
@@ -180,6 +184,7 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
     interactionId: tenant.interactionId,
     eventId: tenant.eventId,
     senderId: tenant.senderId,
+    auditEventId: tenant.auditEventId,
     channel: 'sms',
     keyId: path.includes('publishable-keys') ? tenant.publishableKeyId : tenant.agentApiKeyId,
   };

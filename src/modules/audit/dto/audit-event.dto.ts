@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
-import { ApiId } from '../../../common/ids/is-id.decorator.js';
+import { ApiId, IsId } from '../../../common/ids/is-id.decorator.js';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
 import { CharLength } from '../../../common/validation/char-length.js';
 import { DATE_TIME_EXAMPLE, IsDateTime } from '../../../common/validation/date-time.js';
@@ -51,6 +51,12 @@ export class ListAuditEventsQueryDto extends PageQueryDto(AUDIT_SORT_FIELDS, 'cr
   @IsOptional()
   @IsDateTime()
   created_to?: string;
+}
+
+export class AuditEventIdParams {
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$', description: 'Id of an audit record of your organization' })
+  @IsId()
+  auditEventId: string;
 }
 
 export class AuditEventResponseDto {

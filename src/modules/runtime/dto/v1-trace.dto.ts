@@ -6,6 +6,7 @@ import type {
   V1DecisionRule,
   V1DecisionTrigger,
   V1Guardrails,
+  V1HttpCall,
   V1JsxWidget,
   V1Response,
   V1RuleCondition,
@@ -56,14 +57,53 @@ export class V1DecisionRuleDto implements V1DecisionRule {
   @ApiProperty({ description: 'The rule code; empty for tool calls' }) code: string;
 }
 
+export class V1HttpCallDto implements V1HttpCall {
+  @ApiProperty({ enum: ['GET', 'POST', 'PUT', 'PATCH'], description: "The tool's method", example: 'GET' }) method: string;
+  @ApiProperty({ description: 'The URL template, placeholders unfilled', example: 'https://orders.example.com/orders/{order_id}' })
+  url: string;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: "The endpoint's status; null when none came or the tool was skipped",
+    example: 200,
+  })
+  status: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Milliseconds from sending to the last byte read; null when skipped' })
+  latency_ms: number | null;
+  @ApiProperty({
+    type: [String],
+    description: 'Codes of the parameters the call carried (their values are in the facets)',
+    example: ['order_id'],
+  })
+  params_sent: string[];
+  @ApiProperty({
+    enum: [
+      '',
+      'timeout',
+      'http_status',
+      'invalid_json',
+      'missing_field',
+      'response_too_large',
+      'blocked_address',
+      'invalid_url',
+      'dns_failure',
+      'connection_failed',
+      'unavailable',
+    ],
+    description: 'Why the call failed (the reply is then the fallback); empty on success',
+  })
+  failure_reason: V1HttpCall['failure_reason'];
+  @ApiProperty({ description: 'A human explanation of the failure; empty on success' }) detail: string;
+}
+
 export class V1DecisionDto implements V1Decision {
   @ApiProperty({ enum: ['tool_call', 'rule'], description: 'A tool call or a rule evaluation' }) type: V1Decision['type'];
   @ApiProperty({ description: 'Tool code (tool calls); empty for rules' }) tool: string;
   @ApiProperty({ description: 'Parent tool of a nested call; always empty in this engine' }) parent_tool: string;
   @ApiProperty({ description: '`t<n>` for the n-th tool, `r<n>` for the n-th rule', example: 't1' }) track_id: string;
   @ApiProperty({
-    enum: ['completed', 'no_results', 'skipped', 'triggered', 'not_triggered'],
-    description: 'Tool calls: completed, no_results or skipped; rules: triggered or not_triggered',
+    enum: ['completed', 'no_results', 'skipped', 'failed', 'triggered', 'not_triggered'],
+    description: 'Tool calls: completed, no_results or skipped (HTTP tools: failed when the call did); rules: triggered or not_triggered',
   })
   status: V1Decision['status'];
   @ApiProperty({ enum: ['passed', 'failed', 'not_applicable'], description: 'Whether the step ran (tools) or fired (rules)' })
@@ -78,8 +118,13 @@ export class V1DecisionDto implements V1Decision {
   @ApiProperty({ description: 'The output: `<tool>.results` for tools, the parameter a rule tests' }) output_param: string;
   @ApiProperty({ description: "The top result's title (tools) or the parameter's title (rules)" }) output_title: string;
   @ApiProperty({ description: 'True when the tool found results or the rule fired' }) qualified: boolean;
-  @ApiProperty({ description: 'Tool calls: `results`, `empty` or `skipped`; rules: the action taken, or `none`' })
+  @ApiProperty({
+    description:
+      'Tool calls: `results`, `empty` or `skipped` (HTTP tools: `response`, `fallback` or `skipped`); rules: the action taken, or `none`',
+  })
   matched_branch: string;
+  @ApiProperty({ type: V1HttpCallDto, required: false, description: 'HTTP tools only: the call as made (docs/http-tools.md)' })
+  http?: V1HttpCallDto;
 }
 
 export class V1ComputedParameterDto implements V1ComputedParameter {

@@ -2,14 +2,19 @@ import { stemmer } from 'stemmer';
 import { boundedWord, isStopword, MAX_QUERY_TERMS } from '../text/terms.js';
 
 /**
- * The knowledge retriever's view of English text: lower-cased words (identifiers such as `shared_buffers` split
- * at `_`, `.` and `-` so "shared buffers" meets them), stop words dropped, Porter-stemmed (the `stemmer` package:
- * "replication"/"replicate"/"replicating" meet, which the engines' light stemmer does not do).
+ * The knowledge retriever's view of English text: lower-cased words (identifiers such as `shared_buffers` and
+ * compounds such as `PL/SQL` or `multi-master` kept whole and split at `_`, `.`, `/` and `-`, so "shared buffers"
+ * meets them and a compound the knowledge base never writes stays a name it lacks), stop words dropped,
+ * Porter-stemmed (the `stemmer` package: "replication"/"replicate"/"replicating" meet, which the engines' light
+ * stemmer does not do).
  */
 
 const WORD = /[\p{L}\p{N}]+/gu;
-/** A word, or an identifier joined by `_` or `.` (`shared_buffers`, `pg_hba.conf`): kept whole and split. */
-const TOKEN = /[\p{L}\p{N}]+(?:[_.][\p{L}\p{N}]+)*/gu;
+/**
+ * A word, or an identifier or compound joined by `_`, `.`, `/` or `-` (`shared_buffers`, `pg_hba.conf`,
+ * `PL/Python`, `read-only`): kept whole and split.
+ */
+const TOKEN = /[\p{L}\p{N}]+(?:[_./-][\p{L}\p{N}]+)*/gu;
 
 /**
  * Words a support question is built from that say little about its topic ("how do I set up …", "what is the
@@ -52,7 +57,7 @@ export function lowerWords(text: string): string[] {
 function tokens(text: string): Array<{ word: string; of?: string }> {
   const out: Array<{ word: string; of?: string }> = [];
   for (const [token] of text.toLowerCase().matchAll(TOKEN)) {
-    if (!/[_.]/.test(token)) {
+    if (!/[_./-]/.test(token)) {
       out.push({ word: boundedWord(token) });
       continue;
     }
@@ -65,7 +70,7 @@ function tokens(text: string): Array<{ word: string; of?: string }> {
 
 /** The term of a token: an identifier stays whole (a stemmer would mangle it), a word is stemmed. */
 function termOf(word: string): string {
-  return /[_.]/.test(word) ? word : stemWord(word);
+  return /[_./-]/.test(word) ? word : stemWord(word);
 }
 
 /** Index terms of a text, in order (positions matter for proximity). */
@@ -82,21 +87,78 @@ export interface QueryWord {
   weight: number;
   /** The identifier this word is a part of (`buffers` of `shared_buffers`). */
   of?: string;
+  /** Stem of the clipped form the question used (`db` for `database`). */
+  clipped?: string;
 }
 
 const PART_WEIGHT = 0.5;
+
+/**
+ * Clipped forms of everyday support English and the word a manual spells out ("my db won't start", "the app
+ * can't connect"): a general lexical resource like the stop words, not a list of any knowledge base's terms.
+ * The question's word stands for its full form; a knowledge base that only ever writes the clipped form is searched
+ * for that instead (knowledge/retriever.ts).
+ */
+const CLIPPED = new Map<string, string>(
+  Object.entries({
+    db: 'database',
+    dbs: 'databases',
+    app: 'application',
+    apps: 'applications',
+    config: 'configuration',
+    configs: 'configurations',
+    repo: 'repository',
+    info: 'information',
+    auth: 'authentication',
+    admin: 'administrator',
+    admins: 'administrators',
+    perf: 'performance',
+    env: 'environment',
+    dir: 'directory',
+    dirs: 'directories',
+    prod: 'production',
+    pw: 'password',
+    pwd: 'password',
+    passwd: 'password',
+    creds: 'credentials',
+    stats: 'statistics',
+    mem: 'memory',
+    ram: 'memory',
+    temp: 'temporary',
+    tmp: 'temporary',
+    msg: 'message',
+    msgs: 'messages',
+    doc: 'documentation',
+    docs: 'documentation',
+    param: 'parameter',
+    params: 'parameters',
+    args: 'arguments',
+    arg: 'argument',
+    async: 'asynchronous',
+    sync: 'synchronous',
+    init: 'initialize',
+    req: 'request',
+    reqs: 'requests',
+    conn: 'connection',
+    conns: 'connections',
+  }),
+);
 
 /** Distinct content words of a question with their weight in the question model, at most `max`. */
 export function questionWords(text: string, max = MAX_QUERY_TERMS): QueryWord[] {
   const seen = new Set<string>();
   const out: QueryWord[] = [];
-  for (const { word, of } of tokens(text)) {
+  for (const token of tokens(text)) {
+    // Parts of a hyphenated compound ("read-only") are words of their own; parts of an identifier are fragments.
+    const of = token.of && /[_./]/.test(token.of) ? token.of : undefined;
+    const word = of ? token.word : (CLIPPED.get(token.word) ?? token.word);
     if (isStop(word)) continue;
     const stem = termOf(word);
     if (seen.has(stem)) continue;
     seen.add(stem);
     const weight = (QUESTION_WORDS.has(word) ? QUESTION_WEIGHT : 1) * (of ? PART_WEIGHT : 1);
-    out.push(of ? { word, stem, weight, of } : { word, stem, weight });
+    const clipped = word !== token.word ? stemWord(token.word) : undefined;
+    out.push(of ? { word, stem, weight, of } : clipped ? { word, stem, weight, clipped } : { word, stem, weight });
     if (out.length === max) break;
   }
   return out;

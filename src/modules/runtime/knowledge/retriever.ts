@@ -97,7 +97,7 @@ export class KnowledgeRetriever {
     documents.forEach((d, di) => {
       const { headings, body } = splitHeadings(d.text);
       const perField = [analyze(d.title), analyze(headings), analyze(body)].map((terms, f) => {
-        fieldLen[f]![di] = terms.length;
+        fieldLen[f]![di] = wordCount(terms);
         return counts(terms.map((t) => this.termId(t)));
       });
       fieldTf.push(perField);
@@ -118,12 +118,12 @@ export class KnowledgeRetriever {
     this.passageDoc = new Int32Array(passages.length);
     const passageLists: PostingList[] = [];
     const lens = passages.map((p) => analyze(p.text));
-    const avgPassage = Math.max(1, lens.reduce((a, t) => a + t.length, 0) / Math.max(1, lens.length));
+    const avgPassage = Math.max(1, lens.reduce((a, t) => a + wordCount(t), 0) / Math.max(1, lens.length));
     passages.forEach((p, pi) => {
       this.passageDoc[pi] = docIndex.get(p.documentId) ?? 0;
       const ids = Int32Array.from(lens[pi]!, (t) => this.termId(t));
       this.passageTerms.push(ids);
-      const norm = 1 - PASSAGE_B + (PASSAGE_B * ids.length) / avgPassage;
+      const norm = 1 - PASSAGE_B + (PASSAGE_B * wordCount(lens[pi]!)) / avgPassage;
       for (const [t, n] of counts(ids)) add(passageLists, t, pi, n / (n + K1 * norm));
     });
     const nd = documents.length;
@@ -184,7 +184,7 @@ export class KnowledgeRetriever {
       seen.add(term);
       out.push({ term, source, weight, kind });
     };
-    for (const w of words) add(w.stem, w.of ?? w.word, w.weight, w.of ? 'part' : 'question');
+    for (const w of words) add(this.termFor(w), w.of ?? w.word, w.weight, w.of ? 'part' : 'question');
     for (const w of context) add(w.stem, w.word, w.weight * 0.5, 'context');
     const table = wordnet();
     for (const w of words) {
@@ -199,6 +199,11 @@ export class KnowledgeRetriever {
       for (const t of this.cooccurring(w.stem)) add(t, w.word, w.weight * COOCCURRENCE_WEIGHT, 'cooccurrence');
     }
     return out;
+  }
+
+  /** A clipped word's full form ("db" → database), or the clipped form when only that is in this knowledge base. */
+  private termFor(w: QueryWord): string {
+    return w.clipped && !this.vocab.has(w.stem) && this.vocab.has(w.clipped) ? w.clipped : w.stem;
   }
 
   /**
@@ -328,6 +333,13 @@ function topK(items: number[], score: (item: number) => number, k: number): Arra
     if (best.length > k) best.pop();
   }
   return best;
+}
+
+/** Length of a field or passage in words: a hyphenated compound's whole form is indexed beside its parts. */
+function wordCount(terms: string[]): number {
+  let n = 0;
+  for (const t of terms) if (!t.includes('-') || /[_./]/.test(t)) n += 1;
+  return n;
 }
 
 function idf(n: number, df: number): number {

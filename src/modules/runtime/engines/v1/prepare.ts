@@ -5,6 +5,7 @@ import { componentName } from '../../text/jsx.js';
 import { processTerm, tokenize } from '../../text/terms.js';
 import { compileGuardrails, type CompiledGuardrail } from '../guardrails.js';
 import { IntentClassifier } from '../intent-classifier.js';
+import { compileHttpTool, type CompiledHttpTool } from './http-tool.js';
 
 export interface CompiledExtractor {
   def: ParameterExtractor;
@@ -32,6 +33,8 @@ export interface V1Index {
   titles: Map<string, string>;
   types: Map<string, ParameterExtractor['type']>;
   tools: CompiledTool[];
+  /** HTTP tools (docs/http-tools.md); empty for most bundles, which then plan without awaiting anything. */
+  httpTools: CompiledHttpTool[];
   rules: Rule[];
 }
 
@@ -56,6 +59,7 @@ export function prepareV1(bundle: Bundle): V1Index {
     titles: new Map((bundle.parameters ?? []).map((p) => [p.code, p.title])),
     types: new Map((bundle.parameters ?? []).map((p) => [p.code, p.type])),
     tools,
+    httpTools: (bundle.tools ?? []).filter((t) => t.type === 'http').map(compileHttpTool),
     rules: bundle.rules ?? [],
   };
 }

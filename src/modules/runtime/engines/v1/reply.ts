@@ -67,6 +67,8 @@ export function composeReply(
   ruleMessages: string[],
   queryText: string,
   imageUrl?: string,
+  /** The replies of HTTP tools that were called (mapped answers or fallbacks), after the catalog results. */
+  httpReplies?: string[],
 ): string {
   const parts: string[] = [];
   const ran = runs.filter((r) => r.ran);
@@ -100,7 +102,8 @@ export function composeReply(
     });
     parts.push(`${n === 1 ? 'Here is 1 match' : `Here are ${n} matches`} for ${subject}${where}:\n${lines.join('\n')}`);
   }
-  if (!ran.length) {
+  if (httpReplies?.length) parts.push(...httpReplies);
+  if (!ran.length && !httpReplies?.length) {
     if (intent && /greet|hello|hi\b|welcome/i.test(intent) && bundle.welcome_message) parts.push(bundle.welcome_message);
     else if (intent) {
       const hint = bundle.followups?.intents?.[intent]?.[0];

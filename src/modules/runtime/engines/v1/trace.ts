@@ -5,6 +5,7 @@ import type { V1Index } from './prepare.js';
 import { filterPhrase } from './reply.js';
 import { OP_METHOD, type RuleEval } from './rules.js';
 import type { ToolRun } from './search.js';
+import type { HttpToolRun } from './http-tool.js';
 
 /** What the v1 engine decided for a turn that passed the guardrails: everything its trace reports. */
 export interface V1Decided {
@@ -13,6 +14,8 @@ export interface V1Decided {
   intent: string | null;
   guardReason: string;
   runs: ToolRun[];
+  /** HTTP tools, called or skipped (decisions after the catalog tools'). */
+  http: HttpToolRun[];
   evals: RuleEval[];
   params: ComputedParam[];
   responseType: V1Response['type'];
@@ -29,7 +32,11 @@ export function v1Trace(d: V1Decided, ix: V1Index, text: string): V1Trace {
     runtime: 'v1',
     input: { message: d.message },
     understanding: { intents: d.intents, guardrails: { passed: true, reason: d.guardReason } },
-    decisions: [...d.runs.map((r, i) => toolDecision(r, i, d.intent)), ...d.evals.map((e, i) => ruleDecision(e, i, ix))],
+    decisions: [
+      ...d.runs.map((r, i) => toolDecision(r, i, d.intent)),
+      ...d.http.map((r, i) => httpToolDecision(r, d.runs.length + i, d.intent)),
+      ...d.evals.map((e, i) => ruleDecision(e, i, ix)),
+    ],
     computed_parameters: d.params.map((p) => ({ code: p.code, title: p.title, scope: p.scope })),
     response: {
       type: d.responseType,
@@ -102,6 +109,35 @@ function toolDecision(run: ToolRun, i: number, intent: string | null): V1Decisio
     output_title: top ? String(top[run.tool.def.title_field] ?? top.id) : '',
     qualified: run.ran && run.hits.length > 0,
     matched_branch: !run.ran ? 'skipped' : run.hits.length ? 'results' : 'empty',
+  };
+}
+
+function httpToolDecision(run: HttpToolRun, i: number, intent: string | null): V1Decision {
+  const { call } = run;
+  return {
+    type: 'tool_call',
+    tool: run.tool.def.code,
+    parent_tool: '',
+    track_id: `t${i + 1}`,
+    status: !run.ran ? 'skipped' : run.ok ? 'completed' : 'failed',
+    check_status: !run.ran ? 'not_applicable' : run.ok ? 'passed' : 'failed',
+    trigger: {
+      type: run.triggerType,
+      reasons: [run.reason],
+      matched_objective: run.triggerType === 'intent' && run.ran ? (intent ?? '') : '',
+    },
+    trigger_type: run.triggerType,
+    rule: { type: '', action: '', reason: '', code: '' },
+    text: run.ran ? run.text : '',
+    fail_reason: !run.ran ? run.reason : run.ok ? '' : `${call.failure_reason}: ${call.detail}`,
+    computation: run.ran
+      ? `${call.method} ${call.url} with [${call.params_sent.join(', ')}] → ${call.status ?? 'no response'}${call.latency_ms === null ? '' : ` in ${call.latency_ms} ms`}`
+      : '',
+    output_param: `${run.tool.def.code}.response`,
+    output_title: run.title,
+    qualified: run.ran && run.ok,
+    matched_branch: !run.ran ? 'skipped' : run.ok ? 'response' : 'fallback',
+    http: call,
   };
 }
 
