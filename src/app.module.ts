@@ -28,6 +28,8 @@ import { UsageModule } from './modules/usage/usage.module.js';
 import { MetricsModule } from './modules/metrics/metrics.module.js';
 import { KnowledgeModule } from './modules/knowledge/knowledge.module.js';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module.js';
+import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
+import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module.js';
 import { OutboundModule } from './common/outbound/outbound.module.js';
 import { AuditModule } from './modules/audit/audit.module.js';
 import { RetentionModule } from './modules/retention/retention.module.js';
@@ -70,6 +72,8 @@ export class AppModule {
         ...(config.workersEnabled ? [EventsWorkerModule, ChannelsWorkerModule] : []),
         KnowledgeModule,
         IdempotencyModule,
+        WebhooksModule,
+        ...(config.workersEnabled ? [WebhooksWorkerModule] : []),
         OutboundModule,
         AuditModule,
         RetentionModule,

@@ -19,6 +19,7 @@ const TABLE_OWNERS: Record<string, string> = {
   agents: 'modules/agents',
   agent_versions: 'modules/versions',
   agent_revisions: 'modules/versions',
+  agent_traffic_splits: 'modules/versions',
   threads: 'modules/conversations',
   interactions: 'modules/conversations',
   usage_daily: 'modules/conversations',
@@ -29,6 +30,9 @@ const TABLE_OWNERS: Record<string, string> = {
   passage_embeddings: 'modules/knowledge',
   idempotency_keys: 'modules/idempotency',
   audit_events: 'modules/audit',
+  webhook_endpoints: 'modules/webhooks',
+  webhook_deliveries: 'modules/webhooks',
+  webhook_thread_sequences: 'modules/webhooks',
   usage_erased: 'modules/conversations',
 };
 
@@ -47,6 +51,8 @@ const CROSS_MODULE_READS: Record<string, string[]> = {
   'modules/versions': ['agents'],
   // Channel conversations list their sender, agent and project beside the thread.
   'modules/conversations': ['senders', 'agents', 'projects'],
+  // A message about an agent goes to its project's endpoints: the project is looked up in the outbox's one statement.
+  'modules/webhooks': ['agents'],
 };
 
 /** Folders below the feature modules: they never import from `modules/` (the entity registry is the one exception). */

@@ -63,6 +63,15 @@ export class AppConfig {
   /** Idempotency keys (docs/idempotency.md): how long a first response is kept, and the running request's lease. */
   readonly idempotency: { ttlSeconds: number; leaseSeconds: number; cleanupIntervalMs: number };
   readonly session: { maxFrameBytes: number; framesPerSecond: number; frameBurst: number; maxInFlight: number; maxPerCredential: number };
+  readonly webhooks: {
+    timeoutMs: number;
+    retryScheduleMs: number[];
+    disableAfterFailures: number;
+    secretOverlapSeconds: number;
+    concurrency: number;
+    sweepIntervalMs: number;
+    staleMs: number;
+  };
   /** OpenTelemetry tracing; `tracesUrl` undefined = the exporter's default (http://localhost:4318/v1/traces). */
   readonly tracing: { enabled: boolean; serviceName: string; tracesUrl?: string; headers: Record<string, string> };
   /** Outbound calls to operator-chosen URLs: CIDRs exempt from the SSRF guard (docs/security.md). */
@@ -140,6 +149,15 @@ export class AppConfig {
       sweepIntervalMs: vars.EVENTS_SWEEP_INTERVAL_MS,
       staleMs: vars.EVENTS_STALE_MS,
       maxBacklog: vars.EVENTS_MAX_BACKLOG,
+    };
+    this.webhooks = {
+      timeoutMs: vars.WEBHOOKS_TIMEOUT_MS,
+      retryScheduleMs: vars.WEBHOOKS_RETRY_SCHEDULE_MS.split(',').map(Number),
+      disableAfterFailures: vars.WEBHOOKS_DISABLE_AFTER_FAILURES,
+      secretOverlapSeconds: vars.WEBHOOKS_SECRET_OVERLAP_SECONDS,
+      concurrency: vars.WEBHOOKS_CONCURRENCY,
+      sweepIntervalMs: vars.WEBHOOKS_SWEEP_INTERVAL_MS,
+      staleMs: vars.WEBHOOKS_STALE_MS,
     };
     this.retention = { intervalSeconds: vars.RETENTION_INTERVAL_SECONDS, batchSize: vars.RETENTION_BATCH_SIZE };
     this.streaming = {

@@ -439,6 +439,48 @@ export class EnvironmentVariables {
   @MinLength(1)
   OTEL_SERVICE_NAME: string = 'agent-service';
 
+  /** Outbound webhooks (docs/webhooks.md): a delivery counts when the receiver answers 2xx within this time. */
+  @IsInt()
+  @Min(100)
+  @Max(120000)
+  WEBHOOKS_TIMEOUT_MS: number = 10000;
+
+  /**
+   * Delays before each retry of a failed delivery, in milliseconds, comma-separated (each gets ±20 % jitter); the
+   * delivery fails for good after the last. The default (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) spans about 27 h.
+   */
+  @Matches(/^\d{1,9}(,\d{1,9}){0,19}$/, { message: 'WEBHOOKS_RETRY_SCHEDULE_MS must be 1 to 20 comma-separated delays in ms' })
+  WEBHOOKS_RETRY_SCHEDULE_MS: string = '5000,300000,1800000,7200000,18000000,36000000,36000000';
+
+  /** Failed attempts in a row (any message) after which an endpoint is disabled. */
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  WEBHOOKS_DISABLE_AFTER_FAILURES: number = 50;
+
+  /** How long the previous secret keeps signing after a rotation, unless the rotation names its own overlap. */
+  @IsInt()
+  @Min(0)
+  @Max(604800)
+  WEBHOOKS_SECRET_OVERLAP_SECONDS: number = 86400;
+
+  /** Deliveries one worker process sends at once. */
+  @IsInt()
+  @Min(1)
+  @Max(256)
+  WEBHOOKS_CONCURRENCY: number = 8;
+
+  /** How often one instance enqueues again deliveries whose job was lost (a crash between commit and enqueue). */
+  @IsInt()
+  @Min(100)
+  @Max(600000)
+  WEBHOOKS_SWEEP_INTERVAL_MS: number = 10000;
+
+  /** A due delivery not picked up for this long is enqueued again by the sweeper. */
+  @IsInt()
+  @Min(100)
+  @Max(3600000)
+  WEBHOOKS_STALE_MS: number = 30000;
   /**
    * Networks outbound calls (webhooks, HTTP tools) may reach although they are loopback, private, link-local and
    * the like: comma-separated CIDRs (`10.20.0.0/16,fd12::/64`); empty = none (docs/security.md, SSRF).

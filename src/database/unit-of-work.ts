@@ -11,13 +11,31 @@ import { DataSource, type EntityManager } from 'typeorm';
 @Injectable()
 export class UnitOfWork {
   private readonly current = new AsyncLocalStorage<EntityManager>();
+  private readonly committed = new WeakMap<EntityManager, Array<() => void>>();
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Runs `work` in one transaction (the caller's when there is one); commits when it resolves, rolls back if it throws. */
-  run<T>(work: () => Promise<T>): Promise<T> {
+  async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.current.getStore()) return work();
-    return this.dataSource.transaction((manager) => this.current.run(manager, work));
+    const callbacks: Array<() => void> = [];
+    const result = await this.dataSource.transaction((manager) => {
+      this.committed.set(manager, callbacks);
+      return this.current.run(manager, work);
+    });
+    for (const callback of callbacks) callback();
+    return result;
+  }
+
+  /**
+   * Runs `callback` once the current transaction has committed (at once outside a transaction; never when it rolls
+   * back): for telling the outside world (a queue) about rows the transaction wrote. The callback must not throw.
+   */
+  afterCommit(callback: () => void): void {
+    const manager = this.current.getStore();
+    const callbacks = manager && this.committed.get(manager);
+    if (callbacks) callbacks.push(callback);
+    else callback();
   }
 
   /** The current transaction's manager, or undefined outside one. */

@@ -4,6 +4,8 @@ export enum QueueName {
   Events = 'events',
   /** Outbound channel messages: one job per `channel_messages` row to hand to the provider (docs/channels.md). */
   ChannelsOutbound = 'channels-outbound',
+  /** Outbound webhooks: one job per attempt at a `webhook_deliveries` row (docs/webhooks.md). */
+  Webhooks = 'webhooks',
   /** Thread retention: one repeatable job, one run at a time across instances (docs/retention.md). */
   Retention = 'retention',
 }
@@ -12,6 +14,7 @@ export enum QueueName {
 export enum JobName {
   ProcessEvent = 'process-event',
   DeliverChannelMessage = 'deliver',
+  DeliverWebhook = 'deliver-webhook',
   RunRetention = 'run-retention',
 }
 
@@ -21,6 +24,8 @@ export interface JobPayloads {
   [JobName.ProcessEvent]: { eventId: string; trace?: Record<string, string> };
   /** The outbound `channel_messages` row (also the job id: one job per message). */
   [JobName.DeliverChannelMessage]: { messageId: string };
+  /** One attempt at a `webhook_deliveries` row: `attempt` is the number of attempts made before this one. */
+  [JobName.DeliverWebhook]: { deliveryId: string; attempt: number };
   /** One pass over every project with a thread retention. */
   [JobName.RunRetention]: Record<string, never>;
 }

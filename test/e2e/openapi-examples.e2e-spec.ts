@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 import { credentialsOf, operationsOf, type Operation } from '../hostile/support/operations.js';
 import { fillPath, pathIds, PUBLIC_BASE, seedTenant, startHostileApp, type Tenant } from '../hostile/support/world.js';
 import { IS_PUBLIC } from '../../src/modules/auth/decorators/auth.metadata.js';
+import { TRAFFIC_EXAMPLE_CANDIDATE_VERSION, TRAFFIC_EXAMPLE_LIVE_VERSION } from '../../src/modules/versions/traffic.controller.js';
 
 /**
  * The served OpenAPI document keeps its promises: every request example succeeds as sent (only path ids and
@@ -22,7 +23,7 @@ const CODES_BY_STATUS: Record<number, string[]> = {
   403: ['forbidden'],
   404: ['not_found', 'no_active_version', 'webhooks.no_active_version', 'webhooks.no_runtime_version'],
   405: ['method_not_allowed'],
-  409: ['conflict', 'version_archived', 'version_is_live', 'sender_exists', 'idempotency_key_in_progress'],
+  409: ['conflict', 'version_archived', 'version_is_live', 'sender_exists', 'idempotency_key_in_progress', 'version_in_traffic_split'],
   413: ['payload_too_large', 'webhooks.payload_too_large'],
   415: ['unsupported_media_type'],
   422: ['validation_error', 'unprocessable_input', 'idempotency_key_reused'],
@@ -57,8 +58,15 @@ describe('OpenAPI document: examples that work, descriptions, security', () => {
   }, 60_000);
   afterAll(() => close());
 
-  /** The example with the test's own credentials in the fields that carry one (token grants). */
+  /** The example with the test's own credentials in the fields that carry one (token grants), and its own versions in a split. */
   function withCredentials(op: Operation, value: Json): Json {
+    if (Array.isArray(value.splits)) {
+      const own: Record<string, string> = {
+        [TRAFFIC_EXAMPLE_LIVE_VERSION]: tenant.publishedVersionId,
+        [TRAFFIC_EXAMPLE_CANDIDATE_VERSION]: tenant.candidateVersionId,
+      };
+      return { ...value, splits: value.splits.map((arm: Json) => ({ ...arm, version_id: own[arm.version_id] ?? arm.version_id })) };
+    }
     if (op.surface !== 'token') return value;
     const own: Json = { ...value };
     if ('publishable_key' in own) own.publishable_key = tenant.publishableKey;

@@ -38,6 +38,8 @@ describe('traces', () => {
         ...first.message.trace_info,
         interaction_id: first.interaction_id,
         thread_id: first.thread_id,
+        version_id: shop.versionId,
+        version_tag: 'v1.1',
         created_at: first.message.created_at,
       });
       expect(b).toMatchObject({ runtime: 'v1', interaction_id: second.interaction_id, input: { message: 'show me jackets' } });
@@ -101,6 +103,8 @@ describe('traces', () => {
         ...turn.message.trace_info,
         interaction_id: turn.interaction_id,
         thread_id: turn.thread_id,
+        version_id: shop.versionId,
+        version_tag: 'v1.1',
         created_at: turn.message.created_at,
       });
       const withThread = await t.http.get(

@@ -107,6 +107,38 @@ describe('round-trip budget (per request, after warm-up)', () => {
     expect(seen.redis[0]).toEqual(RATE_LIMIT_WINDOW);
   });
 
+  it('with a traffic split, sends cost the same: the split is cached with the live revision (docs/releases.md)', async () => {
+    const h = org.headers;
+    const clone = await t.http.post(
+      `/management/v1/agents/${shop.agentId}/versions`,
+      { source: 'clone', from_version_id: shop.versionId },
+      h,
+    );
+    await t.http.post(`/management/v1/agents/${shop.agentId}/versions/${clone.body.id}/publish`, undefined, h);
+    await t.http.post(`/management/v1/agents/${shop.agentId}/versions/${shop.versionId}/publish`, undefined, h);
+    const split = {
+      splits: [
+        { version_id: shop.versionId, percent: 50 },
+        { version_id: clone.body.id, percent: 50 },
+      ],
+    };
+    expect((await t.http.request('PUT', `/management/v1/agents/${shop.agentId}/traffic`, { body: split, headers: h })).status).toBe(200);
+    // Users on both arms: u-split-0..7 spread over the two buckets' halves.
+    for (let i = 0; i < 8; i += 1) {
+      const user = `u-split-${i}`;
+      const first = await t.http.post(SEND, { text: 'I am looking for trail shoes', user_id: user }, shop.headers);
+      const body = { text: 'Any in size 42?', user_id: user, thread_id: first.body.thread_id };
+      const existing = await record(() => t.http.post(SEND, body, shop.headers), 200);
+      expect(existing.sql).toHaveLength(2);
+      const fresh = await record(() => t.http.post(SEND, { text: 'hello', user_id: user }, shop.headers), 200);
+      expect(fresh.sql).toHaveLength(1);
+    }
+    const tags = await t.dataSource.query(`SELECT DISTINCT version_tag FROM threads WHERE agent_id = $1 AND user_id LIKE 'u-split-%'`, [
+      shop.agentId,
+    ]);
+    expect(tags).toHaveLength(2); // both arms answered
+  });
+
   it('a thread list page: one SELECT, one Redis round trip', async () => {
     await t.http.get('/management/v1/threads', org.headers);
     const seen = await record(() => t.http.get('/management/v1/threads?user_id=u1', org.headers), 200);

@@ -252,7 +252,7 @@ export interface paths {
     put?: never;
     /**
      * Archive a version that is not live
-     * @description 409 `version_is_live` for the live version: publish another one first.
+     * @description 409 `version_is_live` for the live version: publish another one first. 409 `version_in_traffic_split` for an arm of the agent's traffic split: change or end the split first.
      */
     post: operations['Versions_archive'];
     delete?: never;
@@ -296,6 +296,34 @@ export interface paths {
     put?: never;
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/agents/{agentId}/traffic': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The agent's traffic split between versions
+     * @description The arms in layout order with their shares; `splits` is empty when the agent has no split (the live version answers every thread).
+     */
+    get: operations['Traffic_get'];
+    /**
+     * Split new threads between published versions
+     * @description Replaces the split. 2..10 distinct published versions of the agent, whole percents 1..100 summing to 100, the live version one of them (422 `validation_error` naming the field otherwise; a version_id that is not one of this agent's is 404). A new thread gets an arm by a stable hash of (agent, user_id), so an end user stays on one arm; an existing thread stays on its version while that version is not archived. A non-live arm answers with its current revision as of this call. See docs/releases.md.
+     */
+    put: operations['Traffic_put'];
+    post?: never;
+    /**
+     * End the traffic split
+     * @description New threads, and threads on other versions, answer with the live version again; the live version is unchanged. Without a split this is a 204 too.
+     */
+    delete: operations['Traffic_remove'];
     options?: never;
     head?: never;
     patch?: never;
@@ -866,7 +894,7 @@ export interface paths {
     };
     /**
      * An agent's token usage
-     * @description Interactions created in [created_from, created_to], both optional and inclusive.
+     * @description Interactions created in [created_from, created_to], both optional and inclusive. `group_by=version_tag` adds `by_version`: the sums per revision tag that answered (the arms of a traffic split).
      */
     get: operations['Usage_ofAgent'];
     put?: never;
@@ -936,6 +964,118 @@ export interface paths {
      * @description Commits a new revision without it, like a push. 404 when the current revision has no such document.
      */
     delete: operations['Knowledge_remove'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/projects/{projectId}/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the project's webhook endpoints
+     * @description Newest first by default. Secrets are never listed.
+     */
+    get: operations['Webhooks_list'];
+    put?: never;
+    /**
+     * Subscribe an endpoint to events
+     * @description Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The signing secret is in this answer only. Loopback, private, link-local and metadata addresses are refused.
+     */
+    post: operations['Webhooks_create'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/projects/{projectId}/webhooks/{webhookId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a webhook endpoint
+     * @description Its settings and state; the secret is never shown again.
+     */
+    get: operations['Webhooks_get'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook endpoint
+     * @description Its pending deliveries are dropped with it.
+     */
+    delete: operations['Webhooks_delete'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a webhook endpoint
+     * @description Any of url, events, description, enabled. `enabled: true` re-enables a disabled endpoint.
+     */
+    patch: operations['Webhooks_update'];
+    trace?: never;
+  };
+  '/management/v1/projects/{projectId}/webhooks/{webhookId}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Rotate the signing secret
+     * @description Returns the new secret (shown only here). The previous secret keeps signing beside it for `overlap_seconds` (default WEBHOOKS_SECRET_OVERLAP_SECONDS): `webhook-signature` then carries both signatures.
+     */
+    post: operations['Webhooks_rotateSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/projects/{projectId}/webhooks/{webhookId}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A webhook endpoint's delivery log
+     * @description Newest first: each message with its attempts, status codes, latencies and the next retry.
+     */
+    get: operations['Webhooks_listDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/projects/{projectId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a delivery again
+     * @description Queues an attempt now, with the same `webhook-id` (receivers deduplicate on it), whatever the delivery’s state.
+     */
+    post: operations['Webhooks_redeliver'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1380,6 +1520,60 @@ export interface components {
        * @enum {string}
        */
       return_type: 'bundle';
+    };
+    TrafficArmDto: {
+      /**
+       * @description The version this arm answers with
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      version_id: string;
+      /**
+       * @description The revision tag new threads of this arm are answered with (the live arm: the live revision)
+       * @example v2.1
+       */
+      version_tag: string;
+      /**
+       * @description Share of new threads, in whole percent
+       * @example 10
+       */
+      percent: number;
+      /** @description Whether this arm is the agent's live version */
+      is_live: boolean;
+    };
+    TrafficResponseDto: {
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /**
+       * @description The agent's live version
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      live_version_id: string | null;
+      /** @description The arms in layout order; empty: no split */
+      splits: components['schemas']['TrafficArmDto'][];
+      /**
+       * Format: date-time
+       * @description When the split was set; null without one
+       */
+      updated_at: string | null;
+    };
+    TrafficArmInputDto: {
+      /**
+       * @description A published version of this agent (the `id` of a base version item)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      version_id: string;
+      /**
+       * @description Share of new threads, in whole percent
+       * @example 90
+       */
+      percent: number;
+    };
+    UpdateTrafficDto: {
+      /** @description The arms, in the order their shares are laid out: 2..10 distinct published versions whose percents sum to 100; the agent's live version must be one of them */
+      splits: components['schemas']['TrafficArmInputDto'][];
     };
     CreateAgentDto: {
       /**
@@ -2550,6 +2744,16 @@ export interface components {
        */
       thread_id: string;
       /**
+       * @description The version that answered (with a traffic split: the arm)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      version_id: string;
+      /**
+       * @description The revision tag that answered (with a traffic split: the arm)
+       * @example v2.1
+       */
+      version_tag: string;
+      /**
        * Format: date-time
        * @description When the interaction was recorded
        */
@@ -2597,12 +2801,22 @@ export interface components {
        */
       thread_id: string;
       /**
+       * @description The version that answered (with a traffic split: the arm)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      version_id: string;
+      /**
+       * @description The revision tag that answered (with a traffic split: the arm)
+       * @example v2.1
+       */
+      version_tag: string;
+      /**
        * Format: date-time
        * @description When the interaction was recorded
        */
       created_at: string;
     };
-    UsageDto: {
+    VersionUsageDto: {
       /** @description Billed interactions, one per interaction */
       interaction_count: number;
       /** @description Prompt tokens */
@@ -2615,6 +2829,27 @@ export interface components {
       reasoning_tokens: number;
       /** @description input + output + cache-read + reasoning tokens */
       total_tokens: number;
+      /**
+       * @description The revision tag (`vN.R`) that answered these interactions
+       * @example v2.1
+       */
+      version_tag: string;
+    };
+    GroupedUsageDto: {
+      /** @description Billed interactions, one per interaction */
+      interaction_count: number;
+      /** @description Prompt tokens */
+      input_tokens: number;
+      /** @description Completion tokens */
+      output_tokens: number;
+      /** @description Cached (read) input tokens */
+      cache_read_tokens: number;
+      /** @description Reasoning tokens (models that report them) */
+      reasoning_tokens: number;
+      /** @description input + output + cache-read + reasoning tokens */
+      total_tokens: number;
+      /** @description With group_by=version_tag: the sums per revision tag, most interactions first; they add up to the totals */
+      by_version?: components['schemas']['VersionUsageDto'][];
     };
     KnowledgeDocumentItemDto: {
       /**
@@ -2673,6 +2908,259 @@ export interface components {
       version_tag: string;
       /** @description In bundle order (at most 2000, the bundle’s limit) */
       results: components['schemas']['KnowledgeDocumentItemDto'][];
+    };
+    CreateWebhookDto: {
+      /**
+       * @description Where deliveries are POSTed: http(s), and not a loopback, private, link-local or metadata address
+       * @example https://hooks.example.com/agent-service
+       */
+      url: string;
+      /**
+       * @description The event types to deliver
+       * @example [
+       *       "turn.completed"
+       *     ]
+       */
+      events: ('turn.completed' | 'event.completed' | 'event.failed' | 'thread.created' | 'version.published' | 'channel.message.status')[];
+      /**
+       * @description For people
+       * @example CRM sync
+       */
+      description?: string;
+      /**
+       * @description Whether messages are delivered
+       * @default true
+       */
+      enabled?: boolean;
+    };
+    WebhookWithSecretResponseDto: {
+      /**
+       * @description Webhook endpoint id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /**
+       * @description The project whose messages it receives
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /**
+       * @description Where deliveries are POSTed
+       * @example https://hooks.example.com/agent-service
+       */
+      url: string;
+      /**
+       * @description For people
+       * @example CRM sync
+       */
+      description: string;
+      /**
+       * @description The event types delivered
+       * @example [
+       *       "turn.completed"
+       *     ]
+       */
+      events: ('turn.completed' | 'event.completed' | 'event.failed' | 'thread.created' | 'version.published' | 'channel.message.status')[];
+      /** @description false: nothing is delivered (disabled by request, by a 410 answer or by failures in a row) */
+      enabled: boolean;
+      /**
+       * @description Why it is disabled
+       * @example null
+       */
+      disabled_reason: string | null;
+      /** @description Failed attempts in a row */
+      consecutive_failures: number;
+      /**
+       * Format: date-time
+       * @description Until when the previous secret still signs beside the current one (after a rotation)
+       */
+      previous_secret_expires_at: string | null;
+      /**
+       * Format: date-time
+       * @description When it was created
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When it last changed
+       */
+      updated_at: string;
+      /**
+       * @description The signing secret (Standard Webhooks `whsec_` + base64). Shown only here: store it now.
+       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+       */
+      secret: string;
+    };
+    WebhookResponseDto: {
+      /**
+       * @description Webhook endpoint id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /**
+       * @description The project whose messages it receives
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /**
+       * @description Where deliveries are POSTed
+       * @example https://hooks.example.com/agent-service
+       */
+      url: string;
+      /**
+       * @description For people
+       * @example CRM sync
+       */
+      description: string;
+      /**
+       * @description The event types delivered
+       * @example [
+       *       "turn.completed"
+       *     ]
+       */
+      events: ('turn.completed' | 'event.completed' | 'event.failed' | 'thread.created' | 'version.published' | 'channel.message.status')[];
+      /** @description false: nothing is delivered (disabled by request, by a 410 answer or by failures in a row) */
+      enabled: boolean;
+      /**
+       * @description Why it is disabled
+       * @example null
+       */
+      disabled_reason: string | null;
+      /** @description Failed attempts in a row */
+      consecutive_failures: number;
+      /**
+       * Format: date-time
+       * @description Until when the previous secret still signs beside the current one (after a rotation)
+       */
+      previous_secret_expires_at: string | null;
+      /**
+       * Format: date-time
+       * @description When it was created
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When it last changed
+       */
+      updated_at: string;
+    };
+    UpdateWebhookDto: {
+      /**
+       * @description Where deliveries are POSTed (same policy as on create)
+       * @example https://hooks.example.com/agent-service/v2
+       */
+      url?: string;
+      /**
+       * @description The event types to deliver (replaces the list)
+       * @example [
+       *       "turn.completed",
+       *       "event.failed"
+       *     ]
+       */
+      events?: (
+        'turn.completed' | 'event.completed' | 'event.failed' | 'thread.created' | 'version.published' | 'channel.message.status'
+      )[];
+      /**
+       * @description For people
+       * @example CRM sync (v2)
+       */
+      description?: string;
+      /**
+       * @description true re-enables a disabled endpoint (its failure count starts over)
+       * @example true
+       */
+      enabled?: boolean;
+    };
+    RotateWebhookSecretDto: {
+      /**
+       * @description How long the previous secret keeps signing beside the new one (default WEBHOOKS_SECRET_OVERLAP_SECONDS; 0: none)
+       * @example 3600
+       */
+      overlap_seconds?: number;
+    };
+    WebhookAttemptDto: {
+      /**
+       * @description Attempt number, from 1
+       * @example 1
+       */
+      attempt: number;
+      /**
+       * Format: date-time
+       * @description When the attempt started
+       */
+      at: string;
+      /**
+       * @description The receiver’s status; null when none came
+       * @example 500
+       */
+      status_code: number | null;
+      /**
+       * @description Milliseconds until the answer (or the failure)
+       * @example 84
+       */
+      latency_ms: number | null;
+      /**
+       * @description Why the attempt failed without a status
+       * @example timeout
+       */
+      error: string | null;
+      /** @description The start of the receiver’s answer (1 KiB at most) */
+      response_body: string | null;
+    };
+    WebhookDeliveryResponseDto: {
+      /**
+       * @description Delivery id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /**
+       * @description The `webhook-id` header: the same on every attempt
+       * @example msg_674a1c2e9b1d4e0012345678
+       */
+      webhook_id: string;
+      /**
+       * @description The message’s type
+       * @enum {string}
+       */
+      event_type: 'turn.completed' | 'event.completed' | 'event.failed' | 'thread.created' | 'version.published' | 'channel.message.status';
+      /** @description The thread the message is about, if any */
+      thread_id: string | null;
+      /** @description The message’s sequence number in its thread */
+      sequence: number | null;
+      /**
+       * @description pending: an attempt is due or running
+       * @enum {string}
+       */
+      status: 'pending' | 'delivered' | 'failed';
+      /** @description Attempts made */
+      attempts: number;
+      /** @description The receiver’s status at the last attempt */
+      last_status_code: number | null;
+      /** @description Why the last attempt failed */
+      last_error: string | null;
+      /** @description Latency of the last attempt, ms */
+      last_latency_ms: number | null;
+      /**
+       * Format: date-time
+       * @description When the next attempt is due (pending only)
+       */
+      next_attempt_at: string | null;
+      /**
+       * Format: date-time
+       * @description When a 2xx came
+       */
+      delivered_at: string | null;
+      /** @description The attempts, oldest first (the newest 50) */
+      attempt_log: components['schemas']['WebhookAttemptDto'][];
+      /** @description The payload as sent */
+      payload: {
+        [key: string]: unknown;
+      };
+      /**
+       * Format: date-time
+       * @description When the message was written
+       */
+      created_at: string;
     };
     AuditEventResponseDto: {
       /**
@@ -5437,6 +5925,401 @@ export interface operations {
            *       "error": {
            *         "code": "conflict",
            *         "message": "The resource is in a state that forbids this",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Traffic_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TrafficResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Traffic_put: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateTrafficDto'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TrafficResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is not valid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "splits",
+           *             "message": "the percents must sum to 100 (they sum to 95)"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Traffic_remove: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The split is ended */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -9894,6 +10777,8 @@ export interface operations {
         rule?: string[];
         /** @description Repeatable: `key:value` (equal; numbers and booleans match their JSON value too), `key:*` (present), or `key>=n`, `key>n`, `key<=n`, `key<n` (numeric comparison) */
         param?: string[];
+        /** @description Repeatable: threads whose latest turn was answered by this revision tag (`vN.R`) — with a traffic split, the arm the thread is on */
+        version_tag?: string[];
         /** @description Repeatable: threads of these agents (24 hex) */
         agent_id?: string[];
         /** @description `1` (default): runtime-v1 threads. Any other version (`2`, `2.1.0`): runtime-v2 threads, which requires `agent_id` or `user_id`. */
@@ -10903,6 +11788,8 @@ export interface operations {
         created_from?: string;
         /** @description Interactions created at or before this instant (RFC 3339) */
         created_to?: string;
+        /** @description version_tag: also break the sums down by the revision tag that answered (`by_version`), e.g. per traffic-split arm */
+        group_by?: 'version_tag';
       };
       header?: never;
       path: {
@@ -10919,7 +11806,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['UsageDto'];
+          'application/json': components['schemas']['GroupedUsageDto'];
         };
       };
       /** @description Missing or invalid credentials (`unauthorized`) */
@@ -11027,6 +11914,8 @@ export interface operations {
         created_from?: string;
         /** @description Interactions created at or before this instant (RFC 3339) */
         created_to?: string;
+        /** @description version_tag: also break the sums down by the revision tag that answered (`by_version`), e.g. per traffic-split arm */
+        group_by?: 'version_tag';
       };
       header?: never;
       path: {
@@ -11043,7 +11932,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['UsageDto'];
+          'application/json': components['schemas']['GroupedUsageDto'];
         };
       };
       /** @description Missing or invalid credentials (`unauthorized`) */
@@ -11629,6 +12518,1120 @@ export interface operations {
            *       "error": {
            *         "code": "version_archived",
            *         "message": "Version 2 is archived and takes no new revisions",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Webhooks_list: {
+    parameters: {
+      query?: {
+        /** @description Items per page */
+        'page[size]'?: number;
+        /** @description Opaque cursor: the page after this one (meta.after_cursor) */
+        'page[after]'?: string;
+        /** @description Opaque cursor: the page before this one (meta.before_cursor) */
+        'page[before]'?: string;
+        /** @description Field to sort by */
+        sort_by?: 'created_at';
+        /** @description Sort direction */
+        sort_order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path: {
+        /** @description Id of a project of your organization */
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['WebhookResponseDto'][];
+            meta: components['schemas']['PageMetaDto'];
+            links: components['schemas']['PageLinksDto'];
+          };
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Project not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Webhooks_create: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of a project of your organization */
+        projectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateWebhookDto'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookWithSecretResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Project not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "url resolves to a link-local address, which outbound calls may not reach",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "url",
+           *             "message": "url resolves to a link-local address, which outbound calls may not reach"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Webhooks_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of a project of your organization */
+        projectId: string;
+        /** @description Id of a webhook endpoint of the project */
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Webhook not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Webhooks_delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of a project of your organization */
+        projectId: string;
+        /** @description Id of a webhook endpoint of the project */
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Webhook not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Webhooks_update: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of a project of your organization */
+        projectId: string;
+        /** @description Id of a webhook endpoint of the project */
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateWebhookDto'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Webhook not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "url resolves to a link-local address, which outbound calls may not reach",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "url",
+           *             "message": "url resolves to a link-local address, which outbound calls may not reach"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Webhooks_rotateSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of a project of your organization */
+        projectId: string;
+        /** @description Id of a webhook endpoint of the project */
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RotateWebhookSecretDto'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookWithSecretResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Webhook not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Webhooks_listDeliveries: {
+    parameters: {
+      query?: {
+        /** @description Items per page */
+        'page[size]'?: number;
+        /** @description Opaque cursor: the page after this one (meta.after_cursor) */
+        'page[after]'?: string;
+        /** @description Opaque cursor: the page before this one (meta.before_cursor) */
+        'page[before]'?: string;
+        /** @description Field to sort by */
+        sort_by?: 'created_at';
+        /** @description Sort direction */
+        sort_order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path: {
+        /** @description Id of a project of your organization */
+        projectId: string;
+        /** @description Id of a webhook endpoint of the project */
+        webhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['WebhookDeliveryResponseDto'][];
+            meta: components['schemas']['PageMetaDto'];
+            links: components['schemas']['PageLinksDto'];
+          };
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Webhook not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Webhooks_redeliver: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of a project of your organization */
+        projectId: string;
+        /** @description Id of a webhook endpoint of the project */
+        webhookId: string;
+        /** @description Id of a delivery of the webhook */
+        deliveryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Accepted */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Delivery not found",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }

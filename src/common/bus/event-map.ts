@@ -47,6 +47,31 @@ export interface EventFailed extends EventOutcome {
 }
 
 /**
+ * An agent's traffic split was set or ended, or one of its versions was archived (committed). A publish that adjusts
+ * the split announces `agent.live_changed`, which drops the same cache entry.
+ */
+export interface TrafficChanged {
+  organizationId: string;
+  agentId: string;
+  reason: 'update' | 'delete' | 'archive';
+}
+
+/** An organization's webhook endpoints changed (created, updated, rotated, disabled, deleted): subscription caches reload. */
+export interface WebhookEndpointsChanged {
+  organizationId: string;
+}
+
+/** A webhook endpoint was disabled by its deliveries: the receiver answered 410, or too many attempts failed in a row. */
+export interface WebhookDisabled {
+  organizationId: string;
+  projectId: string;
+  webhookId: string;
+  reason: 'gone' | 'consecutive_failures';
+  /** Failed attempts in a row when it was disabled. */
+  consecutiveFailures: number;
+}
+
+/**
  * Threads were deleted (committed): erasure of one thread or of an end user's threads, or a retention batch.
  * `interactionIds`: the deleted interactions recent enough to still have a stream replay buffer.
  */
@@ -65,6 +90,9 @@ export interface EventMap {
   'project.deleted': ProjectDeleted;
   'event.completed': EventCompleted;
   'event.failed': EventFailed;
+  'agent.traffic_changed': TrafficChanged;
+  'webhook.endpoints_changed': WebhookEndpointsChanged;
+  'webhook.disabled': WebhookDisabled;
   'threads.deleted': ThreadsDeleted;
 }
 
@@ -76,4 +104,9 @@ export type BusEventName = keyof EventMap;
  * through PostgreSQL NOTIFY, which commits with the revocation itself (auth/credential-changes.ts). The others are
  * handled where they happen (the worker that ran the event).
  */
-export const BROADCAST_EVENTS: ReadonlySet<BusEventName> = new Set<BusEventName>(['agent.live_changed', 'project.deleted']);
+export const BROADCAST_EVENTS: ReadonlySet<BusEventName> = new Set<BusEventName>([
+  'agent.live_changed',
+  'project.deleted',
+  'agent.traffic_changed',
+  'webhook.endpoints_changed',
+]);

@@ -133,7 +133,9 @@ export class ChannelInboundService {
   /** A delivery-status callback for an outbound message (already verified). */
   async status(channel: Channel, params: Record<string, unknown>): Promise<void> {
     const report = this.provider.parseStatus(params);
-    await this.messages.applyProviderStatus(channel, report.providerMessageId, report.status, report.error);
+    await this.outbound.changeStatus(() =>
+      this.messages.applyProviderStatus(channel, report.providerMessageId, report.status, report.error),
+    );
     if (report.status === 'delivered') this.metrics.channelMessage('outbound', 'delivered');
   }
 

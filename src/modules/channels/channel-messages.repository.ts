@@ -55,6 +55,19 @@ export interface OutboundRow {
   attempts: number;
 }
 
+/** An outbound message after a status change (what `channel.message.status` webhooks report). */
+export interface ChannelStatusRow {
+  id: string;
+  organization_id: string;
+  agent_id: string;
+  thread_id: string;
+  channel: Channel;
+  status: string;
+  error: string | null;
+}
+
+const STATUS_RETURNING = 'RETURNING id, organization_id, agent_id, thread_id, channel, status, error';
+
 export interface InboundRow {
   id: string;
   organization_id: string;
@@ -177,10 +190,10 @@ export class ChannelMessagesRepository {
     );
   }
 
-  async markSent(messageId: string, providerMessageId: string): Promise<void> {
-    await this.sql.rows(
+  markSent(messageId: string, providerMessageId: string): Promise<ChannelStatusRow | undefined> {
+    return this.sql.one<ChannelStatusRow>(
       `UPDATE channel_messages SET status = 'sent', provider_message_id = $2, error = NULL, sent_at = now(), updated_at = now()
-        WHERE id = $1 AND status = 'queued'`,
+        WHERE id = $1 AND status = 'queued' ${STATUS_RETURNING}`,
       [messageId, providerMessageId],
       'channel_mark_sent',
     );
@@ -194,9 +207,9 @@ export class ChannelMessagesRepository {
     ]);
   }
 
-  async markUndelivered(messageId: string, error: string): Promise<void> {
-    await this.sql.rows(
-      `UPDATE channel_messages SET status = 'undelivered', error = $2, updated_at = now() WHERE id = $1 AND status = 'queued'`,
+  markUndelivered(messageId: string, error: string): Promise<ChannelStatusRow | undefined> {
+    return this.sql.one<ChannelStatusRow>(
+      `UPDATE channel_messages SET status = 'undelivered', error = $2, updated_at = now() WHERE id = $1 AND status = 'queued' ${STATUS_RETURNING}`,
       [messageId, error],
     );
   }
@@ -207,10 +220,10 @@ export class ChannelMessagesRepository {
     providerMessageId: string,
     status: 'sent' | 'delivered' | 'undelivered',
     error: string | null,
-  ): Promise<void> {
-    await this.sql.rows(
+  ): Promise<ChannelStatusRow | undefined> {
+    return this.sql.one<ChannelStatusRow>(
       `UPDATE channel_messages SET status = $3, error = COALESCE($4, error), updated_at = now()
-        WHERE channel = $1 AND provider_message_id = $2 AND direction = 'outbound' AND status IN ('queued', 'sent')`,
+        WHERE channel = $1 AND provider_message_id = $2 AND direction = 'outbound' AND status IN ('queued', 'sent') ${STATUS_RETURNING}`,
       [channel, providerMessageId, status, error],
     );
   }

@@ -4,7 +4,9 @@ import type { Job, Queue } from 'bull';
 import { AppConfig } from '../../config/app-config.js';
 import { JobName, QueueName, type JobPayloads } from '../../queue/queue.constants.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { ChannelMessagesRepository } from './channel-messages.repository.js';
+import { UnitOfWork } from '../../database/unit-of-work.js';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.service.js';
+import { ChannelMessagesRepository, type ChannelStatusRow } from './channel-messages.repository.js';
 import type { Channel } from './channels.constants.js';
 import { CHANNEL_PROVIDER, ChannelProviderError, type ChannelProvider } from './providers/channel-provider.js';
 
@@ -32,7 +34,33 @@ export class ChannelOutboundService {
     private readonly messages: ChannelMessagesRepository,
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
+    private readonly webhooks: WebhookOutbox,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
+
+  /**
+   * Applies a status change of an outbound message; with `channel.message.status` webhooks subscribed anywhere, their
+   * deliveries are written in the same transaction.
+   */
+  async changeStatus(change: () => Promise<ChannelStatusRow | undefined>): Promise<void> {
+    if (!this.webhooks.wantsAnywhere('channel.message.status')) {
+      await change();
+      return;
+    }
+    await this.unitOfWork.run(async () => {
+      const row = await change();
+      if (!row) return;
+      await this.webhooks.channelMessageStatus({
+        organizationId: row.organization_id,
+        agentId: row.agent_id,
+        threadId: row.thread_id,
+        messageId: row.id,
+        channel: row.channel,
+        status: row.status,
+        error: row.error,
+      });
+    });
+  }
 
   /** The initial status of a new outbound message: queued for the provider, or undelivered when there is none. */
   initialStatus(): { status: 'queued' | 'undelivered'; error: string | null } {
@@ -78,7 +106,7 @@ export class ChannelOutboundService {
         body: message.body,
         statusCallbackUrl: this.statusCallbackUrl(message.channel),
       });
-      await this.messages.markSent(message.id, accepted.providerMessageId);
+      await this.changeStatus(() => this.messages.markSent(message.id, accepted.providerMessageId));
       this.metrics.channelMessage('outbound', 'sent');
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -86,7 +114,7 @@ export class ChannelOutboundService {
       const attemptsLeft = (job.opts.attempts ?? 1) - (job.attemptsMade + 1);
       if (!retryable || attemptsLeft <= 0) {
         const why = retryable ? `${reason} (gave up after ${job.attemptsMade + 1} attempts)` : reason;
-        await this.messages.markUndelivered(message.id, why);
+        await this.changeStatus(() => this.messages.markUndelivered(message.id, why));
         this.logger.warn({ messageId: message.id, reason: why }, 'channel message undelivered');
         this.metrics.channelMessage('outbound', 'failed');
         return { threadId: message.thread_id };

@@ -30,9 +30,10 @@ export class ChannelThreadsService {
   ) {}
 
   async start(caller: TurnCaller, channel: Channel, dto: StartChannelThreadDto): Promise<ChannelThreadResponseDto> {
-    const agent = await this.live.get(caller.organizationId, caller.agentId);
+    // The arm of the traffic split this end user's new thread gets (the live version without a split).
+    const agent = await this.live.route(caller.organizationId, caller.agentId, { userId: dto.user_id, versionId: null, revisionId: null });
     const sender = await this.resolveSender(caller.organizationId, channel, dto.sender_id);
-    const { welcome_message: welcome } = await this.messaging.welcome(caller);
+    const { welcome_message: welcome } = await this.messaging.welcome(caller, dto.user_id);
     const displayName = dto.agent_display_name?.trim() || null;
     const threadId = newId();
     const openingId = newId();

@@ -27,7 +27,14 @@ import {
 interface ThreadHistoryRow {
   id: string;
   user_id: string;
-  history: Array<{ user_text: string | null; reply_text: string; image_url: string | null; agent_variables: Record<string, unknown> }>;
+  history: Array<{
+    user_text: string | null;
+    reply_text: string;
+    image_url: string | null;
+    agent_variables: Record<string, unknown>;
+    version_id: string;
+    revision_id: string;
+  }>;
 }
 
 const THREAD_COLUMNS = `id, organization_id, project_id, agent_id, user_id, external_id, title, runtime, version_tag, tools, rules,
@@ -54,10 +61,12 @@ const INTERACTION_SUMS = 'count(*), sum(input_tokens), sum(output_tokens), sum(c
 const isUniqueViolation = (error: unknown, constraint: string): boolean =>
   error instanceof DatabaseError && error.code === '23505' && error.constraint === constraint;
 
-/** The thread of an interaction being written was deleted meanwhile (erasure or retention). */
-const THREAD_FOREIGN_KEY = 'interactions_thread_id_fkey';
+/**
+ * The thread of a turn being written was deleted meanwhile (erasure or retention): a foreign key to `threads` of a row
+ * the turn's transaction writes (`interactions_thread_id_fkey`, or the webhook sequence's) refused it.
+ */
 const isThreadGone = (error: unknown): boolean =>
-  error instanceof DatabaseError && error.code === '23503' && error.constraint === THREAD_FOREIGN_KEY;
+  error instanceof DatabaseError && error.code === '23503' && /_thread_id_fkey$/.test(error.constraint ?? '');
 
 /**
  * The SQL of `threads`, `interactions` and their `usage_daily` / `usage_erased` roll-ups: the only place those tables are named
@@ -72,7 +81,7 @@ export class ConversationsRepository {
     const row = await this.sql.one<ThreadHistoryRow>(
       `SELECT t.id, t.user_id,
               COALESCE((SELECT json_agg(h ORDER BY h.seq) FROM (
-                 SELECT seq, user_text, reply_text, image_url, agent_variables FROM interactions
+                 SELECT seq, user_text, reply_text, image_url, agent_variables, version_id, revision_id FROM interactions
                   WHERE thread_id = t.id ORDER BY seq DESC LIMIT ${HISTORY_TURNS}) h), '[]'::json) AS history
          FROM threads t
         WHERE t.id = $1 AND t.organization_id = $2 AND t.agent_id = $3`,
@@ -90,20 +99,25 @@ export class ConversationsRepository {
       id: row.id,
       userId: row.user_id,
       history,
+      versionId: latest?.version_id ?? null,
+      revisionId: latest?.revision_id ?? null,
       last: latest ? { text: latest.user_text, imageUrl: latest.image_url, agentVariables: latest.agent_variables } : null,
     };
   }
 
-  /** Writes the turn; `TurnAlreadyRecordedError` when its event already has one. */
-  async recordTurn(turn: TurnRecord): Promise<void> {
-    for (let attempt = 0; ; attempt += 1) {
+  /**
+   * Writes the turn; `TurnAlreadyRecordedError` when its event already has one. `attempt` wraps each try (a
+   * transaction that also writes what reports the turn); a try that loses the seq race is retried whole.
+   */
+  async recordTurn(turn: TurnRecord, attempt: (write: () => Promise<unknown>) => Promise<unknown> = (write) => write()): Promise<void> {
+    for (let tries = 0; ; tries += 1) {
       try {
-        await this.writeTurn(turn);
+        await attempt(() => this.writeTurn(turn));
         return;
       } catch (error) {
         if (turn.eventId && isUniqueViolation(error, EVENT_ID_INDEX)) throw new TurnAlreadyRecordedError(turn.eventId);
         if (isThreadGone(error)) throw new ThreadGoneError();
-        if (!isUniqueViolation(error, SEQ_INDEX) || attempt >= SEQ_RETRIES) throw error;
+        if (!isUniqueViolation(error, SEQ_INDEX) || tries >= SEQ_RETRIES) throw error;
       }
     }
   }
@@ -360,7 +374,7 @@ export class ConversationsRepository {
     return paginateSql<TraceRow & Record<string, unknown>, T>(
       this.sql,
       {
-        select: 'SELECT i.id, i.thread_id, i.agent_id, i.runtime, i.trace, i.created_at FROM interactions i',
+        select: 'SELECT i.id, i.thread_id, i.agent_id, i.runtime, i.trace, i.version_id, i.version_tag, i.created_at FROM interactions i',
         where: [`i.thread_id = ${params.add(threadId)}`],
         params,
       },
@@ -380,7 +394,7 @@ export class ConversationsRepository {
 
   trace(organizationId: string, interactionId: string): Promise<TraceRow | undefined> {
     return this.sql.one<TraceRow>(
-      `SELECT id, thread_id, agent_id, runtime, trace, created_at FROM interactions WHERE id = $1 AND organization_id = $2`,
+      `SELECT id, thread_id, agent_id, runtime, trace, version_id, version_tag, created_at FROM interactions WHERE id = $1 AND organization_id = $2`,
       [interactionId.toLowerCase(), organizationId],
       'traces_find_interaction',
     );
@@ -459,15 +473,27 @@ export class ConversationsRepository {
    * plus the deleted interactions' sums in `usage_erased` (migration 1732242100000).
    */
   async usage(scope: 'agent_id' | 'project_id', id: string, plan: UsagePlan): Promise<UsageSums> {
+    const row = (await this.usageRows(scope, id, plan, false))[0];
+    return row ?? { interaction_count: 0, input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, reasoning_tokens: 0 };
+  }
+
+  /** The same sums per revision tag that answered (`usage_daily` is keyed by it, migration 1732241900000), largest count first. */
+  usageByVersion(scope: 'agent_id' | 'project_id', id: string, plan: UsagePlan): Promise<Array<UsageSums & { version_tag: string }>> {
+    return this.usageRows(scope, id, plan, true) as Promise<Array<UsageSums & { version_tag: string }>>;
+  }
+
+  private async usageRows(scope: 'agent_id' | 'project_id', id: string, plan: UsagePlan, byVersion: boolean): Promise<UsageSums[]> {
     const p = new SqlParams();
     const key = p.add(id);
+    const tag = byVersion ? 'version_tag, ' : '';
+    const groupBy = byVersion ? ' GROUP BY version_tag' : '';
     const parts: string[] = [];
     if (plan.days) {
       const where = [`${scope} = ${key}`];
       if (plan.days.start) where.push(`day >= ${p.add(plan.days.start)}::date`);
       if (plan.days.end) where.push(`day < ${p.add(plan.days.end)}::date`);
-      parts.push(`SELECT sum(interaction_count), sum(input_tokens), sum(output_tokens), sum(cache_read_tokens), sum(reasoning_tokens)
-                    FROM usage_daily WHERE ${where.join(' AND ')}`);
+      parts.push(`SELECT ${tag}sum(interaction_count), sum(input_tokens), sum(output_tokens), sum(cache_read_tokens), sum(reasoning_tokens)
+                    FROM usage_daily WHERE ${where.join(' AND ')}${groupBy}`);
     }
     const ranges = [
       plan.head && { from: plan.head.from, op: '<', to: plan.head.before },
@@ -478,17 +504,18 @@ export class ConversationsRepository {
       if (!range) continue;
       const from = p.add(range.from);
       const to = p.add(range.to);
-      parts.push(`SELECT ${INTERACTION_SUMS} FROM interactions
-                   WHERE ${scope} = ${key} AND created_at >= ${from} AND created_at ${range.op} ${to}`);
+      parts.push(`SELECT ${tag}${INTERACTION_SUMS} FROM interactions
+                   WHERE ${scope} = ${key} AND created_at >= ${from} AND created_at ${range.op} ${to}${groupBy}`);
       // Deleted interactions (retention, erasure) still count: their sums wait in usage_erased at their own instant.
-      parts.push(`SELECT sum(interaction_count), sum(input_tokens), sum(output_tokens), sum(cache_read_tokens), sum(reasoning_tokens)
-                    FROM usage_erased WHERE ${scope} = ${key} AND created_at >= ${from} AND created_at ${range.op} ${to}`);
+      parts.push(`SELECT ${tag}sum(interaction_count), sum(input_tokens), sum(output_tokens), sum(cache_read_tokens), sum(reasoning_tokens)
+                    FROM usage_erased WHERE ${scope} = ${key} AND created_at >= ${from} AND created_at ${range.op} ${to}${groupBy}`);
     }
-    const row = await this.sql.one<UsageSums>(
-      `SELECT sum(n) AS interaction_count, sum(i) AS input_tokens, sum(o) AS output_tokens, sum(c) AS cache_read_tokens, sum(r) AS reasoning_tokens
-         FROM (${parts.join(' UNION ALL ')}) AS s(n, i, o, c, r)`,
+    const columns = byVersion ? 'version_tag, n, i, o, c, r' : 'n, i, o, c, r';
+    const rows = await this.sql.rows<UsageSums>(
+      `SELECT ${tag}sum(n) AS interaction_count, sum(i) AS input_tokens, sum(o) AS output_tokens, sum(c) AS cache_read_tokens, sum(r) AS reasoning_tokens
+         FROM (${parts.join(' UNION ALL ')}) AS s(${columns})${groupBy}${byVersion ? ' HAVING sum(n) <> 0 ORDER BY sum(n) DESC, version_tag' : ''}`,
       p.values,
     );
-    return row ?? { interaction_count: 0, input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, reasoning_tokens: 0 };
+    return rows;
   }
 }

@@ -4,6 +4,7 @@ import type { PageQuery } from '../../common/pagination/page-query.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { SqlParams } from '../../database/sql-params.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.service.js';
 import type { ThreadListFilter } from './thread-list-filter.js';
 import { ConversationsRepository } from './conversations.repository.js';
 import type {
@@ -37,6 +38,7 @@ export class ConversationsService {
 
   constructor(
     private readonly store: ConversationsRepository,
+    private readonly webhooks: WebhookOutbox,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
@@ -47,11 +49,22 @@ export class ConversationsService {
 
   /** Records one turn atomically; `TurnAlreadyRecordedError` when its event already has one. */
   recordTurn(turn: TurnRecord): Promise<void> {
-    return this.store.recordTurn(turn);
+    // With a subscribed webhook, its deliveries are written in the turn's transaction (outbox); without, no extra SQL.
+    if (!this.webhooks.wantsTurn(turn)) return this.store.recordTurn(turn);
+    return this.store.recordTurn(turn, (write) =>
+      this.unitOfWork.run(async () => {
+        await write();
+        await this.webhooks.turnRecorded(turn);
+      }),
+    );
   }
 
   createThread(thread: NewThread): Promise<void> {
-    return this.store.createThread(thread);
+    if (!this.webhooks.wants(thread.organizationId, 'thread.created')) return this.store.createThread(thread);
+    return this.unitOfWork.run(async () => {
+      await this.store.createThread(thread);
+      await this.webhooks.threadCreated(thread);
+    });
   }
 
   /** The turn an event wrote; with `organizationId`, only that organization's. */
@@ -120,6 +133,10 @@ export class ConversationsService {
    */
   deleteThreads(selection: ThreadSelection, limit: number, recentSince: Date): Promise<DeletedThreads> {
     return this.unitOfWork.run(async () => this.store.deleteThreads(await this.store.lockThreads(selection, limit), recentSince));
+  }
+
+  usageByVersion(scope: 'agent_id' | 'project_id', id: string, plan: UsagePlan): Promise<Array<UsageSums & { version_tag: string }>> {
+    return this.store.usageByVersion(scope, id, plan);
   }
 
   /** Facet shares from the planner statistics, read once a minute: the list filters pick by them which facet an index answers. */

@@ -11,6 +11,9 @@ export interface ThreadState {
   id: string;
   userId: string;
   history: Array<{ role: 'user' | 'agent'; text: string }>;
+  /** The version and revision of the latest turn (null before the first): traffic routing keeps the thread on it. */
+  versionId: string | null;
+  revisionId: string | null;
   /** The latest end-user turn, for rerun. */
   last: { text: string | null; imageUrl: string | null; agentVariables: Record<string, unknown> } | null;
 }
@@ -96,6 +99,8 @@ export interface TraceRow {
   agent_id: string;
   runtime: 'v1' | 'v2';
   trace: Trace;
+  version_id: string;
+  version_tag: string;
   created_at: Date;
 }
 

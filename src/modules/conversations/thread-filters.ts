@@ -56,6 +56,10 @@ export function threadFilterConditions(
   if (agentIds.length === 1) where.push(`t.agent_id = ${p.add(agentIds[0])}`);
   else if (agentIds.length > 1) where.push(`t.agent_id = ANY(${p.add(agentIds)}::bpchar[])`);
 
+  const tags = [...new Set(query.version_tag ?? [])];
+  if (tags.length === 1) where.push(`t.version_tag = ${p.add(tags[0])}`);
+  else if (tags.length > 1) where.push(`t.version_tag = ANY(${p.add(tags)}::text[])`);
+
   const created = query.created ?? [];
   if (created.length > 0) {
     const [start, end] = created.map(parseDateTime);

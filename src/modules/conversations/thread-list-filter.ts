@@ -13,6 +13,8 @@ export interface ThreadListFilter {
   param?: string[];
   agent_id?: string[];
   runtime_version?: string;
+  /** The tag (`vN.R`) of the revision that answered the thread's latest turn. */
+  version_tag?: string[];
 }
 
 /** `key:value`, `key:*`, or `key` followed by >=, <=, > or < and a number (up to 15 digits, 6 decimals). */

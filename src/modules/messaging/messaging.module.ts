@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { AgentRecordsModule } from '../agents/agent-records.module.js';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { RuntimeModule } from '../runtime/runtime.module.js';
+import { VersionsModule } from '../versions/versions.module.js';
 import { LiveAgentsService } from './live-agents.service.js';
 import { MessagingController } from './messaging.controller.js';
 import { MessagingService } from './messaging.service.js';
 
 @Module({
-  imports: [AgentRecordsModule, ConversationsModule, RuntimeModule],
+  imports: [AgentRecordsModule, ConversationsModule, RuntimeModule, VersionsModule],
   controllers: [MessagingController],
   providers: [MessagingService, LiveAgentsService],
   exports: [MessagingService, LiveAgentsService],

@@ -64,27 +64,34 @@ export class MessagingService {
    * and cards; errors thrown before the first event are ordinary request errors.
    */
   async send(caller: TurnCaller, request: TurnRequest, onEvent?: (event: TurnStreamEvent) => void): Promise<SendMessageResponseDto> {
-    const agent = await this.live.get(caller.organizationId, caller.agentId);
-    const engine = this.runtime.begin(agent.prepared, request.runtimeVersion);
-    if (!request.threadId) return this.turn(agent, engine, null, request, onEvent);
+    const live = await this.live.get(caller.organizationId, caller.agentId);
+    // Begun with the live version first: a bad runtime pin is refused before any thread is read.
+    const liveEngine = this.runtime.begin(live.prepared, request.runtimeVersion);
+    const engineFor = (agent: LiveAgent) => (agent === live ? liveEngine : this.runtime.begin(agent.prepared, request.runtimeVersion));
+    if (!request.threadId) {
+      const placement = { userId: request.userId, versionId: null, revisionId: null };
+      const agent = await this.live.route(caller.organizationId, caller.agentId, placement, 'already_counted');
+      return this.turn(agent, engineFor(agent), null, request, onEvent);
+    }
     const threadId = request.threadId.toLowerCase();
     // Turns on one thread run one after the other, in arrival order.
     return this.threads.run(threadId, async () => {
       const thread = await this.conversations.threadState(caller.organizationId, caller.agentId, threadId);
       if (!thread) throw new NotFoundError('Thread');
-      return this.turn(agent, engine, thread, request, onEvent);
+      const agent = await this.live.route(caller.organizationId, caller.agentId, thread, 'already_counted');
+      return this.turn(agent, engineFor(agent), thread, request, onEvent);
     });
   }
 
-  /** Answers the thread's last end-user message again with the current live version; appends the new reply. */
+  /** Answers the thread's last end-user message again with the version the thread is routed to; appends the new reply. */
   async rerun(caller: TurnCaller, threadId: string, includeTrace: boolean): Promise<SendMessageResponseDto> {
-    const agent = await this.live.get(caller.organizationId, caller.agentId);
-    const engine = this.runtime.begin(agent.prepared);
+    await this.live.get(caller.organizationId, caller.agentId);
     return this.threads.run(threadId.toLowerCase(), async () => {
       const thread = await this.conversations.threadState(caller.organizationId, caller.agentId, threadId);
       if (!thread?.last) throw new NotFoundError('Thread');
+      const agent = await this.live.route(caller.organizationId, caller.agentId, thread, 'already_counted');
       const { text, imageUrl, agentVariables } = thread.last;
-      return this.turn(agent, engine, thread, {
+      return this.turn(agent, this.runtime.begin(agent.prepared), thread, {
         text: text ?? undefined,
         imageUrl: imageUrl ?? undefined,
         agentVariables,
@@ -96,8 +103,15 @@ export class MessagingService {
     });
   }
 
-  async welcome(caller: TurnCaller): Promise<WelcomeMessageResponseDto> {
-    const agent = await this.live.get(caller.organizationId, caller.agentId);
+  /**
+   * The live version's greeting; with `userId`, the greeting of the arm a new thread of that end user gets (the caller,
+   * channels, has just routed that user: the cache lookup is not counted twice).
+   */
+  async welcome(caller: TurnCaller, userId?: string): Promise<WelcomeMessageResponseDto> {
+    const agent =
+      userId === undefined
+        ? await this.live.get(caller.organizationId, caller.agentId)
+        : await this.live.route(caller.organizationId, caller.agentId, { userId, versionId: null, revisionId: null }, 'already_counted');
     return this.runtime.welcome(agent.prepared);
   }
 

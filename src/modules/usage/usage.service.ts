@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '../auth/principal.js';
 import { AgentsService } from '../agents/agents.service.js';
 import { ProjectsService } from '../projects/projects.service.js';
-import { toUsage, type UsageDto, type UsageQueryDto } from './dto/usage.dto.js';
+import { toUsage, type GroupedUsageDto, type UsageQueryDto } from './dto/usage.dto.js';
+import type { UsagePlan } from '../conversations/conversations.types.js';
 import { parseUsageRange, planUsage } from './usage-range.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 
@@ -15,15 +16,22 @@ export class UsageService {
     private readonly conversations: ConversationsService,
   ) {}
 
-  async ofAgent(who: Principal, agentId: string, query: UsageQueryDto): Promise<UsageDto> {
+  async ofAgent(who: Principal, agentId: string, query: UsageQueryDto): Promise<GroupedUsageDto> {
     const plan = planUsage(parseUsageRange(query.created_from, query.created_to));
     const agent = await this.agents.getVisible(who.organizationId, agentId);
-    return toUsage(await this.conversations.usage('agent_id', agent.id, plan));
+    return this.sums('agent_id', agent.id, plan, query);
   }
 
-  async ofProject(who: Principal, projectId: string, query: UsageQueryDto): Promise<UsageDto> {
+  async ofProject(who: Principal, projectId: string, query: UsageQueryDto): Promise<GroupedUsageDto> {
     const plan = planUsage(parseUsageRange(query.created_from, query.created_to));
     const project = await this.projects.getVisible(who.organizationId, projectId);
-    return toUsage(await this.conversations.usage('project_id', project.id, plan));
+    return this.sums('project_id', project.id, plan, query);
+  }
+
+  private async sums(scope: 'agent_id' | 'project_id', id: string, plan: UsagePlan, query: UsageQueryDto): Promise<GroupedUsageDto> {
+    const total = toUsage(await this.conversations.usage(scope, id, plan));
+    if (query.group_by !== 'version_tag') return total;
+    const rows = await this.conversations.usageByVersion(scope, id, plan);
+    return { ...total, by_version: rows.map((row) => ({ version_tag: row.version_tag, ...toUsage(row) })) };
   }
 }

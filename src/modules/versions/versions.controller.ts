@@ -107,7 +107,9 @@ export class VersionsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Archive a version that is not live',
-    description: '409 `version_is_live` for the live version: publish another one first.',
+    description:
+      '409 `version_is_live` for the live version: publish another one first. 409 `version_in_traffic_split` for an arm of ' +
+      "the agent's traffic split: change or end the split first.",
   })
   @ApiOkResponse({ type: VersionResponseDto })
   @ApiErrors(404, 422, { status: 409, code: 'version_is_live', message: 'Version 3 is live; publish another version before archiving it' })

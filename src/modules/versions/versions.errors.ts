@@ -4,4 +4,6 @@ export enum VersionErrorCode {
   VersionArchived = 'version_archived',
   /** Archive of the agent's live version. */
   VersionIsLive = 'version_is_live',
+  /** Archive of a version that is an arm of the agent's traffic split. */
+  VersionInTrafficSplit = 'version_in_traffic_split',
 }

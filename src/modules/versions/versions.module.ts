@@ -1,14 +1,18 @@
 import { Module } from '@nestjs/common';
 import { BundlesModule } from '../bundles/bundles.module.js';
 import { AgentRecordsModule } from '../agents/agent-records.module.js';
+import { TrafficController } from './traffic.controller.js';
+import { TrafficRepository } from './traffic.repository.js';
+import { TrafficService } from './traffic.service.js';
+import { WebhookOutboxModule } from '../webhooks/webhook-outbox.module.js';
 import { VersionsController } from './versions.controller.js';
 import { VersionsRepository } from './versions.repository.js';
 import { VersionsService } from './versions.service.js';
 
 @Module({
-  imports: [AgentRecordsModule, BundlesModule],
-  controllers: [VersionsController],
-  providers: [VersionsService, VersionsRepository],
-  exports: [VersionsService],
+  imports: [AgentRecordsModule, BundlesModule, WebhookOutboxModule],
+  controllers: [VersionsController, TrafficController],
+  providers: [VersionsService, VersionsRepository, TrafficService, TrafficRepository],
+  exports: [VersionsService, TrafficService],
 })
 export class VersionsModule {}

@@ -25,6 +25,8 @@ import { assertProviderConfigured } from './provider-keys.check.js';
 import { VersionErrorCode } from './versions.errors.js';
 import { toVersionResponse } from './version-item.js';
 import { VersionsRepository } from './versions.repository.js';
+import { TrafficRepository } from './traffic.repository.js';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.service.js';
 
 const tagOf = (number: number, revision: number) => `v${number}.${revision}`;
 
@@ -44,6 +46,8 @@ export class VersionsService {
     private readonly bus: EventBus,
     private readonly config: AppConfig,
     private readonly audit: AuditService,
+    private readonly traffic: TrafficRepository,
+    private readonly webhooks: WebhookOutbox,
   ) {}
 
   async create(who: Principal, agentId: string, dto: CreateVersionDto): Promise<VersionResponseDto> {
@@ -130,6 +134,7 @@ export class VersionsService {
       const revision = await this.currentRevision(version);
       assertProviderConfigured(revision.bundle, this.config.providers);
       if (version.status !== 'published') await this.versions.updateVersion(version.id, { status: 'published' });
+      await this.adjustSplitForPublish(agent, version.id, revision.id);
       const before = { status: version.status, live_version_id: agent.liveVersionId, live_version_tag: agent.liveVersionTag };
       const change = await this.moveLivePointer(agent, version.id, revision, 'publish');
       await this.audit.record(who, {
@@ -139,6 +144,7 @@ export class VersionsService {
         before,
         after: { status: 'published', live_version_id: version.id, live_version_tag: revision.versionTag, digest: revision.digest },
       });
+      await this.webhooks.versionPublished(change, agent.projectId);
       return change;
     });
     this.bus.emit('agent.live_changed', change);
@@ -146,15 +152,21 @@ export class VersionsService {
     return this.item(change.agentId, versionId);
   }
 
-  /** Any non-live version → archived; the live one → 409 version_is_live. */
+  /** Any non-live version → archived; the live one → 409 version_is_live; an arm of the traffic split → 409 version_in_traffic_split. */
   async archive(who: Principal, agentId: string, versionId: string): Promise<VersionResponseDto> {
-    await this.unitOfWork.run(async () => {
+    const archived = await this.unitOfWork.run(async () => {
       const agent = await this.lockAgent(who, agentId);
       const version = await this.findVersion(agent.id, versionId, true);
       if (agent.liveVersionId === version.id) {
         throw new ConflictError(
           VersionErrorCode.VersionIsLive,
           `Version ${version.number} is live; publish another version before archiving it`,
+        );
+      }
+      if ((await this.traffic.arms(agent.id)).some((arm) => arm.version_id === version.id)) {
+        throw new ConflictError(
+          VersionErrorCode.VersionInTrafficSplit,
+          `Version ${version.number} is an arm of the agent's traffic split; change or end the split (PUT or DELETE …/traffic) first`,
         );
       }
       if (version.status !== 'archived') await this.versions.updateVersion(version.id, { status: 'archived' });
@@ -165,7 +177,10 @@ export class VersionsService {
         before: { status: version.status },
         after: { status: 'archived' },
       });
+      return agent;
     });
+    // Threads staying on this version move to the split's or the live version (docs/releases.md).
+    this.bus.emit('agent.traffic_changed', { organizationId: archived.organizationId, agentId: archived.id, reason: 'archive' });
     return this.item(agentId.toLowerCase(), versionId);
   }
 
@@ -295,6 +310,24 @@ export class VersionsService {
   /** Agent delete (inside the agents service's unit of work): hard-deletes the versions and, by cascade, revisions. */
   deleteAllOfAgent(agentId: string): Promise<void> {
     return this.versions.deleteAllOfAgent(agentId);
+  }
+
+  /**
+   * A publish while a traffic split exists (agent row locked, before the live pointer moves): a version that is already
+   * an arm just becomes the live arm, and the previously live arm keeps answering with the revision that was live; a
+   * version outside the split takes the previously live arm's place and share. The live version stays one arm.
+   */
+  private async adjustSplitForPublish(agent: AgentEntity, versionId: string, revisionId: string): Promise<void> {
+    const previous = agent.liveVersionId;
+    if (!previous || previous === versionId || !agent.liveRevisionId) return;
+    const arms = await this.traffic.arms(agent.id);
+    if (arms.length === 0) return;
+    if (arms.some((arm) => arm.version_id === versionId)) {
+      await this.traffic.moveArm(agent.id, previous, { versionId: previous, revisionId: agent.liveRevisionId });
+      await this.traffic.moveArm(agent.id, versionId, { versionId, revisionId });
+    } else {
+      await this.traffic.moveArm(agent.id, previous, { versionId, revisionId });
+    }
   }
 
   private async currentRevision(version: AgentVersionEntity): Promise<AgentRevisionEntity> {

@@ -190,6 +190,22 @@ function validBody(op: Operation, tenant: Tenant): ValidBody {
     }),
     'POST /messaging/v1/channels/{channel}/status': () => ({ form: { MessageSid: sid(), MessageStatus: 'delivered', ErrorCode: '30003' } }),
     'PATCH /management/v1/threads/{threadId}': () => ({ json: { title: 'Walked title' } }),
+    // pathIds makes the published version live again first, so it is the live arm whatever the walk published before.
+    'PUT /management/v1/agents/{agentId}/traffic': () => ({
+      json: {
+        splits: [
+          { version_id: tenant.publishedVersionId, percent: 90 },
+          { version_id: tenant.candidateVersionId, percent: 10 },
+        ],
+      },
+    }),
+    'POST /management/v1/projects/{projectId}/webhooks': () => ({
+      json: { url: 'https://hooks.example.com/walk', events: ['turn.completed', 'event.failed'], description: 'walk', enabled: true },
+    }),
+    'PATCH /management/v1/projects/{projectId}/webhooks/{webhookId}': () => ({
+      json: { description: 'walked', events: ['turn.completed'] },
+    }),
+    'POST /management/v1/projects/{projectId}/webhooks/{webhookId}/rotate-secret': () => ({ json: { overlap_seconds: 60 } }),
     'PATCH /management/v1/projects/{projectId}': () => ({ json: { name: 'Walked project', thread_retention_days: 3650 } }),
   };
   const body = bodies[op.key];

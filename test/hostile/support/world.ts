@@ -46,6 +46,8 @@ export interface Tenant {
   projectId: string;
   agentId: string;
   publishedVersionId: string;
+  /** A published version that is not live (the second arm of a traffic split). */
+  candidateVersionId: string;
   draftVersionId: string;
   publishableKeyId: string;
   publishableKey: string;
@@ -59,6 +61,8 @@ export interface Tenant {
   senderId: string;
   templateId: string;
   auditEventId: string;
+  webhookId: string;
+  webhookDeliveryId: string;
   bearer: Record<string, string>;
   agentKeyHeaders: Record<string, string>;
 }
@@ -102,6 +106,13 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     201,
     'draft',
   ).body;
+  const candidate = ok(
+    await t.http.post(`/management/v1/agents/${agent.id}/versions`, { source: 'clone', from_version_id: published.id }, h),
+    201,
+    'candidate',
+  ).body;
+  ok(await t.http.post(`/management/v1/agents/${agent.id}/versions/${candidate.id}/publish`, undefined, h), 200, 'publish candidate');
+  ok(await t.http.post(`/management/v1/agents/${agent.id}/versions/${published.id}/publish`, undefined, h), 200, 'republish');
   const pk = ok(await t.http.post(`/management/v1/agents/${agent.id}/publishable-keys`, {}, h), 201, 'publishable key').body;
   const token = ok(
     await t.http.post('/management/v1/auth/token', { grant_type: 'publishable_key', publishable_key: pk.publishable_key }),
@@ -111,6 +122,16 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
   const ak = ok(await t.http.post(`/management/v1/agents/${agent.id}/api-keys`, undefined, h), 201, 'agent api key').body;
   const bearer = { authorization: `Bearer ${token}` };
   const agentKeyHeaders = { 'x-agent-api-key': ak.api_key };
+  // A receiver that refuses connections: its deliveries stay in the log, retrying.
+  const webhook = ok(
+    await t.http.post(
+      `/management/v1/projects/${project.id}/webhooks`,
+      { url: 'http://127.0.0.1:9/walk', events: ['turn.completed'], description: `${canary} webhook` },
+      h,
+    ),
+    201,
+    'webhook',
+  ).body;
   const sent = ok(
     await t.http.post('/messaging/v1/messages', { text: `${canary} I am looking for trail shoes`, user_id: `${canary}-user` }, bearer),
     200,
@@ -137,6 +158,11 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     'channel thread',
   ).body;
   const templates = ok(await t.http.get('/management/v1/templates', h), 200, 'templates').body;
+  const webhookDeliveries = ok(
+    await t.http.get(`/management/v1/projects/${project.id}/webhooks/${webhook.id}/deliveries`, h),
+    200,
+    'webhook deliveries',
+  ).body;
   const templateId = templates.results[0].id as string;
   const auditEventId = ok(await t.http.get('/management/v1/audit-events?page[size]=1', h), 200, 'audit events').body.results[0]
     .id as string;
@@ -146,6 +172,7 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     projectId: project.id,
     agentId: agent.id,
     publishedVersionId: published.id,
+    candidateVersionId: candidate.id,
     draftVersionId: draft.id,
     publishableKeyId: pk.id,
     publishableKey: pk.publishable_key,
@@ -159,6 +186,8 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     senderId: sender.id,
     templateId,
     auditEventId,
+    webhookId: webhook.id,
+    webhookDeliveryId: webhookDeliveries.results[0].id,
     bearer,
     agentKeyHeaders,
   };
@@ -187,9 +216,19 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
     auditEventId: tenant.auditEventId,
     channel: 'sms',
     keyId: path.includes('publishable-keys') ? tenant.publishableKeyId : tenant.agentApiKeyId,
+    webhookId: tenant.webhookId,
+    deliveryId: tenant.webhookDeliveryId,
   };
   if (/\/versions\/\{versionId\}(\/push|\/knowledge(\/\{documentId\})?)?$/.test(path) && method !== 'GET') {
     ids.versionId = tenant.draftVersionId;
+  }
+  if (method === 'PUT' && path.endsWith('/traffic')) {
+    // The split's live arm is the tenant's published version: make it live again (the walk may have published others).
+    expectStatus(
+      await t.http.post(`/management/v1/agents/${tenant.agentId}/versions/${tenant.publishedVersionId}/publish`, undefined, h),
+      200,
+      'live again',
+    );
   }
   if (!consumes(method, path)) return ids;
   if (/\/(publish|archive)$/.test(path)) {
@@ -228,6 +267,16 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
     });
     if (res.status !== 200) throw new Error(`fresh knowledge document: expected 200, got ${res.status}: ${await res.text()}`);
     ids.documentId = ((await res.json()) as { documents: Array<{ id: string }> }).documents[0]!.id;
+  } else if (path.endsWith('/webhooks/{webhookId}')) {
+    ids.webhookId = expectStatus(
+      await t.http.post(
+        `/management/v1/projects/${tenant.projectId}/webhooks`,
+        { url: 'http://127.0.0.1:9/doomed', events: ['thread.created'] },
+        h,
+      ),
+      201,
+      'fresh webhook',
+    ).body.id;
   } else if (path === '/management/v1/threads/{threadId}') {
     ids.threadId = expectStatus(
       await t.http.post('/messaging/v1/messages', { text: 'a thread the walk erases', user_id: 'walk-doomed' }, tenant.bearer),
@@ -254,6 +303,8 @@ export function tableOf(param: string, path: string): string | undefined {
     interactionId: 'interactions',
     eventId: 'events',
     senderId: 'senders',
+    webhookId: 'webhook_endpoints',
+    deliveryId: 'webhook_deliveries',
     keyId: path.includes('publishable-keys') ? 'publishable_keys' : 'agent_api_keys',
   };
   return tables[param];

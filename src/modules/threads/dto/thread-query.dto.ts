@@ -102,6 +102,18 @@ export class ListThreadsQueryDto extends PageQueryDto(THREAD_SORT_FIELDS, 'creat
   @Matches(PARAM_FILTER_PATTERN, { each: true, message: 'param must be key:value, key:*, or key>=n, key>n, key<=n, key<n with a number n' })
   param?: string[];
 
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['v2.1'],
+    description:
+      'Repeatable: threads whose latest turn was answered by this revision tag (`vN.R`) — with a traffic split, the arm the thread is on',
+  })
+  @IsOptional()
+  @Transform(toArray)
+  @ArrayMaxSize(20)
+  @Matches(/^v\d{1,9}\.\d{1,9}$/, { each: true, message: 'version_tag must be a revision tag such as v2.1' })
+  version_tag?: string[];
+
   @ApiPropertyOptional({ type: [String], description: 'Repeatable: threads of these agents (24 hex)' })
   @IsOptional()
   @Transform(toArray)

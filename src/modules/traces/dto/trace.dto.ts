@@ -49,6 +49,8 @@ export class InteractionTraceQueryDto extends AgentScopeQuery {
 class TraceOriginDto {
   @ApiId('The interaction (turn) this trace records') interaction_id: string;
   @ApiId('The thread of the interaction') thread_id: string;
+  @ApiId('The version that answered (with a traffic split: the arm)') version_id: string;
+  @ApiProperty({ example: 'v2.1', description: 'The revision tag that answered (with a traffic split: the arm)' }) version_tag: string;
   @ApiProperty({ format: 'date-time', description: 'When the interaction was recorded' }) created_at: string;
 }
 
@@ -71,5 +73,7 @@ export const toTraceRecord = (row: TraceRow): TraceRecordDto => ({
   ...row.trace,
   interaction_id: row.id,
   thread_id: row.thread_id,
+  version_id: row.version_id,
+  version_tag: row.version_tag,
   created_at: row.created_at.toISOString(),
 });

@@ -1,6 +1,6 @@
 import type { UsageSums } from '../../conversations/conversations.types.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 import { IsId } from '../../../common/ids/is-id.decorator.js';
 import { IsDateTime } from '../../../common/validation/date-time.js';
 
@@ -35,6 +35,14 @@ export class UsageQueryDto {
   @IsOptional()
   @IsDateTime({ message: 'created_to must be an RFC 3339 date-time such as 2026-11-30T23:59:59Z' })
   created_to?: string;
+
+  @ApiPropertyOptional({
+    enum: ['version_tag'],
+    description: 'version_tag: also break the sums down by the revision tag that answered (`by_version`), e.g. per traffic-split arm',
+  })
+  @IsOptional()
+  @IsIn(['version_tag'], { message: 'group_by must be version_tag' })
+  group_by?: 'version_tag';
 }
 
 /** Spec "Usage". */
@@ -45,6 +53,20 @@ export class UsageDto {
   @ApiProperty({ type: 'integer', description: 'Cached (read) input tokens' }) cache_read_tokens: number;
   @ApiProperty({ type: 'integer', description: 'Reasoning tokens (models that report them)' }) reasoning_tokens: number;
   @ApiProperty({ type: 'integer', description: 'input + output + cache-read + reasoning tokens' }) total_tokens: number;
+}
+
+/** The usage of one revision tag. */
+export class VersionUsageDto extends UsageDto {
+  @ApiProperty({ example: 'v2.1', description: 'The revision tag (`vN.R`) that answered these interactions' }) version_tag: string;
+}
+
+/** Usage, broken down by version when asked (`group_by=version_tag`). */
+export class GroupedUsageDto extends UsageDto {
+  @ApiPropertyOptional({
+    type: [VersionUsageDto],
+    description: 'With group_by=version_tag: the sums per revision tag, most interactions first; they add up to the totals',
+  })
+  by_version?: VersionUsageDto[];
 }
 
 export function toUsage(sums: UsageSums): UsageDto {

@@ -1,0 +1,126 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { EventBus } from '../../common/bus/event-bus.js';
+import { OutboundHttpClient, OutboundRequestError } from '../../common/outbound/outbound-http.client.js';
+import { signPayload } from '../../common/outbound/webhook-signature.js';
+import { AppConfig } from '../../config/app-config.js';
+import { WebhookDeliveriesRepository, type ClaimedDelivery, type WebhookAttempt } from './webhook-deliveries.repository.js';
+import { WebhookEndpointsRepository, type WebhookEndpointRow } from './webhook-endpoints.repository.js';
+import { WebhookJobs } from './webhook-jobs.js';
+import { RESPONSE_BODY_LIMIT, webhookMessageId } from './webhooks.constants.js';
+
+/** ±20 % jitter, so that retries of many deliveries failing together spread out. */
+const JITTER = 0.2;
+
+/**
+ * One attempt at a delivery: claim it in PostgreSQL, sign and POST it, record the outcome, schedule the retry.
+ * Idempotent per (delivery, attempt number): a duplicate or stale job claims nothing.
+ */
+@Injectable()
+export class WebhookDeliveryService {
+  private readonly logger = new Logger(WebhookDeliveryService.name);
+
+  constructor(
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly jobs: WebhookJobs,
+    private readonly http: OutboundHttpClient,
+    private readonly bus: EventBus,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Attempt number `attempt + 1`; returns what became of the delivery. */
+  async attempt(deliveryId: string, attempt: number): Promise<'skipped' | 'delivered' | 'retrying' | 'failed'> {
+    const { timeoutMs, retryScheduleMs, disableAfterFailures } = this.config.webhooks;
+    const delivery = await this.deliveries.claim(deliveryId, attempt, timeoutMs * 2 + 5000);
+    if (!delivery) return 'skipped';
+    const at = new Date();
+    const number = delivery.attempts + 1;
+    if (!delivery.enabled) {
+      await this.deliveries.recordAttempt(delivery.id, failure(number, at, 'endpoint disabled'), { status: 'failed', nextAttemptAt: null });
+      return 'failed';
+    }
+    const result = await this.send(delivery, at);
+    const record: WebhookAttempt = { attempt: number, at: at.toISOString(), ...result };
+    if (result.status_code !== null && result.status_code >= 200 && result.status_code < 300) {
+      await this.deliveries.recordAttempt(delivery.id, record, { status: 'delivered', nextAttemptAt: null });
+      await this.endpoints.recordSuccess(delivery.endpoint_id);
+      return 'delivered';
+    }
+    if (result.status_code === 410) {
+      await this.deliveries.recordAttempt(delivery.id, record, { status: 'failed', nextAttemptAt: null });
+      const disabled = await this.endpoints.disable(delivery.endpoint_id, 'the receiver answered 410 Gone');
+      if (disabled) this.announceDisabled(disabled, 'gone');
+      return 'failed';
+    }
+    const disabled = await this.endpoints.recordFailure(delivery.endpoint_id, disableAfterFailures);
+    const delay = retryScheduleMs[delivery.attempts];
+    if (disabled || delay === undefined) {
+      await this.deliveries.recordAttempt(delivery.id, record, { status: 'failed', nextAttemptAt: null });
+      if (disabled) this.announceDisabled(disabled, 'consecutive_failures');
+      return 'failed';
+    }
+    const delayMs = Math.round(delay * (1 - JITTER + Math.random() * 2 * JITTER));
+    await this.deliveries.recordAttempt(delivery.id, record, { status: 'pending', nextAttemptAt: new Date(Date.now() + delayMs) });
+    this.jobs.enqueue(delivery.id, number, delayMs);
+    return 'retrying';
+  }
+
+  /** Enqueues again the due deliveries whose job was lost; returns how many. */
+  async sweep(): Promise<number> {
+    const stale = await this.deliveries.stale(this.config.webhooks.staleMs, 100);
+    for (const row of stale) this.jobs.enqueue(row.id, row.attempts, 0, 'sweep');
+    return stale.length;
+  }
+
+  private async send(delivery: ClaimedDelivery, at: Date): Promise<Omit<WebhookAttempt, 'attempt' | 'at'>> {
+    const id = webhookMessageId(delivery.id);
+    const secrets = delivery.previous_secret ? [delivery.secret, delivery.previous_secret] : [delivery.secret];
+    const started = Date.now();
+    try {
+      const response = await this.http.request({
+        method: 'POST',
+        url: delivery.url,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'agent-service-webhooks/1',
+          'webhook-id': id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': signPayload(secrets, id, at, delivery.body),
+        },
+        body: delivery.body,
+        timeoutMs: this.config.webhooks.timeoutMs,
+        maxResponseBytes: RESPONSE_BODY_LIMIT,
+      });
+      return {
+        status_code: response.status,
+        latency_ms: Math.round(response.latencyMs),
+        error: response.status >= 200 && response.status < 300 ? null : `the receiver answered ${response.status}`,
+        response_body: response.body.length > 0 ? response.body.toString('utf8').replaceAll('\u0000', '') : null,
+      };
+    } catch (error) {
+      if (!(error instanceof OutboundRequestError)) this.logger.warn({ err: error, deliveryId: delivery.id }, 'webhook attempt failed');
+      return {
+        status_code: null,
+        latency_ms: Date.now() - started,
+        error: error instanceof OutboundRequestError ? error.reason : 'request failed',
+        response_body: null,
+      };
+    }
+  }
+
+  private announceDisabled(endpoint: WebhookEndpointRow, reason: 'gone' | 'consecutive_failures'): void {
+    this.logger.warn({ webhookId: endpoint.id, reason }, 'webhook endpoint disabled');
+    this.bus.emit('webhook.endpoints_changed', { organizationId: endpoint.organization_id });
+    this.bus.emit('webhook.disabled', {
+      organizationId: endpoint.organization_id,
+      projectId: endpoint.project_id,
+      webhookId: endpoint.id,
+      reason,
+      consecutiveFailures: endpoint.consecutive_failures,
+    });
+  }
+}
+
+function failure(attempt: number, at: Date, error: string): WebhookAttempt {
+  return { attempt, at: at.toISOString(), status_code: null, latency_ms: null, error, response_body: null };
+}

@@ -1,0 +1,238 @@
+import { Injectable } from '@nestjs/common';
+import type { Page } from '../../common/pagination/page.dto.js';
+import type { PageQuery } from '../../common/pagination/page-query.dto.js';
+import type { PageRequest } from '../../common/pagination/paginate.js';
+import { paginateSql } from '../../common/pagination/paginate-sql.js';
+import { SqlParams } from '../../database/sql-params.js';
+import { SqlService } from '../../database/sql.service.js';
+
+/** A `webhook_endpoints` row. */
+export interface WebhookEndpointRow {
+  id: string;
+  organization_id: string;
+  project_id: string;
+  url: string;
+  description: string;
+  events: string[];
+  enabled: boolean;
+  disabled_reason: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  consecutive_failures: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface NewWebhookEndpoint {
+  id: string;
+  organizationId: string;
+  projectId: string;
+  url: string;
+  description: string;
+  events: string[];
+  enabled: boolean;
+  secret: string;
+}
+
+export interface WebhookEndpointChanges {
+  url?: string;
+  description?: string;
+  events?: string[];
+  enabled?: boolean;
+}
+
+/** Where one message goes: the subscribed endpoints and, for a message about a thread, its next sequence number. */
+export interface WebhookTargets {
+  endpointIds: string[];
+  projectId: string | null;
+  sequence: number | null;
+}
+
+const COLUMNS = `id, organization_id, project_id, url, description, events, enabled, disabled_reason, secret, previous_secret,
+  previous_secret_expires_at, consecutive_failures, created_at, updated_at`;
+
+/** The `webhook_endpoints` and `webhook_thread_sequences` tables. */
+@Injectable()
+export class WebhookEndpointsRepository {
+  constructor(private readonly sql: SqlService) {}
+
+  async insert(endpoint: NewWebhookEndpoint): Promise<WebhookEndpointRow> {
+    const row = await this.sql.one<WebhookEndpointRow>(
+      `INSERT INTO webhook_endpoints (id, organization_id, project_id, url, description, events, enabled, secret)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+      [
+        endpoint.id,
+        endpoint.organizationId,
+        endpoint.projectId,
+        endpoint.url,
+        endpoint.description,
+        endpoint.events,
+        endpoint.enabled,
+        endpoint.secret,
+      ],
+    );
+    return row!;
+  }
+
+  find(organizationId: string, projectId: string, id: string, lock = false): Promise<WebhookEndpointRow | undefined> {
+    return this.sql.one<WebhookEndpointRow>(
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND project_id = $2 AND organization_id = $3${lock ? ' FOR UPDATE' : ''}`,
+      [id, projectId, organizationId],
+    );
+  }
+
+  page<T>(
+    organizationId: string,
+    projectId: string,
+    query: PageQuery,
+    request: PageRequest,
+    toItem: (row: WebhookEndpointRow) => T,
+  ): Promise<Page<T>> {
+    const params = new SqlParams();
+    return paginateSql<WebhookEndpointRow & Record<string, unknown>, T>(
+      this.sql,
+      {
+        select: `SELECT ${COLUMNS} FROM webhook_endpoints w`,
+        where: [`w.project_id = ${params.add(projectId)}`, `w.organization_id = ${params.add(organizationId)}`],
+        params,
+      },
+      query,
+      {
+        sortColumns: { created_at: 'w.created_at' },
+        idColumn: 'w.id',
+        sortValue: (row) => row.created_at.toISOString(),
+        rowId: (row) => row.id,
+        defaultSort: 'created_at',
+        defaultOrder: 'desc',
+      },
+      request,
+      toItem,
+    );
+  }
+
+  /** Applies the changes; enabling clears the failure count and the reason it was disabled. */
+  update(organizationId: string, projectId: string, id: string, changes: WebhookEndpointChanges): Promise<WebhookEndpointRow | undefined> {
+    const params = new SqlParams();
+    const sets = ['updated_at = now()'];
+    if (changes.url !== undefined) sets.push(`url = ${params.add(changes.url)}`);
+    if (changes.description !== undefined) sets.push(`description = ${params.add(changes.description)}`);
+    if (changes.events !== undefined) sets.push(`events = ${params.add(changes.events)}`);
+    if (changes.enabled !== undefined) {
+      sets.push(`enabled = ${params.add(changes.enabled)}`);
+      if (changes.enabled) sets.push('consecutive_failures = 0', 'disabled_reason = NULL');
+      else sets.push(`disabled_reason = 'disabled by request'`);
+    }
+    return this.sql.one<WebhookEndpointRow>(
+      `UPDATE webhook_endpoints SET ${sets.join(', ')}
+        WHERE id = ${params.add(id)} AND project_id = ${params.add(projectId)} AND organization_id = ${params.add(organizationId)}
+        RETURNING ${COLUMNS}`,
+      params.values,
+    );
+  }
+
+  /** The new secret signs from now on; the current one keeps signing beside it for `overlapSeconds` (none when 0). */
+  rotate(
+    organizationId: string,
+    projectId: string,
+    id: string,
+    secret: string,
+    overlapSeconds: number,
+  ): Promise<WebhookEndpointRow | undefined> {
+    return this.sql.one<WebhookEndpointRow>(
+      `UPDATE webhook_endpoints
+          SET previous_secret = CASE WHEN $5::int > 0 THEN secret END,
+              previous_secret_expires_at = CASE WHEN $5::int > 0 THEN now() + make_interval(secs => $5::int) END,
+              secret = $4, updated_at = now()
+        WHERE id = $1 AND project_id = $2 AND organization_id = $3
+        RETURNING ${COLUMNS}`,
+      [id, projectId, organizationId, secret, overlapSeconds],
+    );
+  }
+
+  async delete(organizationId: string, projectId: string, id: string): Promise<boolean> {
+    const rows = await this.sql.rows(
+      `DELETE FROM webhook_endpoints WHERE id = $1 AND project_id = $2 AND organization_id = $3 RETURNING id`,
+      [id, projectId, organizationId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The event types each organization's enabled endpoints subscribe to (one organization's, or every one's). */
+  subscriptions(organizationId: string | null): Promise<Array<{ organization_id: string; events: string[] }>> {
+    return this.sql.rows(
+      `SELECT organization_id, array_agg(DISTINCT event) AS events
+         FROM webhook_endpoints, unnest(events) AS event
+        WHERE enabled AND ($1::text IS NULL OR organization_id = $1)
+        GROUP BY organization_id`,
+      [organizationId],
+      'webhooks_subscriptions',
+    );
+  }
+
+  /**
+   * The enabled endpoints of the message's project subscribed to `type` (the project given, or the agent's), and,
+   * when there is one and a thread, the thread's next sequence number — in the caller's transaction.
+   */
+  async targets(message: {
+    organizationId: string;
+    projectId: string | null;
+    agentId: string | null;
+    type: string;
+    threadId: string | null;
+  }): Promise<WebhookTargets> {
+    const row = await this.sql.one<{ endpoint_ids: string[] | null; project_id: string | null; sequence: string | null }>(
+      `WITH targets AS (
+         SELECT id, project_id FROM webhook_endpoints
+          WHERE organization_id = $1 AND enabled AND $2 = ANY (events)
+            AND project_id = COALESCE($3::char(24), (SELECT project_id FROM agents WHERE id = $4::char(24)))
+       ), sequence AS (
+         INSERT INTO webhook_thread_sequences (thread_id, last_sequence)
+         SELECT $5::char(24), 1 WHERE $5::char(24) IS NOT NULL AND EXISTS (SELECT 1 FROM targets)
+         ON CONFLICT (thread_id) DO UPDATE SET last_sequence = webhook_thread_sequences.last_sequence + 1
+         RETURNING last_sequence
+       )
+       SELECT (SELECT array_agg(id) FROM targets) AS endpoint_ids, (SELECT min(project_id) FROM targets) AS project_id,
+              (SELECT last_sequence FROM sequence) AS sequence`,
+      [message.organizationId, message.type, message.projectId, message.agentId, message.threadId],
+      'webhooks_targets',
+    );
+    return {
+      endpointIds: row?.endpoint_ids ?? [],
+      projectId: row?.project_id ?? null,
+      sequence: row?.sequence === null || row?.sequence === undefined ? null : Number(row.sequence),
+    };
+  }
+
+  /** A delivered attempt: the endpoint's run of failures ends. */
+  async recordSuccess(id: string): Promise<void> {
+    await this.sql.rows(`UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = $1 AND consecutive_failures > 0`, [id]);
+  }
+
+  /**
+   * A failed attempt; the endpoint is disabled when it makes `disableAfter` in a row. Returns the endpoint when this
+   * call disabled it.
+   */
+  async recordFailure(id: string, disableAfter: number): Promise<WebhookEndpointRow | undefined> {
+    const row = await this.sql.one<WebhookEndpointRow>(
+      `UPDATE webhook_endpoints
+          SET consecutive_failures = consecutive_failures + 1,
+              enabled = consecutive_failures + 1 < $2,
+              disabled_reason = CASE WHEN consecutive_failures + 1 >= $2
+                                     THEN 'disabled after ' || (consecutive_failures + 1) || ' failed attempts in a row' END,
+              updated_at = now()
+        WHERE id = $1 AND enabled
+        RETURNING ${COLUMNS}`,
+      [id, disableAfter],
+    );
+    return row && !row.enabled ? row : undefined;
+  }
+
+  /** Disables the endpoint (its receiver answered 410 Gone); returns it when this call disabled it. */
+  disable(id: string, reason: string): Promise<WebhookEndpointRow | undefined> {
+    return this.sql.one<WebhookEndpointRow>(
+      `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, updated_at = now() WHERE id = $1 AND enabled RETURNING ${COLUMNS}`,
+      [id, reason],
+    );
+  }
+}

@@ -1,0 +1,229 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { EventBus } from '../../common/bus/event-bus.js';
+import { NotFoundError, ValidationError } from '../../common/errors/app-error.js';
+import { newId } from '../../common/ids/new-id.js';
+import { checkOutboundUrl } from '../../common/outbound/outbound-policy.js';
+import { generateWebhookSecret } from '../../common/outbound/webhook-signature.js';
+import type { Page } from '../../common/pagination/page.dto.js';
+import type { PageRequest } from '../../common/pagination/paginate.js';
+import { AppConfig } from '../../config/app-config.js';
+import { UnitOfWork } from '../../database/unit-of-work.js';
+import { AuditService } from '../audit/audit.service.js';
+import type { Principal } from '../auth/principal.js';
+import { ProjectsService } from '../projects/projects.service.js';
+import type {
+  CreateWebhookDto,
+  ListWebhookDeliveriesQueryDto,
+  ListWebhooksQueryDto,
+  RotateWebhookSecretDto,
+  UpdateWebhookDto,
+  WebhookDeliveryResponseDto,
+  WebhookResponseDto,
+  WebhookWithSecretResponseDto,
+} from './dto/webhook.dto.js';
+import { WebhookDeliveriesRepository, type WebhookDeliveryRow } from './webhook-deliveries.repository.js';
+import { WebhookEndpointsRepository, type WebhookEndpointRow } from './webhook-endpoints.repository.js';
+import { WebhookJobs } from './webhook-jobs.js';
+import { WebhookSubscriptions } from './webhook-subscriptions.js';
+import { webhookMessageId } from './webhooks.constants.js';
+
+/** A project's webhook endpoints and their delivery log (management surface). */
+@Injectable()
+export class WebhooksService {
+  constructor(
+    private readonly projects: ProjectsService,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly subscriptions: WebhookSubscriptions,
+    private readonly jobs: WebhookJobs,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly bus: EventBus,
+    private readonly config: AppConfig,
+    private readonly audit: AuditService,
+  ) {}
+
+  async create(who: Principal, projectId: string, dto: CreateWebhookDto): Promise<WebhookWithSecretResponseDto> {
+    const project = await this.projects.getVisible(who.organizationId, projectId);
+    const url = safeUrl(dto.url);
+    const row = await this.unitOfWork.run(async () => {
+      const created = await this.endpoints.insert({
+        id: newId(),
+        organizationId: who.organizationId,
+        projectId: project.id,
+        url,
+        description: dto.description ?? '',
+        events: dto.events,
+        enabled: dto.enabled ?? true,
+        secret: generateWebhookSecret(),
+      });
+      await this.audit.record(who, { action: 'webhook.create', resourceType: 'webhook', resourceId: created.id, after: summary(created) });
+      return created;
+    });
+    await this.changed(who.organizationId);
+    return { ...toWebhookResponse(row), secret: row.secret };
+  }
+
+  async list(who: Principal, projectId: string, query: ListWebhooksQueryDto, request: PageRequest): Promise<Page<WebhookResponseDto>> {
+    const project = await this.projects.getVisible(who.organizationId, projectId);
+    return this.endpoints.page(who.organizationId, project.id, query, request, toWebhookResponse);
+  }
+
+  async get(who: Principal, projectId: string, webhookId: string): Promise<WebhookResponseDto> {
+    return toWebhookResponse(await this.visible(who, projectId, webhookId));
+  }
+
+  async update(who: Principal, projectId: string, webhookId: string, dto: UpdateWebhookDto): Promise<WebhookResponseDto> {
+    const url = dto.url === undefined ? undefined : safeUrl(dto.url);
+    const row = await this.unitOfWork.run(async () => {
+      const before = await this.visible(who, projectId, webhookId, true);
+      const updated = await this.endpoints.update(who.organizationId, before.project_id, before.id, {
+        url,
+        description: dto.description,
+        events: dto.events,
+        enabled: dto.enabled,
+      });
+      if (!updated) throw new NotFoundError('Webhook');
+      await this.audit.record(who, {
+        action: 'webhook.update',
+        resourceType: 'webhook',
+        resourceId: updated.id,
+        before: summary(before),
+        after: summary(updated),
+      });
+      return updated;
+    });
+    await this.changed(who.organizationId);
+    return toWebhookResponse(row);
+  }
+
+  async delete(who: Principal, projectId: string, webhookId: string): Promise<void> {
+    await this.unitOfWork.run(async () => {
+      const before = await this.visible(who, projectId, webhookId, true);
+      if (!(await this.endpoints.delete(who.organizationId, before.project_id, before.id))) throw new NotFoundError('Webhook');
+      await this.audit.record(who, { action: 'webhook.delete', resourceType: 'webhook', resourceId: before.id, before: summary(before) });
+    });
+    await this.changed(who.organizationId);
+  }
+
+  /** A new secret, shown once; the previous one keeps signing beside it for the overlap. */
+  async rotateSecret(
+    who: Principal,
+    projectId: string,
+    webhookId: string,
+    dto: RotateWebhookSecretDto,
+  ): Promise<WebhookWithSecretResponseDto> {
+    const overlap = dto.overlap_seconds ?? this.config.webhooks.secretOverlapSeconds;
+    const row = await this.unitOfWork.run(async () => {
+      const before = await this.visible(who, projectId, webhookId, true);
+      const rotated = await this.endpoints.rotate(who.organizationId, before.project_id, before.id, generateWebhookSecret(), overlap);
+      if (!rotated) throw new NotFoundError('Webhook');
+      await this.audit.record(who, {
+        action: 'webhook.rotate_secret',
+        resourceType: 'webhook',
+        resourceId: rotated.id,
+        before: { secret_sha256: digest(before.secret) },
+        after: { secret_sha256: digest(rotated.secret), overlap_seconds: overlap },
+      });
+      return rotated;
+    });
+    return { ...toWebhookResponse(row), secret: row.secret };
+  }
+
+  async listDeliveries(
+    who: Principal,
+    projectId: string,
+    webhookId: string,
+    query: ListWebhookDeliveriesQueryDto,
+    request: PageRequest,
+  ): Promise<Page<WebhookDeliveryResponseDto>> {
+    const endpoint = await this.visible(who, projectId, webhookId);
+    return this.deliveries.page(endpoint.id, query, request, toDeliveryResponse);
+  }
+
+  /** Sends the delivery again now, with the same `webhook-id` (the receiver may already have it). */
+  async redeliver(who: Principal, projectId: string, webhookId: string, deliveryId: string): Promise<WebhookDeliveryResponseDto> {
+    const row = await this.unitOfWork.run(async () => {
+      const endpoint = await this.visible(who, projectId, webhookId);
+      const delivery = await this.deliveries.redeliver(endpoint.id, deliveryId.toLowerCase());
+      if (!delivery) throw new NotFoundError('Delivery');
+      await this.audit.record(who, {
+        action: 'webhook.redeliver',
+        resourceType: 'webhook_delivery',
+        resourceId: delivery.id,
+        after: { webhook_id: endpoint.id, event_type: delivery.event_type, attempts: delivery.attempts },
+      });
+      return delivery;
+    });
+    this.jobs.enqueue(row.id, row.attempts, 0, `redeliver-${Date.now()}`);
+    return toDeliveryResponse(row);
+  }
+
+  /** The organization's endpoint of the project (locked for the transaction with `lock`), or 404 — never 403. */
+  private async visible(who: Principal, projectId: string, webhookId: string, lock = false): Promise<WebhookEndpointRow> {
+    const endpoint = await this.endpoints.find(who.organizationId, projectId.toLowerCase(), webhookId.toLowerCase(), lock);
+    if (!endpoint) throw new NotFoundError('Webhook');
+    return endpoint;
+  }
+
+  /** This process's subscriptions reload before the answer; the others' on the broadcast. */
+  private async changed(organizationId: string): Promise<void> {
+    await this.subscriptions.reload({ organizationId });
+    this.bus.emit('webhook.endpoints_changed', { organizationId });
+  }
+}
+
+/** The URL as given, or 422 on `url` when the outbound policy refuses it (scheme, credentials, address). */
+function safeUrl(url: string): string {
+  const problem = checkOutboundUrl(url);
+  if (problem) throw ValidationError.field('url', problem);
+  return url;
+}
+
+/** What the audit log keeps of an endpoint: never the secret, only a digest of it. */
+function summary(row: WebhookEndpointRow): object {
+  return {
+    project_id: row.project_id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    enabled: row.enabled,
+    secret_sha256: digest(row.secret),
+  };
+}
+
+/** The first 16 hex digits of the secret's SHA-256: tells secrets apart in the audit log without revealing them. */
+const digest = (secret: string): string => createHash('sha256').update(secret).digest('hex').slice(0, 16);
+
+export const toWebhookResponse = (row: WebhookEndpointRow): WebhookResponseDto => ({
+  id: row.id,
+  project_id: row.project_id,
+  url: row.url,
+  description: row.description,
+  events: row.events,
+  enabled: row.enabled,
+  disabled_reason: row.disabled_reason,
+  consecutive_failures: row.consecutive_failures,
+  previous_secret_expires_at:
+    row.previous_secret_expires_at && row.previous_secret_expires_at > new Date() ? row.previous_secret_expires_at.toISOString() : null,
+  created_at: row.created_at.toISOString(),
+  updated_at: row.updated_at.toISOString(),
+});
+
+export const toDeliveryResponse = (row: WebhookDeliveryRow): WebhookDeliveryResponseDto => ({
+  id: row.id,
+  webhook_id: webhookMessageId(row.id),
+  event_type: row.event_type,
+  thread_id: row.thread_id,
+  sequence: row.sequence === null ? null : Number(row.sequence),
+  status: row.status,
+  attempts: row.attempts,
+  last_status_code: row.last_status_code,
+  last_error: row.last_error,
+  last_latency_ms: row.last_latency_ms,
+  next_attempt_at: row.status === 'pending' && row.next_attempt_at ? row.next_attempt_at.toISOString() : null,
+  delivered_at: row.delivered_at?.toISOString() ?? null,
+  attempt_log: row.attempt_log,
+  payload: JSON.parse(row.body) as Record<string, unknown>,
+  created_at: row.created_at.toISOString(),
+});
