@@ -32,6 +32,11 @@ const USAGE = `usage: npm run bench -- <scenario...|all|list> [--runs N] [--dura
   --profile: run the service under node --cpu-prof and write bench/results/profile-latest.md (slows it down: figures
              of a profiled invocation are not comparable)`;
 
+// Benchmarks that are not load scenarios and take their own options: `npm run bench -- retention-delete --threads N`.
+const STANDALONE: Record<string, string> = { 'retention-delete': './retention-delete.js' };
+const standalone = STANDALONE[process.argv[2] ?? ''];
+if (standalone) await import(standalone); // runs it and exits
+
 const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: {

@@ -32,6 +32,8 @@ import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module.js';
 import { OutboundModule } from './common/outbound/outbound.module.js';
 import { AuditModule } from './modules/audit/audit.module.js';
+import { RetentionModule } from './modules/retention/retention.module.js';
+import { RetentionWorkerModule } from './modules/retention/retention-worker.module.js';
 
 /**
  * Infrastructure first, then the feature modules in the order the spec introduces them, then the worker modules
@@ -74,6 +76,8 @@ export class AppModule {
         ...(config.workersEnabled ? [WebhooksWorkerModule] : []),
         OutboundModule,
         AuditModule,
+        RetentionModule,
+        ...(config.workersEnabled ? [RetentionWorkerModule] : []),
       ],
     };
   }

@@ -57,6 +57,8 @@ export class AppConfig {
     staleMs: number;
     maxBacklog: number;
   };
+  /** Thread retention job and erasure batches (docs/retention.md). */
+  readonly retention: { intervalSeconds: number; batchSize: number };
   readonly streaming: { pingIntervalMs: number; replayTtlSeconds: number; maxBufferedBytes: number; resumeStallMs: number };
   /** Idempotency keys (docs/idempotency.md): how long a first response is kept, and the running request's lease. */
   readonly idempotency: { ttlSeconds: number; leaseSeconds: number; cleanupIntervalMs: number };
@@ -157,6 +159,7 @@ export class AppConfig {
       sweepIntervalMs: vars.WEBHOOKS_SWEEP_INTERVAL_MS,
       staleMs: vars.WEBHOOKS_STALE_MS,
     };
+    this.retention = { intervalSeconds: vars.RETENTION_INTERVAL_SECONDS, batchSize: vars.RETENTION_BATCH_SIZE };
     this.streaming = {
       pingIntervalMs: vars.STREAM_PING_INTERVAL_MS,
       replayTtlSeconds: vars.STREAM_REPLAY_TTL_SECONDS,

@@ -396,6 +396,18 @@ export class EnvironmentVariables {
   @Max(3600000)
   IDEMPOTENCY_CLEANUP_INTERVAL_MS: number = 60000;
 
+  /** How often the thread retention job runs (one run across all instances; docs/retention.md). */
+  @IsInt()
+  @Min(10)
+  @Max(604800)
+  RETENTION_INTERVAL_SECONDS: number = 3600;
+
+  /** Threads deleted per retention/erasure batch: each batch is one short transaction. */
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  RETENTION_BATCH_SIZE: number = 500;
+
   /**
    * OpenTelemetry tracing (docs/performance.md), off unless these standard variables ask for it: an OTLP exporter
    * (`OTEL_TRACES_EXPORTER=otlp`) or an endpoint. `OTEL_SDK_DISABLED=true` wins over both.

@@ -6,6 +6,8 @@ export enum QueueName {
   ChannelsOutbound = 'channels-outbound',
   /** Outbound webhooks: one job per attempt at a `webhook_deliveries` row (docs/webhooks.md). */
   Webhooks = 'webhooks',
+  /** Thread retention: one repeatable job, one run at a time across instances (docs/retention.md). */
+  Retention = 'retention',
 }
 
 /** Job names, per queue. */
@@ -13,6 +15,7 @@ export enum JobName {
   ProcessEvent = 'process-event',
   DeliverChannelMessage = 'deliver',
   DeliverWebhook = 'deliver-webhook',
+  RunRetention = 'run-retention',
 }
 
 /** The payload of each job, by name. Jobs carry ids only: PostgreSQL holds the state. */
@@ -23,4 +26,6 @@ export interface JobPayloads {
   [JobName.DeliverChannelMessage]: { messageId: string };
   /** One attempt at a `webhook_deliveries` row: `attempt` is the number of attempts made before this one. */
   [JobName.DeliverWebhook]: { deliveryId: string; attempt: number };
+  /** One pass over every project with a thread retention. */
+  [JobName.RunRetention]: Record<string, never>;
 }

@@ -18,6 +18,7 @@ describe('projects', () => {
     expect(res.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f]{24}$/),
       name: 'Storefront',
+      thread_retention_days: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -71,6 +71,17 @@ export interface WebhookDisabled {
   consecutiveFailures: number;
 }
 
+/**
+ * Threads were deleted (committed): erasure of one thread or of an end user's threads, or a retention batch.
+ * `interactionIds`: the deleted interactions recent enough to still have a stream replay buffer.
+ */
+export interface ThreadsDeleted {
+  organizationId: string;
+  threadIds: string[];
+  interactionIds: string[];
+  reason: 'erasure' | 'retention';
+}
+
 export interface EventMap {
   'agent.live_changed': LiveRevisionChange;
   /** A revision went live through this process (publish, or a rename's re-publish): follow-up work runs once, here. */
@@ -82,6 +93,7 @@ export interface EventMap {
   'agent.traffic_changed': TrafficChanged;
   'webhook.endpoints_changed': WebhookEndpointsChanged;
   'webhook.disabled': WebhookDisabled;
+  'threads.deleted': ThreadsDeleted;
 }
 
 export type BusEventName = keyof EventMap;

@@ -12,6 +12,7 @@ import { PassageEmbeddings1732241600000 } from './1732241600000-passage-embeddin
 import { IdempotencyKeys1732241700000 } from './1732241700000-idempotency-keys.js';
 import { TrafficSplits1732241900000 } from './1732241900000-traffic-splits.js';
 import { AuditEvents1732242000000 } from './1732242000000-audit-events.js';
+import { ThreadRetention1732242100000 } from './1732242100000-thread-retention.js';
 import { Webhooks1732242200000 } from './1732242200000-webhooks.js';
 
 /** Every migration, in order. Passed as classes, not globs (ESM; see STACK.md P5). */
@@ -30,5 +31,6 @@ export const migrations = [
   IdempotencyKeys1732241700000,
   TrafficSplits1732241900000,
   AuditEvents1732242000000,
+  ThreadRetention1732242100000,
   Webhooks1732242200000,
 ];

@@ -6,15 +6,17 @@ import type { PageRequest } from '../../common/pagination/paginate.js';
 import { paginateSql } from '../../common/pagination/paginate-sql.js';
 import { SqlParams } from '../../database/sql-params.js';
 import { SqlService } from '../../database/sql.service.js';
-import { TurnAlreadyRecordedError } from './conversations.errors.js';
+import { ThreadGoneError, TurnAlreadyRecordedError } from './conversations.errors.js';
 import {
   HISTORY_TURNS,
   type ChannelThread,
+  type DeletedThreads,
   type MessageRow,
   type NewThread,
   type RecordedTurn,
   type ThreadItemRow,
   type ThreadRow,
+  type ThreadSelection,
   type ThreadState,
   type TraceRow,
   type TurnRecord,
@@ -60,7 +62,14 @@ const isUniqueViolation = (error: unknown, constraint: string): boolean =>
   error instanceof DatabaseError && error.code === '23505' && error.constraint === constraint;
 
 /**
- * The SQL of `threads`, `interactions` and their `usage_daily` roll-up: the only place those tables are named
+ * The thread of a turn being written was deleted meanwhile (erasure or retention): a foreign key to `threads` of a row
+ * the turn's transaction writes (`interactions_thread_id_fkey`, or the webhook sequence's) refused it.
+ */
+const isThreadGone = (error: unknown): boolean =>
+  error instanceof DatabaseError && error.code === '23503' && /_thread_id_fkey$/.test(error.constraint ?? '');
+
+/**
+ * The SQL of `threads`, `interactions` and their `usage_daily` / `usage_erased` roll-ups: the only place those tables are named
  * (migrations aside). The turn is two round trips: one read of the thread with its recent history, one statement
  * that writes the interaction and creates or updates the thread (facets merged) atomically.
  */
@@ -107,6 +116,7 @@ export class ConversationsRepository {
         return;
       } catch (error) {
         if (turn.eventId && isUniqueViolation(error, EVENT_ID_INDEX)) throw new TurnAlreadyRecordedError(turn.eventId);
+        if (isThreadGone(error)) throw new ThreadGoneError();
         if (!isUniqueViolation(error, SEQ_INDEX) || tries >= SEQ_RETRIES) throw error;
       }
     }
@@ -391,8 +401,76 @@ export class ConversationsRepository {
   }
 
   /**
+   * Locks (in the caller's transaction) up to `limit` threads of the selection. Erasure waits for a turn being
+   * written to the thread (its transaction is short); retention skips such threads (`SKIP LOCKED`): the turn
+   * just made them active, and the next run sees them again. A locked thread cannot gain an interaction: the
+   * interaction's foreign-key check needs a key-share lock on the thread.
+   */
+  async lockThreads(selection: ThreadSelection, limit: number): Promise<string[]> {
+    const rows =
+      selection.kind === 'thread'
+        ? await this.sql.rows<{ id: string }>(
+            `SELECT id FROM threads WHERE id = $1 AND organization_id = $2 FOR UPDATE`,
+            [selection.threadId.toLowerCase(), selection.organizationId],
+            'threads_delete_lock_one',
+          )
+        : selection.kind === 'user'
+          ? await this.sql.rows<{ id: string }>(
+              `SELECT id FROM threads WHERE organization_id = $1 AND user_id = $2 LIMIT $3 FOR UPDATE`,
+              [selection.organizationId, selection.userId, limit],
+              'threads_delete_lock_user',
+            )
+          : await this.sql.rows<{ id: string }>(
+              `SELECT id FROM threads WHERE project_id = $1 AND COALESCE(last_interaction_at, created_at) < $2
+                LIMIT $3 FOR UPDATE SKIP LOCKED`,
+              [selection.projectId, selection.before, limit],
+              'threads_delete_lock_expired',
+            );
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Deletes locked threads (`lockThreads`, same transaction) with everything that cascades from them (interactions,
+   * channel messages). Their interactions' usage moves to `usage_erased` first, at its own millisecond, so usage
+   * answers do not change (no DELETE trigger on interactions: usage_daily keeps its days). `recentSince`: interactions
+   * created after it are returned by id (their stream replay buffers may still exist).
+   */
+  async deleteThreads(threadIds: string[], recentSince: Date): Promise<DeletedThreads> {
+    if (threadIds.length === 0) return { threads: [], interactionCount: 0, recentInteractionIds: [] };
+    const row = await this.sql.one<{
+      threads: Array<{ id: string; organization_id: string }> | null;
+      interaction_count: string;
+      recent: string[] | null;
+    }>(
+      `WITH gone AS (
+         SELECT id, organization_id, project_id, agent_id, version_tag, created_at,
+                input_tokens, output_tokens, cache_read_tokens, reasoning_tokens
+           FROM interactions WHERE thread_id = ANY($1::char(24)[])
+       ), erased AS (
+         INSERT INTO usage_erased (organization_id, project_id, agent_id, version_tag, created_at, interaction_count,
+                                   input_tokens, output_tokens, cache_read_tokens, reasoning_tokens)
+         SELECT organization_id, project_id, agent_id, version_tag, created_at, ${INTERACTION_SUMS}
+           FROM gone GROUP BY organization_id, project_id, agent_id, version_tag, created_at
+       ), deleted AS (
+         DELETE FROM threads WHERE id = ANY($1::char(24)[]) RETURNING id, organization_id
+       )
+       SELECT (SELECT json_agg(deleted) FROM deleted) AS threads,
+              (SELECT count(*) FROM gone) AS interaction_count,
+              (SELECT array_agg(id) FROM gone WHERE created_at > $2) AS recent`,
+      [threadIds, recentSince],
+      'threads_delete',
+    );
+    return {
+      threads: (row?.threads ?? []).map((t) => ({ id: t.id, organizationId: t.organization_id })),
+      interactionCount: Number(row?.interaction_count ?? 0),
+      recentInteractionIds: row?.recent ?? [],
+    };
+  }
+
+  /**
    * Usage sums over an agent or a project: whole days from the `usage_daily` roll-up (kept by a trigger on
-   * interactions, migration 1732240400000), partial days from interactions through their (scope, created_at) indexes.
+   * interactions, migration 1732240400000), partial days from interactions through their (scope, created_at) indexes
+   * plus the deleted interactions' sums in `usage_erased` (migration 1732242100000).
    */
   async usage(scope: 'agent_id' | 'project_id', id: string, plan: UsagePlan): Promise<UsageSums> {
     const row = (await this.usageRows(scope, id, plan, false))[0];
@@ -424,8 +502,13 @@ export class ConversationsRepository {
     ];
     for (const range of ranges) {
       if (!range) continue;
+      const from = p.add(range.from);
+      const to = p.add(range.to);
       parts.push(`SELECT ${tag}${INTERACTION_SUMS} FROM interactions
-                   WHERE ${scope} = ${key} AND created_at >= ${p.add(range.from)} AND created_at ${range.op} ${p.add(range.to)}${groupBy}`);
+                   WHERE ${scope} = ${key} AND created_at >= ${from} AND created_at ${range.op} ${to}${groupBy}`);
+      // Deleted interactions (retention, erasure) still count: their sums wait in usage_erased at their own instant.
+      parts.push(`SELECT ${tag}sum(interaction_count), sum(input_tokens), sum(output_tokens), sum(cache_read_tokens), sum(reasoning_tokens)
+                    FROM usage_erased WHERE ${scope} = ${key} AND created_at >= ${from} AND created_at ${range.op} ${to}${groupBy}`);
     }
     const columns = byVersion ? 'version_tag, n, i, o, c, r' : 'n, i, o, c, r';
     const rows = await this.sql.rows<UsageSums>(

@@ -9,11 +9,13 @@ import type { ThreadListFilter } from './thread-list-filter.js';
 import { ConversationsRepository } from './conversations.repository.js';
 import type {
   ChannelThread,
+  DeletedThreads,
   MessageRow,
   NewThread,
   RecordedTurn,
   ThreadItemRow,
   ThreadRow,
+  ThreadSelection,
   ThreadState,
   TraceRow,
   TurnRecord,
@@ -121,6 +123,16 @@ export class ConversationsService {
 
   usage(scope: 'agent_id' | 'project_id', id: string, plan: UsagePlan): Promise<UsageSums> {
     return this.store.usage(scope, id, plan);
+  }
+
+  /**
+   * Deletes up to `limit` threads of the selection with their interactions (traces inside) and channel messages,
+   * in the caller's transaction (or its own): the rows are locked, then deleted; usage answers stay the same
+   * (`usage_erased`). Call again until it deletes nothing. Interactions created after `recentSince` come back by id
+   * so their stream replay buffers can be dropped.
+   */
+  deleteThreads(selection: ThreadSelection, limit: number, recentSince: Date): Promise<DeletedThreads> {
+    return this.unitOfWork.run(async () => this.store.deleteThreads(await this.store.lockThreads(selection, limit), recentSince));
   }
 
   usageByVersion(scope: 'agent_id' | 'project_id', id: string, plan: UsagePlan): Promise<Array<UsageSums & { version_tag: string }>> {

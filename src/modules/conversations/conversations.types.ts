@@ -154,3 +154,21 @@ export interface ChannelThread {
   sender_id: string | null;
   sender_number: string;
 }
+
+/**
+ * Which threads one deletion batch takes: one thread of an organization, an end user's threads in an organization,
+ * or a project's threads whose last activity (last turn, else creation) is before `before`.
+ */
+export type ThreadSelection =
+  | { kind: 'thread'; organizationId: string; threadId: string }
+  | { kind: 'user'; organizationId: string; userId: string }
+  | { kind: 'expired'; projectId: string; before: Date };
+
+/** What one deletion batch removed (counts and ids, never contents). */
+export interface DeletedThreads {
+  /** The deleted threads, each with its organization (a batch of `expired` spans one project, so one organization). */
+  threads: Array<{ id: string; organizationId: string }>;
+  interactionCount: number;
+  /** Interactions recent enough that a stream replay buffer may still hold them (older buffers have expired). */
+  recentInteractionIds: string[];
+}

@@ -98,6 +98,17 @@ export class EventsRepository {
     );
   }
 
+  /** Deletes the events that ran on these threads (thread erasure and retention); returns how many. */
+  async deleteForThreads(threadIds: string[]): Promise<number> {
+    if (threadIds.length === 0) return 0;
+    const rows = await this.sql.rows<{ n: string }>(
+      `WITH deleted AS (DELETE FROM events WHERE thread_id = ANY($1::char(24)[]) RETURNING 1) SELECT count(*) AS n FROM deleted`,
+      [threadIds],
+      'events_delete_for_threads',
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   find(organizationId: string, agentId: string, eventId: string): Promise<EventRow | undefined> {
     return this.sql.one<EventRow>(
       `SELECT id, status, thread_id, external_thread_id, attempts, error, created_at, completed_at

@@ -44,6 +44,14 @@ export class EventsService {
     private readonly bus: EventBus,
   ) {}
 
+  /**
+   * Deletes the events that ran on these threads (their text and variables are the conversation's content), in the
+   * caller's transaction: thread erasure and retention (docs/retention.md). Returns how many.
+   */
+  deleteForThreads(threadIds: string[]): Promise<number> {
+    return this.repository.deleteForThreads(threadIds);
+  }
+
   async status(organizationId: string, agentId: string, eventId: string): Promise<EventStatusDto> {
     const row = await this.repository.find(organizationId, agentId, eventId.toLowerCase());
     if (!row) throw new EventNotFoundError();

@@ -12,4 +12,8 @@ export class ProjectEntity extends TimestampedEntity {
   /** Set by delete: the project leaves listings at once; its usage history stays. */
   @Column({ name: 'deleted_at', type: 'timestamptz', precision: 3, nullable: true })
   deletedAt: Date | null;
+
+  /** Threads idle longer than this many days are deleted by the retention job; null keeps them (docs/retention.md). */
+  @Column({ name: 'thread_retention_days', type: 'integer', nullable: true })
+  threadRetentionDays: number | null;
 }

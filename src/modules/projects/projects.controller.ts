@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ManagementController } from '../auth/decorators/surface.decorators.js';
 import type { Page } from '../../common/pagination/page.dto.js';
@@ -9,7 +9,7 @@ import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { ApiExampleBody } from '../../common/swagger/api-example-body.decorator.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import type { Principal } from '../auth/principal.js';
-import { CreateProjectDto, ListProjectsQueryDto, ProjectIdParams, ProjectResponseDto } from './dto/project.dto.js';
+import { CreateProjectDto, ListProjectsQueryDto, ProjectIdParams, ProjectResponseDto, UpdateProjectDto } from './dto/project.dto.js';
 import { ProjectsService } from './projects.service.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 
@@ -51,6 +51,27 @@ export class ProjectsController {
   @ApiErrors(404, 422)
   get(@CurrentPrincipal() who: Principal, @Param() { projectId }: ProjectIdParams): Promise<ProjectResponseDto> {
     return this.projects.get(who, projectId);
+  }
+
+  @Patch('projects/:projectId')
+  @ApiOperation({
+    summary: 'Update a project',
+    description:
+      'Renames it and/or sets `thread_retention_days`: threads whose last activity is older are deleted by the retention job, in batches, with their interactions, traces and channel messages; usage totals stay the same. `null` keeps threads forever (the default). Fields left out stay as they are.',
+  })
+  @ApiExampleBody(UpdateProjectDto, {
+    retention: { summary: 'Keep threads 30 days after their last activity', value: { thread_retention_days: 30 } },
+    keep: { summary: 'Keep threads forever', value: { thread_retention_days: null } },
+    rename: { summary: 'Rename', value: { name: 'Storefront EU' } },
+  })
+  @ApiOkResponse({ type: ProjectResponseDto })
+  @ApiErrors(404, 413, 415, 422)
+  update(
+    @CurrentPrincipal() who: Principal,
+    @Param() { projectId }: ProjectIdParams,
+    @Body() dto: UpdateProjectDto,
+  ): Promise<ProjectResponseDto> {
+    return this.projects.update(who, projectId, dto);
   }
 
   @Delete('projects/:projectId')

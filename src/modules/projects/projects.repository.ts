@@ -52,6 +52,28 @@ export class ProjectsRepository {
     return this.sql.repository(ProjectEntity).findOneBy({ id: projectId, organizationId, deletedAt: IsNull() });
   }
 
+  /** Changes the organization's live project; false when it has none with this id. */
+  async update(
+    organizationId: string,
+    projectId: string,
+    changes: Partial<Pick<ProjectEntity, 'name' | 'threadRetentionDays'>>,
+  ): Promise<boolean> {
+    const result = await this.sql
+      .repository(ProjectEntity)
+      .update({ id: projectId, organizationId, deletedAt: IsNull() }, { ...changes, updatedAt: new Date() });
+    return Boolean(result.affected);
+  }
+
+  /** Projects with a thread retention (deleted ones included: their threads are still kept data), for the job. */
+  withRetention(): Promise<Array<{ id: string; organizationId: string; threadRetentionDays: number }>> {
+    return this.sql.rows<{ id: string; organizationId: string; threadRetentionDays: number }>(
+      `SELECT id, organization_id AS "organizationId", thread_retention_days AS "threadRetentionDays"
+         FROM projects WHERE thread_retention_days IS NOT NULL ORDER BY id`,
+      [],
+      'projects_with_retention',
+    );
+  }
+
   /** Marks the organization's live project deleted; false when it has none with this id. */
   async softDelete(organizationId: string, projectId: string): Promise<boolean> {
     const result = await this.sql

@@ -12,7 +12,13 @@ import { ApiKeysRepository } from '../auth/api-keys.repository.js';
 import { CredentialChanges } from '../auth/credential-changes.js';
 import type { Principal } from '../auth/principal.js';
 import { VersionsService } from '../versions/versions.service.js';
-import { toProjectResponse, type CreateProjectDto, type ListProjectsQueryDto, type ProjectResponseDto } from './dto/project.dto.js';
+import {
+  toProjectResponse,
+  type CreateProjectDto,
+  type ListProjectsQueryDto,
+  type ProjectResponseDto,
+  type UpdateProjectDto,
+} from './dto/project.dto.js';
 import type { ProjectEntity } from './project.entity.js';
 import { ProjectsRepository } from './projects.repository.js';
 
@@ -31,7 +37,13 @@ export class ProjectsService {
 
   async create(who: Principal, dto: CreateProjectDto): Promise<ProjectResponseDto> {
     const project = await this.unitOfWork.run(async () => {
-      const created = await this.projects.create({ id: newId(), organizationId: who.organizationId, name: dto.name, deletedAt: null });
+      const created = await this.projects.create({
+        id: newId(),
+        organizationId: who.organizationId,
+        name: dto.name,
+        deletedAt: null,
+        threadRetentionDays: null,
+      });
       await this.audit.record(who, {
         action: 'project.create',
         resourceType: 'project',
@@ -49,6 +61,34 @@ export class ProjectsService {
 
   async get(who: Principal, projectId: string): Promise<ProjectResponseDto> {
     return toProjectResponse(await this.getVisible(who.organizationId, projectId));
+  }
+
+  /** Renames the project and/or sets its thread retention (`null` keeps threads forever; docs/retention.md). */
+  async update(who: Principal, projectId: string, dto: UpdateProjectDto): Promise<ProjectResponseDto> {
+    const id = projectId.toLowerCase();
+    const changes: { name?: string; threadRetentionDays?: number | null } = {};
+    if (dto.name !== undefined) changes.name = dto.name;
+    if (dto.thread_retention_days !== undefined) changes.threadRetentionDays = dto.thread_retention_days;
+    if (Object.keys(changes).length === 0) return toProjectResponse(await this.getVisible(who.organizationId, id));
+    const project = await this.unitOfWork.run(async () => {
+      const before = await this.getVisible(who.organizationId, id);
+      if (!(await this.projects.update(who.organizationId, id, changes))) throw new NotFoundError('Project');
+      const after = await this.getVisible(who.organizationId, id);
+      await this.audit.record(who, {
+        action: 'project.update',
+        resourceType: 'project',
+        resourceId: id,
+        before: { name: before.name, thread_retention_days: before.threadRetentionDays },
+        after: { name: after.name, thread_retention_days: after.threadRetentionDays },
+      });
+      return after;
+    });
+    return toProjectResponse(project);
+  }
+
+  /** Every project with a thread retention (deleted projects included: their threads are still kept data). */
+  withRetention(): Promise<Array<{ id: string; organizationId: string; threadRetentionDays: number }>> {
+    return this.projects.withRetention();
   }
 
   /**

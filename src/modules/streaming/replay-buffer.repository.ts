@@ -75,6 +75,16 @@ export class ReplayBufferRepository {
     return new ReplayTail(this.redis.duplicate(), this.streamKey(interactionId));
   }
 
+  /** Drops the buffers of these interactions (their thread was deleted); returns how many keys existed. */
+  async discard(interactionIds: string[]): Promise<number> {
+    let removed = 0;
+    for (let i = 0; i < interactionIds.length; i += 500) {
+      const keys = interactionIds.slice(i, i + 500).flatMap((id) => [this.streamKey(id), this.ownerKey(id)]);
+      removed += await this.redis.client.unlink(...keys);
+    }
+    return removed;
+  }
+
   private streamKey(interactionId: string): string {
     return this.redis.key('replay', interactionId);
   }

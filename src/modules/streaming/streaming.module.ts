@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MessagingModule } from '../messaging/messaging.module.js';
+import { ReplayBufferEraser } from './replay-buffer-eraser.js';
 import { ReplayBufferRepository } from './replay-buffer.repository.js';
 import { SessionGateway } from './session.gateway.js';
 import { SessionService } from './session.service.js';
@@ -10,6 +11,6 @@ import { StreamController } from './stream.controller.js';
 @Module({
   imports: [MessagingModule],
   controllers: [StreamController],
-  providers: [SseStreamService, ReplayBufferRepository, SessionGateway, SessionService],
+  providers: [SseStreamService, ReplayBufferRepository, ReplayBufferEraser, SessionGateway, SessionService],
 })
 export class StreamingModule {}

@@ -1,5 +1,5 @@
-import { Body, Get, Param, Patch, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Param, Patch, Query } from '@nestjs/common';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ManagementController } from '../auth/decorators/surface.decorators.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import { ApiPageResponse } from '../../common/pagination/page.dto.js';
@@ -18,10 +18,15 @@ import {
 } from './dto/thread-query.dto.js';
 import { ThreadDto, ThreadItemDto, ThreadMessageDto } from './dto/thread-response.dto.js';
 import { ThreadsService } from './threads.service.js';
+import { EraseUserThreadsQueryDto, UserErasureResponseDto } from '../retention/dto/erasure.dto.js';
+import { ThreadDeletionService } from '../retention/thread-deletion.service.js';
 
 @ManagementController('Threads')
 export class ThreadsController {
-  constructor(private readonly threads: ThreadsService) {}
+  constructor(
+    private readonly threads: ThreadsService,
+    private readonly deletion: ThreadDeletionService,
+  ) {}
 
   @Get('threads')
   @ApiOperation({
@@ -37,6 +42,18 @@ export class ThreadsController {
     @CurrentPageRequest() page: PageRequest,
   ): Promise<Page<ThreadItemDto>> {
     return this.threads.list(who, query, page);
+  }
+
+  @Delete('threads')
+  @ApiOperation({
+    summary: "Delete all of an end user's threads (erasure)",
+    description:
+      'Deletes now every thread of `user_id` in the organization, with its messages, traces, channel messages, events and stream replay buffers, in batches; usage totals stay the same. Answers the counts. A later send naming one of those threads is 404.',
+  })
+  @ApiOkResponse({ type: UserErasureResponseDto })
+  @ApiErrors(422)
+  eraseUser(@CurrentPrincipal() who: Principal, @Query() { user_id }: EraseUserThreadsQueryDto): Promise<UserErasureResponseDto> {
+    return this.deletion.eraseUser(who, user_id);
   }
 
   @Get('threads/:threadId')
@@ -63,6 +80,19 @@ export class ThreadsController {
     @Body() dto: RenameThreadDto,
   ): Promise<ThreadDto> {
     return this.threads.rename(who, threadId, runtime_version, dto.title);
+  }
+
+  @Delete('threads/:threadId')
+  @HttpCode(204)
+  @ApiOperation({
+    summary: 'Delete a thread (erasure)',
+    description:
+      'Deletes the thread now, whatever its runtime, with its messages, traces, channel messages, events and stream replay buffers; usage totals stay the same. A later send naming it is 404.',
+  })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors(404, 422)
+  erase(@CurrentPrincipal() who: Principal, @Param() { threadId }: ThreadIdParams): Promise<void> {
+    return this.deletion.eraseThread(who, threadId);
   }
 
   @Get('threads/:threadId/messages')

@@ -1,10 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ConversationsModule } from '../conversations/conversations.module.js';
+import { RetentionModule } from '../retention/retention.module.js';
 import { ThreadsController } from './threads.controller.js';
 import { ThreadsService } from './threads.service.js';
 
 @Module({
-  imports: [ConversationsModule],
+  imports: [ConversationsModule, RetentionModule],
   controllers: [ThreadsController],
   providers: [ThreadsService],
   exports: [ThreadsService],

@@ -206,6 +206,7 @@ function validBody(op: Operation, tenant: Tenant): ValidBody {
       json: { description: 'walked', events: ['turn.completed'] },
     }),
     'POST /management/v1/projects/{projectId}/webhooks/{webhookId}/rotate-secret': () => ({ json: { overlap_seconds: 60 } }),
+    'PATCH /management/v1/projects/{projectId}': () => ({ json: { name: 'Walked project', thread_retention_days: 3650 } }),
   };
   const body = bodies[op.key];
   if (op.bodyTypes.length > 0 && !body) throw new Error(`no valid body for ${op.key}: add one`);
@@ -213,7 +214,16 @@ function validBody(op: Operation, tenant: Tenant): ValidBody {
 }
 
 export function validRequest(op: Operation, tenant: Tenant, ids: Record<string, string>, signingToken?: string): RequestParts {
-  return { op, ids, query: [], headers: credentialsOf(op.surface, tenant), signingToken, ...validBody(op, tenant) };
+  return { op, ids, query: validQuery(op), headers: credentialsOf(op.surface, tenant), signingToken, ...validBody(op, tenant) };
+}
+
+/** Required query parameters of a valid request, already percent-encoded. */
+function validQuery(op: Operation): string[] {
+  const queries: Record<string, string[]> = {
+    // An end user without threads: the erasure answers 200 with zero counts and the walk's threads stay.
+    'DELETE /management/v1/threads': ['user_id=walk-nobody'],
+  };
+  return queries[op.key] ?? [];
 }
 
 /** Serializes parts; provider webhooks are signed the way the provider signs them (over the public URL). */

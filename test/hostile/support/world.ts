@@ -277,6 +277,12 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
       201,
       'fresh webhook',
     ).body.id;
+  } else if (path === '/management/v1/threads/{threadId}') {
+    ids.threadId = expectStatus(
+      await t.http.post('/messaging/v1/messages', { text: 'a thread the walk erases', user_id: 'walk-doomed' }, tenant.bearer),
+      200,
+      'fresh thread',
+    ).body.thread_id;
   } else if (path.endsWith('/senders/{senderId}')) {
     ids.senderId = expectStatus(
       await t.http.post('/management/v1/senders', { channel: 'sms', phone_number: randomPhone() }, h),
