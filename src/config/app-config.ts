@@ -57,7 +57,7 @@ export class AppConfig {
     staleMs: number;
     maxBacklog: number;
   };
-  /** Thread retention job and erasure batches (docs/retention.md). */
+  /** Thread retention job and erasure batches (docs/governance.md). */
   readonly retention: { intervalSeconds: number; batchSize: number };
   readonly streaming: { pingIntervalMs: number; replayTtlSeconds: number; maxBufferedBytes: number; resumeStallMs: number };
   /** Idempotency keys (docs/idempotency.md): how long a first response is kept, and the running request's lease. */

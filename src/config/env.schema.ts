@@ -396,7 +396,7 @@ export class EnvironmentVariables {
   @Max(3600000)
   IDEMPOTENCY_CLEANUP_INTERVAL_MS: number = 60000;
 
-  /** How often the thread retention job runs (one run across all instances; docs/retention.md). */
+  /** How often the thread retention job runs (one run across all instances; docs/governance.md). */
   @IsInt()
   @Min(10)
   @Max(604800)

@@ -6,7 +6,7 @@ export enum QueueName {
   ChannelsOutbound = 'channels-outbound',
   /** Outbound webhooks: one job per attempt at a `webhook_deliveries` row (docs/webhooks.md). */
   Webhooks = 'webhooks',
-  /** Thread retention: one repeatable job, one run at a time across instances (docs/retention.md). */
+  /** Thread retention: one repeatable job, one run at a time across instances (docs/governance.md). */
   Retention = 'retention',
 }
 

@@ -194,7 +194,7 @@ describe('thread retention and erasure', () => {
           actor_id: 'thread-retention',
           resource_type: 'project',
           resource_id: projectId,
-          before: { threads: 3, interactions: 6, events: 1 },
+          before: { threads: 3, interactions: 6, events: 1, webhook_deliveries: 0 },
           after: { reason: 'retention', thread_retention_days: 30, last_activity_before: expect.any(String) },
         },
       ]);
@@ -269,7 +269,7 @@ describe('thread retention and erasure', () => {
           actor_id: expect.any(String),
           resource_type: 'thread',
           resource_id: a.threadId,
-          before: { threads: 1, interactions: 2, events: 0 },
+          before: { threads: 1, interactions: 2, events: 0, webhook_deliveries: 0 },
           after: { reason: 'erasure' },
         },
       ]);
@@ -356,7 +356,7 @@ describe('thread retention and erasure', () => {
           actor_id: expect.any(String),
           resource_type: 'end_user',
           resource_id: digest,
-          before: { threads: 3, interactions: 3, events: 0 },
+          before: { threads: 3, interactions: 3, events: 0, webhook_deliveries: 0 },
           after: { reason: 'erasure' },
         },
       ]);

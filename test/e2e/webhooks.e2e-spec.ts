@@ -575,6 +575,23 @@ describe('outbound webhooks', () => {
       expect(page.body.meta.has_more).toBe(false);
     });
 
+    it("erasing a thread deletes its deliveries (their bodies hold the turns' text), and only its own", async () => {
+      const hook = await subscribe(['turn.completed']);
+      const erased = expectStatus(await send({ text: 'my card number is in this message' }), 200, 'send').body;
+      const kept = expectStatus(await send({ text: 'another conversation', user_id: 'u2' }), 200, 'send').body;
+      await receiver.waitFor(hook.path, 2);
+      const ofThread = async (threadId: string) =>
+        (await t.dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE thread_id = $1`, [threadId]))[0].n;
+      expect([await ofThread(erased.thread_id), await ofThread(kept.thread_id)]).toEqual([1, 1]);
+
+      expect((await t.http.delete(`/management/v1/threads/${erased.thread_id}`, org.headers)).status).toBe(204);
+      expect([await ofThread(erased.thread_id), await ofThread(kept.thread_id)]).toEqual([0, 1]);
+      const [record] = await t.dataSource.query(`SELECT before FROM audit_events WHERE action = 'thread.delete' AND organization_id = $1`, [
+        org.id,
+      ]);
+      expect(record.before).toMatchObject({ threads: 1, webhook_deliveries: 1 });
+    });
+
     it('delivers an outbox row whose enqueue was lost (the sweeper)', async () => {
       const hook = await subscribe(['turn.completed']);
       const id = newId();

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Thread retention and erasure (issue 20, docs/retention.md).
+ * Thread retention and erasure (issue 20, docs/governance.md).
  *
  * - `projects.thread_retention_days` (1..3650, NULL = keep forever).
  * - `ix_threads_project_last_activity`: the retention job picks a project's threads whose last activity

@@ -53,6 +53,8 @@ export class Webhooks1732242200000 implements MigrationInterface {
     `);
     await q.query(`CREATE INDEX ix_webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, created_at, id)`);
     await q.query(`CREATE INDEX ix_webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`);
+    // Thread erasure and retention delete a thread's deliveries with it.
+    await q.query(`CREATE INDEX ix_webhook_deliveries_thread ON webhook_deliveries (thread_id) WHERE thread_id IS NOT NULL`);
     await q.query(`
       CREATE TABLE webhook_thread_sequences (
         thread_id char(24) PRIMARY KEY REFERENCES threads (id) ON DELETE CASCADE,

@@ -10,7 +10,7 @@ export class TurnAlreadyRecordedError extends Error {
 
 /**
  * The thread was deleted (erasure or retention) between the turn's read and its write: the send answers 404, as
- * for a thread id that never existed (docs/retention.md).
+ * for a thread id that never existed (docs/governance.md).
  */
 export class ThreadGoneError extends NotFoundError {
   constructor() {

@@ -46,7 +46,7 @@ export class EventsService {
 
   /**
    * Deletes the events that ran on these threads (their text and variables are the conversation's content), in the
-   * caller's transaction: thread erasure and retention (docs/retention.md). Returns how many.
+   * caller's transaction: thread erasure and retention (docs/governance.md). Returns how many.
    */
   deleteForThreads(threadIds: string[]): Promise<number> {
     return this.repository.deleteForThreads(threadIds);

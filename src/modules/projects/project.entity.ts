@@ -13,7 +13,7 @@ export class ProjectEntity extends TimestampedEntity {
   @Column({ name: 'deleted_at', type: 'timestamptz', precision: 3, nullable: true })
   deletedAt: Date | null;
 
-  /** Threads idle longer than this many days are deleted by the retention job; null keeps them (docs/retention.md). */
+  /** Threads idle longer than this many days are deleted by the retention job; null keeps them (docs/governance.md). */
   @Column({ name: 'thread_retention_days', type: 'integer', nullable: true })
   threadRetentionDays: number | null;
 }

@@ -63,7 +63,7 @@ export class ProjectsService {
     return toProjectResponse(await this.getVisible(who.organizationId, projectId));
   }
 
-  /** Renames the project and/or sets its thread retention (`null` keeps threads forever; docs/retention.md). */
+  /** Renames the project and/or sets its thread retention (`null` keeps threads forever; docs/governance.md). */
   async update(who: Principal, projectId: string, dto: UpdateProjectDto): Promise<ProjectResponseDto> {
     const id = projectId.toLowerCase();
     const changes: { name?: string; threadRetentionDays?: number | null } = {};

@@ -10,6 +10,7 @@ import { ConversationsService } from '../conversations/conversations.service.js'
 import type { ThreadSelection } from '../conversations/conversations.types.js';
 import { EventsService } from '../events/events.service.js';
 import { ProjectsService } from '../projects/projects.service.js';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.service.js';
 import type { UserErasureResponseDto } from './dto/erasure.dto.js';
 
 const DAY_MS = 86_400_000;
@@ -50,7 +51,7 @@ interface BatchAudit {
  * the thread), the events that ran on them, and their stream replay buffers (after the commit, `threads.deleted`).
  * Usage answers stay the same (`usage_erased`, see ConversationsService.deleteThreads). Work goes in batches of
  * RETENTION_BATCH_SIZE threads, each one short transaction, so no lock is held for long and a send into another
- * thread never waits (docs/retention.md).
+ * thread never waits (docs/governance.md).
  */
 @Injectable()
 export class ThreadDeletionService {
@@ -64,6 +65,7 @@ export class ThreadDeletionService {
     private readonly bus: EventBus,
     private readonly config: AppConfig,
     private readonly audit: AuditService,
+    private readonly webhooks: WebhookOutbox,
   ) {}
 
   /** End-user erasure of one thread of the caller's organization, now; another organization's thread is 404. */
@@ -137,12 +139,13 @@ export class ThreadDeletionService {
       const gone = await this.conversations.deleteThreads(selection, this.config.retention.batchSize, recentSince);
       const threadIds = gone.threads.map((t) => t.id);
       const events = await this.events.deleteForThreads(threadIds);
+      const webhookDeliveries = await this.webhooks.deleteForThreads(threadIds);
       if (threadIds.length > 0) {
         await this.audit.record(audit.actor, {
           action: 'thread.delete',
           resourceType: audit.resourceType,
           resourceId: audit.resourceId,
-          before: { threads: threadIds.length, interactions: gone.interactionCount, events },
+          before: { threads: threadIds.length, interactions: gone.interactionCount, events, webhook_deliveries: webhookDeliveries },
           after: { reason, ...audit.summary },
         });
       }

@@ -4,7 +4,7 @@ import type { ThreadsDeleted } from '../../common/bus/event-map.js';
 import { ReplayBufferRepository } from './replay-buffer.repository.js';
 
 /**
- * Deleted threads take their stream replay buffers with them (docs/retention.md): a resume of an erased turn finds
+ * Deleted threads take their stream replay buffers with them (docs/governance.md): a resume of an erased turn finds
  * nothing to replay. The deleting process handles it (`emitAsync`, so erasure answers once the buffers are gone);
  * Redis is shared, so once is enough.
  */

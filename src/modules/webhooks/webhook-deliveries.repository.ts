@@ -73,6 +73,17 @@ const COLUMNS = `id, endpoint_id, event_type, thread_id, sequence, body, status,
 export class WebhookDeliveriesRepository {
   constructor(private readonly sql: SqlService) {}
 
+  /** Deletes every delivery of these threads, pending ones included (their bodies hold the turns); returns how many. */
+  async deleteForThreads(threadIds: string[]): Promise<number> {
+    if (threadIds.length === 0) return 0;
+    const rows = await this.sql.rows<{ n: string }>(
+      `WITH deleted AS (DELETE FROM webhook_deliveries WHERE thread_id = ANY($1::char(24)[]) RETURNING 1) SELECT count(*) AS n FROM deleted`,
+      [threadIds],
+      'webhook_deliveries_delete_for_threads',
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** Writes the deliveries of one message (in the caller's transaction), due now. */
   async insert(deliveries: NewWebhookDelivery[]): Promise<void> {
     await this.sql.rows(

@@ -66,6 +66,14 @@ export class WebhookOutbox {
     );
   }
 
+  /**
+   * Thread erasure and retention: the deliveries of these threads go with them, pending ones too — their bodies
+   * carry the turns' text, and an erased conversation must not leave later. Call in the deletion's transaction.
+   */
+  deleteForThreads(threadIds: string[]): Promise<number> {
+    return this.deliveries.deleteForThreads(threadIds);
+  }
+
   /** The messages of a recorded turn; call in the turn's transaction. */
   async turnRecorded(turn: TurnRecord): Promise<void> {
     const base = { organizationId: turn.organizationId, projectId: turn.projectId, agentId: turn.agentId, threadId: turn.threadId };
