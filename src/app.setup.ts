@@ -3,7 +3,7 @@ import fastifyCors from '@fastify/cors';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions, type onResponseHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
@@ -146,6 +146,13 @@ async function configureApp(
     if (route.url === basePath + EVENTS_ROUTE && route.method === 'POST') {
       route.onRequest = [...asArray(route.onRequest), authenticateEvents];
     }
+    // The route's label is bound here, once: reading `request.routeOptions` per request builds a 12-field object.
+    const url = route.url;
+    const recordMetrics: onResponseHookHandler = (request, reply, done) => {
+      metrics.httpResponded(request.method, url, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    };
+    route.onResponse = [...asArray(route.onResponse), recordMetrics];
   });
   let draining = false;
   fastify.addHook('preClose', (done) => {
@@ -168,7 +175,8 @@ async function configureApp(
     done();
   });
   fastify.addHook('onResponse', (request, reply, done) => {
-    metrics.httpResponded(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    // Matched routes are counted by their own hook (onRoute above); what no route matched is counted here.
+    if (request.is404) metrics.httpResponded(request.method, undefined, reply.statusCode, reply.elapsedTime / 1000);
     if (logsRequests) {
       request.log.info(
         { method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
