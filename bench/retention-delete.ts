@@ -16,7 +16,6 @@
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync } from 'node:fs';
-import net from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,6 +25,7 @@ import pg from 'pg';
 import { AppModule } from '../src/app.module.js';
 import { loadConfig } from '../src/config/app-config.js';
 import { ThreadDeletionService } from '../src/modules/retention/thread-deletion.service.js';
+import { freePort } from './lib/processes.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(process.argv[2] === 'retention-delete' ? 3 : 2),
@@ -85,17 +85,6 @@ function spawnNode(name: string, script: string, vars: Record<string, string>): 
   children.add(child);
   child.on('exit', () => children.delete(child));
   return child;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untyped bench JSON

@@ -36,3 +36,22 @@ export async function paginateSql<R extends QueryResultRow, T>(
   const rows = await sql.rows<R>(text, list.params.values);
   return assemblePage(rows, plan, spec, request, toItem);
 }
+
+/**
+ * The usual keyset of a raw-SQL list: newest or oldest first by `created_at`, ties broken by id. `alias` is the
+ * table's alias in the SELECT; `column` overrides the sorted expression (a planner hint, say).
+ */
+export function byCreatedAt<R extends { id: string; created_at: Date }>(
+  alias: string,
+  defaultOrder: 'asc' | 'desc',
+  column = `${alias}.created_at`,
+): KeysetSpec<R> {
+  return {
+    sortColumns: { created_at: column },
+    idColumn: `${alias}.id`,
+    sortValue: (row) => row.created_at.toISOString(),
+    rowId: (row) => row.id,
+    defaultSort: 'created_at',
+    defaultOrder,
+  };
+}

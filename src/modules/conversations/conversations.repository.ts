@@ -3,7 +3,7 @@ import { DatabaseError } from 'pg';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageQuery } from '../../common/pagination/page-query.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
-import { paginateSql } from '../../common/pagination/paginate-sql.js';
+import { byCreatedAt, paginateSql } from '../../common/pagination/paginate-sql.js';
 import { SqlParams } from '../../database/sql-params.js';
 import { SqlService } from '../../database/sql.service.js';
 import { ThreadGoneError, TurnAlreadyRecordedError } from './conversations.errors.js';
@@ -305,14 +305,7 @@ export class ConversationsRepository {
       this.sql,
       { select: 'SELECT t.id, t.title, t.created_at, t.version_tag, t.agent_id, t.user_id, t.external_id FROM threads t', where, params },
       query,
-      {
-        sortColumns: { created_at: unordered ? `(t.created_at + interval '0 seconds')` : 't.created_at' },
-        idColumn: 't.id',
-        sortValue: (row) => row.created_at.toISOString(),
-        rowId: (row) => row.id,
-        defaultSort: 'created_at',
-        defaultOrder: 'desc',
-      },
+      byCreatedAt('t', 'desc', unordered ? `(t.created_at + interval '0 seconds')` : 't.created_at'),
       request,
       toItem,
     );
@@ -379,14 +372,7 @@ export class ConversationsRepository {
         params,
       },
       query,
-      {
-        sortColumns: { created_at: 'i.created_at' },
-        idColumn: 'i.id',
-        sortValue: (row) => row.created_at.toISOString(),
-        rowId: (row) => row.id,
-        defaultSort: 'created_at',
-        defaultOrder: 'asc',
-      },
+      byCreatedAt('i', 'asc'),
       request,
       toItem,
     );

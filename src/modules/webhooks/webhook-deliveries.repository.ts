@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageQuery } from '../../common/pagination/page-query.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
-import { paginateSql } from '../../common/pagination/paginate-sql.js';
+import { byCreatedAt, paginateSql } from '../../common/pagination/paginate-sql.js';
 import { SqlParams } from '../../database/sql-params.js';
 import { SqlService } from '../../database/sql.service.js';
 import { ATTEMPT_LOG_LIMIT } from './webhooks.constants.js';
@@ -154,14 +154,7 @@ export class WebhookDeliveriesRepository {
       this.sql,
       { select: `SELECT ${COLUMNS} FROM webhook_deliveries d`, where: [`d.endpoint_id = ${params.add(endpointId)}`], params },
       query,
-      {
-        sortColumns: { created_at: 'd.created_at' },
-        idColumn: 'd.id',
-        sortValue: (row) => row.created_at.toISOString(),
-        rowId: (row) => row.id,
-        defaultSort: 'created_at',
-        defaultOrder: 'desc',
-      },
+      byCreatedAt('d', 'desc'),
       request,
       toItem,
     );

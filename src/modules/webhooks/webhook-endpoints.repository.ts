@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageQuery } from '../../common/pagination/page-query.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
-import { paginateSql } from '../../common/pagination/paginate-sql.js';
+import { byCreatedAt, paginateSql } from '../../common/pagination/paginate-sql.js';
 import { SqlParams } from '../../database/sql-params.js';
 import { SqlService } from '../../database/sql.service.js';
 
@@ -98,14 +98,7 @@ export class WebhookEndpointsRepository {
         params,
       },
       query,
-      {
-        sortColumns: { created_at: 'w.created_at' },
-        idColumn: 'w.id',
-        sortValue: (row) => row.created_at.toISOString(),
-        rowId: (row) => row.id,
-        defaultSort: 'created_at',
-        defaultOrder: 'desc',
-      },
+      byCreatedAt('w', 'desc'),
       request,
       toItem,
     );
