@@ -1,5 +1,13 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 
+/** Route metadata of `@Idempotent()`. */
+export const IDEMPOTENT = 'idempotency:route';
+
+export interface IdempotentOptions {
+  /** The route answers Server-Sent Events: the stored response is the stream's events (see recordIdempotentStream). */
+  stream?: boolean;
+}
+
 const CONTEXT = Symbol('idempotency');
 
 /** One stream event as its transport sent it. */

@@ -4,16 +4,21 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { defer, from, mergeAll, of, type Observable } from 'rxjs';
 import type { Principal } from '../auth/principal.js';
 import { SSE_HEADERS, sseFrame } from '../streaming/sse-connection.js';
-import { IDEMPOTENT, type IdempotentOptions } from './idempotent.decorator.js';
-import { idempotencyContextOf, setIdempotencyContext, type RecordedStreamEvent } from './idempotency-context.js';
+import {
+  IDEMPOTENT,
+  idempotencyContextOf,
+  setIdempotencyContext,
+  type IdempotentOptions,
+  type RecordedStreamEvent,
+} from './idempotency-context.js';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf } from './idempotency-key.js';
 import { IdempotencyService, type IdempotencyOutcome, type IdempotencyTicket } from './idempotency.service.js';
 
 type KeyedFastifyRequest = FastifyRequest & { user?: Principal };
 
 /**
- * Runs routes marked `@Idempotent()` once per Idempotency-Key (docs/idempotency.md). Global, and an interceptor so
- * that it runs after the guards: the credential the key is scoped to is known, and a request without a valid one
+ * Runs routes marked `@Idempotent()` once per Idempotency-Key (docs/idempotency.md); the decorator attaches it. An
+ * interceptor so that it runs after the guards: the credential the key is scoped to is known, and a request without a valid one
  * is 401 before any key is looked at. A request without the header costs nothing here (no round trip).
  */
 @Injectable()

@@ -1,21 +1,18 @@
-import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
+import { Global, Module } from '@nestjs/common';
 import { IdempotencyCleaner } from './idempotency.cleaner.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
 import { IdempotencyService } from './idempotency.service.js';
 
 /**
- * Idempotency keys (docs/idempotency.md): the global IdempotencyInterceptor serves every route marked
- * `@Idempotent()`; the cleaner deletes expired keys. Controllers use only the decorators (idempotent.decorator.ts,
- * idempotency-context.ts), so no module imports this one but the application.
+ * Idempotency keys (docs/idempotency.md): `@Idempotent()` attaches IdempotencyInterceptor to the routes it marks
+ * (only those: a global interceptor would put Nest's interceptor pipeline on every request, /health included); the
+ * cleaner deletes expired keys. Global, so the interceptor's dependencies resolve in every controller's module;
+ * controllers use only the decorators (idempotent.decorator.ts, idempotency-context.ts).
  */
+@Global()
 @Module({
-  providers: [
-    IdempotencyRepository,
-    IdempotencyService,
-    IdempotencyCleaner,
-    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
-  ],
+  providers: [IdempotencyRepository, IdempotencyService, IdempotencyCleaner, IdempotencyInterceptor],
+  exports: [IdempotencyService, IdempotencyInterceptor],
 })
 export class IdempotencyModule {}

@@ -1,16 +1,11 @@
-import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiExtraModels, ApiHeader, getSchemaPath } from '@nestjs/swagger';
 import { errorExample } from '../../common/swagger/api-errors.decorator.js';
 import { ErrorEnvelopeDto } from '../../common/errors/error-envelope.js';
 import { IDEMPOTENCY_KEY_MAX_CHARS } from './idempotency-key.js';
 import { IdempotencyErrorCode } from './idempotency.errors.js';
-
-export const IDEMPOTENT = 'idempotency:route';
-
-export interface IdempotentOptions {
-  /** The route answers Server-Sent Events: the stored response is the stream's events (see recordIdempotentStream). */
-  stream?: boolean;
-}
+import { IDEMPOTENT, type IdempotentOptions } from './idempotency-context.js';
+import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 
 const HEADER_DESCRIPTION =
   'A key of your choosing (a UUID is best), unique per request, 1–255 visible ASCII characters; the quoted ' +
@@ -93,6 +88,7 @@ export const Idempotent = (options: IdempotentOptions = {}) =>
   applyDecorators(
     ApiIdempotencyResponses(),
     SetMetadata(IDEMPOTENT, options),
+    UseInterceptors(IdempotencyInterceptor),
     ApiExtraModels(ErrorEnvelopeDto),
     ApiHeader({
       name: 'Idempotency-Key',
