@@ -29,6 +29,7 @@ import { AgentsModule } from './modules/agents/agents.module.js';
 import { AgentsService } from './modules/agents/agents.service.js';
 import { KeysModule } from './modules/keys/keys.module.js';
 import { AuditModule } from './modules/audit/audit.module.js';
+import { IdempotencyModule } from './modules/idempotency/idempotency.module.js';
 import { KeysService } from './modules/keys/keys.service.js';
 import { ProjectsService } from './modules/projects/projects.service.js';
 import { VersionsService } from './modules/versions/versions.service.js';
@@ -76,7 +77,9 @@ if (command === 'demo:ensure' && !orgApiKey) fail('demo:ensure needs BOOTSTRAP_O
 // The demo needs the management modules (and the global ones their services and guards use: metrics reads the
 // queues); the other commands only organizations.
 const demoModules: Type[] =
-  command === 'demo:ensure' ? [SqlModule, RedisModule, QueueModule, MetricsModule, AuthModule, AuditModule, AgentsModule, KeysModule] : [];
+  command === 'demo:ensure'
+    ? [SqlModule, RedisModule, QueueModule, MetricsModule, AuthModule, AuditModule, IdempotencyModule, AgentsModule, KeysModule]
+    : [];
 
 @Module({})
 class CliModule {
