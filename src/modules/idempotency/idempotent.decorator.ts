@@ -80,9 +80,9 @@ function ApiIdempotencyResponses(): MethodDecorator {
 }
 
 /**
- * The route honours the `Idempotency-Key` header (IETF httpapi-idempotency-key-header): IdempotencyInterceptor, a
- * global interceptor, runs it once per key and credential and replays its first response. Put it first (topmost)
- * among the route's decorators.
+ * The route honours the `Idempotency-Key` header (IETF httpapi-idempotency-key-header): it attaches
+ * IdempotencyInterceptor (after the guards), which runs the route once per key and credential and replays its first
+ * response. Put it first (topmost) among the route's decorators.
  */
 export const Idempotent = (options: IdempotentOptions = {}) =>
   applyDecorators(
