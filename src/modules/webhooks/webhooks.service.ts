@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { NotFoundError, ValidationError } from '../../common/errors/app-error.js';
@@ -27,6 +26,7 @@ import { WebhookEndpointsRepository, type WebhookEndpointRow } from './webhook-e
 import { WebhookJobs } from './webhook-jobs.js';
 import { WebhookSubscriptions } from './webhook-subscriptions.js';
 import { webhookMessageId } from './webhooks.constants.js';
+import { hashSecret } from '../auth/secrets.js';
 
 /** A project's webhook endpoints and their delivery log (management surface). */
 @Injectable()
@@ -193,7 +193,7 @@ function summary(row: WebhookEndpointRow): object {
 }
 
 /** The first 16 hex digits of the secret's SHA-256: tells secrets apart in the audit log without revealing them. */
-const digest = (secret: string): string => createHash('sha256').update(secret).digest('hex').slice(0, 16);
+const digest = (secret: string): string => hashSecret(secret).slice(0, 16);
 
 export const toWebhookResponse = (row: WebhookEndpointRow): WebhookResponseDto => ({
   id: row.id,
