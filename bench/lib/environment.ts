@@ -12,6 +12,7 @@ import pg from 'pg';
 import type { BenchContext, HttpMethod, JsonResponse, OrgCredentials } from '../scenario.js';
 import { ACCEPT_BASELINE_LIST, SAME_WORK_APPLICATION } from './same-work.js';
 import {
+  BENCH_DATABASE,
   type Cleanup,
   freePort,
   recordChild,
@@ -24,7 +25,6 @@ import {
 } from './processes.js';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-export const BENCH_DATABASE = 'agent_bench';
 const PG_BASE = process.env.BENCH_PG_URL ?? 'postgres://agent_service:agent_service@127.0.0.1:5432';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
 
@@ -53,11 +53,11 @@ export async function ensureServices(): Promise<void> {
   await runCommand('bash', [join(ROOT, 'scripts/services.sh')]);
 }
 
-// Any constant: the same in every benchmark invocation on this PostgreSQL server.
-const BENCH_LOCK_KEY = 7_240_113_008;
+// Any constant: the same in every benchmark invocation on this PostgreSQL server (with the database's name as the second key).
+const BENCH_LOCK_CLASS = 724_011;
 
 /**
- * One invocation at a time per PostgreSQL server: they share the `agent_bench` database (and two loads on the same
+ * One invocation at a time per benchmark database, `agent_bench` or `BENCH_DATABASE` (and two loads on the same
  * cores would spoil each other's figures anyway). Session-level advisory lock, released when the runner's
  * connection closes — also if the runner is killed.
  */
@@ -67,7 +67,10 @@ async function acquireBenchLock(cleanup: Cleanup): Promise<void> {
   cleanup.add('release the benchmark lock', () => client.end());
   let announced = false;
   for (;;) {
-    const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [BENCH_LOCK_KEY]);
+    const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [
+      BENCH_LOCK_CLASS,
+      BENCH_DATABASE,
+    ]);
     if (rows[0]?.locked) return;
     if (!announced) {
       log('another benchmark invocation is running on this machine: waiting for it to finish (Ctrl-C to give up)');

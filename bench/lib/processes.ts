@@ -90,7 +90,22 @@ export function spawnNode(script: string, args: string[], env: Record<string, st
   };
 }
 
-const CHILDREN_FILE = join(tmpdir(), 'agent-bench-children.json');
+/**
+ * The benchmark's database: `agent_bench`, or `BENCH_DATABASE` so two invocations (e.g. two worktrees) can run side by
+ * side — each with its own database, lock and orphan record (their figures then share the cores: trials only).
+ */
+export const BENCH_DATABASE = benchDatabaseName(process.env.BENCH_DATABASE ?? 'agent_bench');
+
+function benchDatabaseName(name: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name))
+    throw new Error(`BENCH_DATABASE must be a lower-case SQL identifier, got ${JSON.stringify(name)}`);
+  return name;
+}
+
+const CHILDREN_FILE = join(
+  tmpdir(),
+  BENCH_DATABASE === 'agent_bench' ? 'agent-bench-children.json' : `agent-bench-children-${BENCH_DATABASE}.json`,
+);
 const isHarnessChild = (pid: number): boolean => {
   try {
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
