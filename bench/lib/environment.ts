@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Bull from 'bull';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { BenchContext, HttpMethod, JsonResponse, OrgCredentials } from '../scenario.js';
@@ -119,7 +120,7 @@ async function deleteRedisKeys(prefix: string): Promise<number> {
   return deleted;
 }
 
-/** Number of jobs waiting or active in every Bull queue under `prefix`. */
+/** Number of jobs waiting, active or delayed in every Bull queue under `prefix` (repeatable schedules aside). */
 export async function pendingQueueJobs(prefix: string): Promise<number> {
   const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await redis.connect();
@@ -132,7 +133,9 @@ export async function pendingQueueJobs(prefix: string): Promise<number> {
         cursor = next;
         for (const key of keys) {
           const type = await redis.type(key);
-          total += type === 'list' ? await redis.llen(key) : type === 'zset' ? await redis.zcard(key) : 0;
+          if (type === 'list') total += await redis.llen(key);
+          // A repeatable job (the retention sweep) always has its next run delayed: it is a schedule, not work left.
+          else if (type === 'zset') total += (await redis.zrange(key, 0, -1)).filter((id) => !id.startsWith('repeat:')).length;
         }
       } while (cursor !== '0');
     }
@@ -142,7 +145,21 @@ export async function pendingQueueJobs(prefix: string): Promise<number> {
   }
 }
 
-/** Waits until no Bull job is waiting or active under the service's prefix (at most `timeoutMs`); returns what is left. */
+/**
+ * Pauses (`true`) or resumes a Bull queue of the service for every worker (Bull's global pause: the service's
+ * processors stop taking its jobs, new ones wait in its `paused` list), e.g. so a measured run does only what its
+ * same-work baseline does.
+ */
+export async function setQueuePaused(ctx: BenchContext, name: string, paused: boolean): Promise<void> {
+  const queue = new Bull(name, REDIS_URL, { prefix: `${ctx.redisPrefix}:bull` });
+  try {
+    await (paused ? queue.pause() : queue.resume());
+  } finally {
+    await queue.close();
+  }
+}
+
+/** Waits until no Bull job (repeatable schedules aside) is waiting or active under the service's prefix (at most `timeoutMs`); returns what is left. */
 export async function drainQueues(ctx: BenchContext, label: string, timeoutMs = 180_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   let pending = await pendingQueueJobs(ctx.redisPrefix);
