@@ -260,7 +260,7 @@ export function toMarkdown(report: BenchReport): string {
     if (s.mix && !s.summary) continue;
     if (s.status !== 'ok' || !s.summary) {
       lines.push(
-        `| ${s.name} | | ${s.status === 'not_available' ? 'not available in this build' : 'failed'} | | | | | | | | | | | | | | |`,
+        `| ${s.name} | | ${s.status === 'not_available' ? 'not available in this build' : s.status === 'ok' ? 'probes only: see Notes' : 'failed'} | | | | | | | | | | | | | | |`,
       );
       continue;
     }
