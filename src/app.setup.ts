@@ -202,25 +202,23 @@ async function configureApp(
     }
   });
 
+  // Both policies are built once: the delegator runs on every request (the package normalises what it returns).
+  const browserFacingCors = {
+    origin: true,
+    maxAge: 600,
+    exposedHeaders: ['x-request-id', 'retry-after', 'idempotent-replayed'],
+    allowedHeaders: ['authorization', 'content-type', 'last-event-id', 'x-request-id', 'idempotency-key'],
+  };
+  const origins = config.http.managementCorsOrigins;
+  const managementCors =
+    origins.length > 0 ? { origin: origins, maxAge: 600, exposedHeaders: ['x-request-id', 'idempotent-replayed'] } : { origin: false };
   await app.register(fastifyCors, {
     hook: 'onRequest',
     delegator: (request: FastifyRequest, callback) => {
       const path = request.url;
+      // Any origin may ask the browser-facing routes; a publishable key's allowed origins are enforced on the exchange and on each request.
       const browserFacing = path.includes('/messaging/v1/') || path.includes('/management/v1/auth/token');
-      if (browserFacing) {
-        // Any origin may ask; a publishable key's allowed origins are enforced on the exchange and on each request.
-        return callback(null, {
-          origin: true,
-          maxAge: 600,
-          exposedHeaders: ['x-request-id', 'retry-after', 'idempotent-replayed'],
-          allowedHeaders: ['authorization', 'content-type', 'last-event-id', 'x-request-id', 'idempotency-key'],
-        });
-      }
-      const origins = config.http.managementCorsOrigins;
-      return callback(
-        null,
-        origins.length > 0 ? { origin: origins, maxAge: 600, exposedHeaders: ['x-request-id', 'idempotent-replayed'] } : { origin: false },
-      );
+      return callback(null, browserFacing ? browserFacingCors : managementCors);
     },
   });
 
