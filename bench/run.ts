@@ -93,16 +93,21 @@ interface Sample {
 }
 const sample = (pids: number[]): Sample => ({ pids, cpu: ticksOf(pids), machine: machineCpu() });
 
-/** One autocannon run against `baseUrl`, with the CPU of `serverPid` (and `dbPids`) sampled around it. */
+/**
+ * One autocannon run against `baseUrl`, with the CPU of `serverPid` (and of the database backends `dbPids` lists)
+ * sampled around it. The backends are listed at the start and again at the end: a pool opens connections as the
+ * load arrives (and closes idle ones between runs), so a backend born during the run counts from zero.
+ */
 async function measure(
   env: Environment,
   baseUrl: string,
   plan: Pick<LoadPlan, 'requests' | 'idReplacement'>,
   seconds: number,
   serverPid: number,
-  dbPids: number[],
+  dbPids: () => Promise<number[]>,
   cleanup: Cleanup,
 ): Promise<Measured> {
+  const dbStart = await dbPids();
   const job: LoadJob = {
     kind: 'autocannon',
     baseUrl,
@@ -116,11 +121,11 @@ async function measure(
   const outcome = await runLoad(job, env.workDir, cleanup, {
     beforeStart: () => {
       before = sample([serverPid]);
-      dbBefore = ticksOf(dbPids);
+      dbBefore = ticksOf(dbStart);
     },
   });
   const after = sample([serverPid]);
-  const dbAfter = ticksOf(dbPids);
+  const dbAfter = ticksOf([...new Set([...dbStart, ...(await dbPids())])]);
   const result = outcome.autocannon;
   if (!result || !before || !dbBefore) throw new Error('the load generator returned no autocannon result');
   const requests = Math.max(result.requests, 1);
@@ -361,18 +366,17 @@ async function runScenario(env: Environment, scenario: Scenario, cleanup: Cleanu
     }
     if (warmup > 0) {
       log(`${scenario.name}: warm-up ${warmup} s (${result.baseline}, then scenario; discarded)`);
-      await measure(env, paired.url, paired.plan, warmup, paired.pid, [], cleanup);
+      await measure(env, paired.url, paired.plan, warmup, paired.pid, async () => [], cleanup);
       await paired.reset();
-      await measure(env, env.ctx.baseUrl, plan, warmup, env.service.pid, [], cleanup);
+      await measure(env, env.ctx.baseUrl, plan, warmup, env.service.pid, async () => [], cleanup);
       await settle();
     }
     const checked: Record<string, number> = {};
     for (let i = 1; i <= runs; i++) {
-      const baseline = await measure(env, paired.url, paired.plan, duration, paired.pid, await paired.dbPids(), cleanup);
+      const baseline = await measure(env, paired.url, paired.plan, duration, paired.pid, paired.dbPids, cleanup);
       await paired.reset();
-      const dbPids = await env.databaseBackendPids();
       const check: RunCheck | undefined = await scenario.check?.(env.ctx);
-      const measured = await measure(env, env.ctx.baseUrl, plan, duration, env.service.pid, dbPids, cleanup);
+      const measured = await measure(env, env.ctx.baseUrl, plan, duration, env.service.pid, () => env.databaseBackendPids(), cleanup);
       await settle();
       if (check) addFigures(checked, await check(measured));
       const pair: RunPair = { scenario: measured, baseline, ratio: baseline.rps > 0 ? measured.rps / baseline.rps : 0 };

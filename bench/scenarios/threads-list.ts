@@ -1,21 +1,27 @@
 /**
  * GET /management/v1/threads, paired with the list-baseline (the same SELECT and page in bare Fastify + pg): goal
- * ≥ 0.70× its req/s with p95 ≤ 20 ms (issue 15). Seeds BENCH_THREADS threads (default 2,000) through the
- * messaging API; the requests rotate over the unfiltered list, the user_id, agent_id, tool, rule, param and
- * created filters and two combinations, with facet values taken from what the seeded turns recorded.
- * The million-thread figure needs the bulk seeder's data set (docs/performance.md, "Threads at scale").
+ * ≥ 0.70× its req/s with p95 ≤ 20 ms (issue 15). Seeds BENCH_THREADS threads (default 1,000,000) and three
+ * interactions each into the benchmark organization with the bulk seeder (`bench/lib/bulk-threads.ts`, the data
+ * of "Threads at scale"); the requests rotate over the unfiltered list, the user_id, agent_id, tool, rule, param
+ * and created filters and two combinations, with values read from the seeded rows so that every filter matches.
  */
 import { type BenchContext, defineScenario } from '../scenario.js';
-import { inParallel, LIVE_AGENT_ROUTES, messagingAgent, pick, requireRoutes, SHOPPING_QUESTIONS } from '../lib/seed.js';
+import { bulkLoad, seedThreads } from '../lib/bulk-threads.js';
+import { requireRoutes } from '../lib/seed.js';
 
-/** The most common value of a facet among the seeded threads (a filter that matches, so a page is read). */
-async function commonFacet(ctx: BenchContext, column: 'tools' | 'rules'): Promise<string | undefined> {
-  const { rows } = await ctx.db.query<{ value: string }>(
-    `SELECT v AS value FROM threads, unnest(${column}) v WHERE organization_id = $1 GROUP BY v ORDER BY count(*) DESC, v LIMIT 1`,
-    [ctx.org.organizationId],
-  );
-  return rows[0]?.value;
+/** One value read from the seeded v1 threads of the organization ($1). */
+async function seeded(ctx: BenchContext, sql: string, params: unknown[] = []): Promise<string> {
+  const { rows } = await ctx.db.query<{ value: string }>(sql, [ctx.org.organizationId, ...params]);
+  if (!rows[0]) throw new Error(`no seeded value for: ${sql}`);
+  return rows[0].value;
 }
+
+/** The most common value of a facet among the seeded v1 threads (a filter that matches, so a page is read). */
+const commonFacet = (ctx: BenchContext, column: 'tools' | 'rules') =>
+  seeded(
+    ctx,
+    `SELECT v AS value FROM threads, unnest(${column}) v WHERE organization_id = $1 AND runtime = 'v1' GROUP BY v ORDER BY count(*) DESC, v LIMIT 1`,
+  );
 
 export default defineScenario({
   name: 'threads-list',
@@ -23,46 +29,71 @@ export default defineScenario({
   order: 70,
   baseline: 'list-baseline',
   goal: { ratio: 0.7, p95MaxMs: 20 },
-  available: (ctx) => requireRoutes(ctx, ['GET /management/v1/threads', 'POST /messaging/v1/messages', ...LIVE_AGENT_ROUTES]),
+  available: (ctx) => requireRoutes(ctx, ['GET /management/v1/threads']),
   async seed(ctx) {
-    const { headers, agentId } = await messagingAgent(ctx, 'v1', 'shopping-assistant');
-    const count = Number(process.env.BENCH_THREADS ?? 2000);
-    let halfway = '';
-    await inParallel(count, 8, async (i) => {
-      if (i === Math.floor(count / 2)) halfway = new Date().toISOString();
-      await ctx.request('POST', '/messaging/v1/messages', {
-        headers,
-        body: { text: pick(SHOPPING_QUESTIONS, i), user_id: `bench-user-${i % 200}` },
-      });
-    });
-    ctx.log(`seeded ${count} threads`);
+    const threads = Number(process.env.BENCH_THREADS ?? 1_000_000);
+    const started = Date.now();
+    const client = await ctx.db.connect();
+    try {
+      await bulkLoad(
+        client,
+        ['threads', 'interactions'],
+        () =>
+          seedThreads(client, {
+            organizationId: ctx.org.organizationId,
+            key: 'threads-list',
+            projects: 20,
+            threads,
+            interactions: 3 * threads,
+            log: ctx.log,
+          }),
+        ctx.log,
+      );
+    } finally {
+      client.release();
+    }
+    ctx.log(`seeded ${threads} threads and ${3 * threads} interactions in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    const agentId = await seeded(
+      ctx,
+      `SELECT agent_id AS value FROM threads WHERE organization_id = $1 AND runtime = 'v1' GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
+    );
+    // The agent's most active end user: the user_id filter and the agent_id + user_id combination both match.
+    const userId = await seeded(
+      ctx,
+      `SELECT user_id AS value FROM threads WHERE organization_id = $1 AND runtime = 'v1' AND agent_id = $2 GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`,
+      [agentId],
+    );
+    // The median creation time: `created` keeps the newer half.
+    const created = await seeded(
+      ctx,
+      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS value FROM threads WHERE organization_id = $1
+        ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
+      [Math.floor(threads / 2)],
+    );
     const tool = await commonFacet(ctx, 'tools');
     const rule = await commonFacet(ctx, 'rules');
     // A string-valued parameter (the baseline writes key:value as the service does for a non-numeric value).
-    const { rows } = await ctx.db.query<{ param: string }>(
-      `SELECT p.key || ':' || p.value AS param FROM threads t, jsonb_each_text(t.params) p
-        WHERE t.organization_id = $1 AND jsonb_typeof(t.params -> p.key) = 'string' AND p.value ~ '^[A-Za-z0-9_.-]+$'
+    const param = await seeded(
+      ctx,
+      `SELECT p.key || ':' || p.value AS value FROM threads t, jsonb_each_text(t.params) p
+        WHERE t.organization_id = $1 AND t.runtime = 'v1' AND jsonb_typeof(t.params -> p.key) = 'string' AND p.value ~ '^[A-Za-z0-9_.-]+$'
         GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`,
-      [ctx.org.organizationId],
     );
-    const param = rows[0]?.param;
-    const q = (filters: Record<string, string | undefined>) => {
-      const search = new URLSearchParams({ 'page[size]': '50' });
-      for (const [key, value] of Object.entries(filters)) if (value !== undefined) search.set(key, value);
-      return `/management/v1/threads?${search.toString()}`;
-    };
+    const q = (filters: Record<string, string>) =>
+      `/management/v1/threads?${new URLSearchParams({ 'page[size]': '50', ...filters }).toString()}`;
     const paths = [
       q({}),
-      q({ user_id: 'bench-user-7' }),
+      q({ user_id: userId }),
       q({ agent_id: agentId }),
-      q({ created: halfway }),
-      ...(tool ? [q({ tool })] : []),
-      ...(rule ? [q({ rule })] : []),
-      ...(param ? [q({ param })] : []),
-      q({ agent_id: agentId, user_id: 'bench-user-7' }),
-      ...(tool ? [q({ agent_id: agentId, tool, created: halfway })] : []),
+      q({ created }),
+      q({ tool }),
+      q({ rule }),
+      q({ param }),
+      q({ agent_id: agentId, user_id: userId }),
+      q({ agent_id: agentId, tool, created }),
     ];
-    ctx.log(`list filters: tool=${tool ?? '(none recorded)'}, rule=${rule ?? '(none recorded)'}, param=${param ?? '(none recorded)'}`);
+    ctx.log(`list filters: agent_id=${agentId}, user_id=${userId}, created=${created}, tool=${tool}, rule=${rule}, param=${param}`);
     return { requests: [{ method: 'GET', path: paths[0]!, headers: ctx.org.headers, paths }] };
   },
 });

@@ -14,6 +14,7 @@ import { TrafficSplits1732241900000 } from './1732241900000-traffic-splits.js';
 import { AuditEvents1732242000000 } from './1732242000000-audit-events.js';
 import { ThreadRetention1732242100000 } from './1732242100000-thread-retention.js';
 import { Webhooks1732242200000 } from './1732242200000-webhooks.js';
+import { ThreadUserAgentIndex1732242450000 } from './1732242450000-thread-user-agent-index.js';
 
 /** Every migration, in order. Passed as classes, not globs (ESM; see STACK.md P5). */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   AuditEvents1732242000000,
   ThreadRetention1732242100000,
   Webhooks1732242200000,
+  ThreadUserAgentIndex1732242450000,
 ];

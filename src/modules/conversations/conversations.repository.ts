@@ -274,17 +274,17 @@ export class ConversationsRepository {
 
   /**
    * The share of threads carrying each common tool and rule entry, from `pg_stats` (what ANALYZE sampled; values
-   * not listed are rarer than every listed one).
+   * not listed are rarer than every listed one). A column without statistics (never analyzed) has no entry.
    */
-  async facetShares(): Promise<Map<string, number>> {
-    const shares = new Map<string, number>();
-    const rows = await this.sql.rows<{ attname: string; elems: string[] | null; freqs: number[] | null }>(
+  async facetShares(): Promise<Partial<Record<'tools' | 'rules', Map<string, number>>>> {
+    const shares: Partial<Record<'tools' | 'rules', Map<string, number>>> = {};
+    const rows = await this.sql.rows<{ attname: 'tools' | 'rules'; elems: string[] | null; freqs: number[] | null }>(
       `SELECT attname, most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
          FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'threads' AND attname IN ('tools', 'rules')`,
       [],
       'threads_facet_stats',
     );
-    for (const row of rows) (row.elems ?? []).forEach((elem, i) => shares.set(`${row.attname}:${elem}`, row.freqs?.[i] ?? 0));
+    for (const row of rows) shares[row.attname] = new Map((row.elems ?? []).map((elem, i) => [elem, row.freqs?.[i] ?? 0]));
     return shares;
   }
 

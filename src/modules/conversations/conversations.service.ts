@@ -33,7 +33,7 @@ const FACET_STATS_TTL_MS = 60_000;
  */
 @Injectable()
 export class ConversationsService {
-  private facetStats: { at: number; shares: Map<string, number> } | null = null;
+  private facetStats: { at: number; shares: Partial<Record<'tools' | 'rules', Map<string, number>>> } | null = null;
   private refreshing: Promise<void> | null = null;
 
   constructor(
@@ -148,12 +148,15 @@ export class ConversationsService {
       if (!this.facetStats) await this.refreshing;
     }
     const shares = this.facetStats?.shares;
-    return (column, value) => shares?.get(`${column}:${value}`) ?? 0;
+    return (column, value) => {
+      const known = shares?.[column];
+      return known && (known.get(value) ?? 0);
+    };
   }
 
   private async loadFacetStats(): Promise<void> {
-    // No statistics is not an error: every facet then counts as rare and stays index-eligible.
-    const shares = await this.store.facetShares().catch(() => new Map<string, number>());
+    // No statistics is not an error: every share is then unknown and the planner alone picks the plan.
+    const shares = await this.store.facetShares().catch(() => ({}));
     this.facetStats = { at: Date.now(), shares };
   }
 }

@@ -44,6 +44,16 @@ describe('threadFilterConditions', () => {
     expect(rareFacetDriven({ user_id: 'u' } as ThreadListFilter, frequency)).toBe(false);
   });
 
+  it('leaves the plan to the planner when the facet statistics are unknown (table not analyzed)', () => {
+    const unknown: FacetFrequency = () => undefined;
+    expect(rareFacetDriven({ tool: ['catalog'] } as ThreadListFilter, unknown)).toBe(false);
+    expect(build({ tool: ['catalog'], rule: ['over_budget'] }, unknown).where).toContain('t.rules @> ARRAY[$4]::text[]');
+    // One known rare value still drives the plan; a facet of unknown share stays index-eligible beside it.
+    const partly: FacetFrequency = (column, value) => (column === 'tools' ? frequency(column, value) : undefined);
+    expect(rareFacetDriven({ tool: ['recalls'], rule: ['over_budget'] } as ThreadListFilter, partly)).toBe(true);
+    expect(build({ tool: ['recalls'], rule: ['over_budget'] }, partly).where).toContain('t.rules @> ARRAY[$4]::text[]');
+  });
+
   it('writes params as containment, presence and numeric jsonpath comparisons', () => {
     const { where, values } = build({ param: ['budget>=050.50', 'size:*', 'budget:30'] });
     expect(where[2]).toBe('(t.params #@@ $3::jsonpath OR t.params #@? $4::jsonpath OR (t.params @> $5::jsonb OR t.params @> $6::jsonb))');

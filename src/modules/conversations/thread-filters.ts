@@ -12,8 +12,22 @@ const NUMBER = /^-?\d+(\.\d+)?$/;
  * keyset indexes' leading columns, `@>`/`&&` on the GIN-indexed facets and params, jsonpath predicates with
  * histogram-based estimates for parameter presence and comparisons.
  */
-/** How common a facet value is (share of threads, from the planner statistics); 0 when unknown or rare. */
-export type FacetFrequency = (column: 'tools' | 'rules', value: string) => number;
+/**
+ * How common a facet value is (share of threads, from the planner statistics): 0 when rare (the statistics list
+ * every value that is not), undefined when the column has no statistics (yet).
+ */
+export type FacetFrequency = (column: 'tools' | 'rules', value: string) => number | undefined;
+
+/** The summed share of a field's values; undefined when any is unknown. */
+function share(values: string[], column: 'tools' | 'rules', frequency: FacetFrequency): number | undefined {
+  let sum = 0;
+  for (const value of values) {
+    const one = frequency(column, value);
+    if (one === undefined) return undefined;
+    sum += one;
+  }
+  return sum;
+}
 
 /** A facet value at least this common is answered by filtering a keyset walk, not by its GIN posting list. */
 export const COMMON_FACET = 0.02;
@@ -27,9 +41,12 @@ export const RARE_FACET = 0.005;
  * thousand rows at a million threads, sorted in a few milliseconds.
  */
 export function rareFacetDriven(query: ThreadListFilter, frequency: FacetFrequency): boolean {
+  // Unknown shares (a table not analyzed yet) leave the plan to the planner: forcing the sort of a posting list
+  // that turns out to hold most of the organization's threads costs far more than a filtered walk.
   return (['tools', 'rules'] as const).some((column) => {
     const values = [...new Set((column === 'tools' ? query.tool : query.rule) ?? [])];
-    return values.length > 0 && values.reduce((sum, value) => sum + frequency(column, value), 0) < RARE_FACET;
+    const total = share(values, column, frequency);
+    return values.length > 0 && total !== undefined && total < RARE_FACET;
   });
 }
 
@@ -80,12 +97,12 @@ export function threadFilterConditions(
   const facets = (['tools', 'rules'] as const)
     .map((column) => {
       const values = [...new Set((column === 'tools' ? query.tool : query.rule) ?? [])];
-      return { column, values, share: values.reduce((sum, value) => sum + frequency(column, value), 0) };
+      return { column, values, total: share(values, column, frequency) };
     })
     .filter((f) => f.values.length > 0);
-  const hasRare = facets.some((f) => f.share < COMMON_FACET);
-  for (const { column, values, share } of facets) {
-    const filterOnly = hasRare && share >= COMMON_FACET;
+  const hasRare = facets.some((f) => f.total !== undefined && f.total < COMMON_FACET);
+  for (const { column, values, total } of facets) {
+    const filterOnly = hasRare && total !== undefined && total >= COMMON_FACET;
     const target = filterOnly ? `(t.${column} || '{}'::text[])` : `t.${column}`;
     if (values.length === 1) where.push(`${target} @> ARRAY[${p.add(values[0])}]::text[]`);
     else where.push(`${target} && ${p.add(values)}::text[]`);
