@@ -4,6 +4,7 @@ import type { Bundle, CatalogRecord, CatalogSearchTool, ParameterExtractor, Rule
 import { componentName } from '../../text/jsx.js';
 import { processTerm, tokenize } from '../../text/terms.js';
 import { compileGuardrails, type CompiledGuardrail } from '../guardrails.js';
+import { CatalogPostings } from './catalog-postings.js';
 import { IntentClassifier } from '../intent-classifier.js';
 import { compileHttpTool, type CompiledHttpTool } from './http-tool.js';
 
@@ -16,7 +17,12 @@ export interface CompiledTool {
   def: CatalogSearchTool;
   records: CatalogRecord[];
   byId: Map<string, CatalogRecord>;
+  /** Prefix and typo-tolerant search, for queries with a word no record has. */
   index: MiniSearch<CatalogRecord>;
+  /** Exact-term search, scored as `index` scores it; record positions are positions in `records`. */
+  postings: CatalogPostings<CatalogRecord>;
+  /** Record id → position in `records`. */
+  positions: Map<string, number>;
   intents: Set<string> | null;
   component: string;
   /** Record fields with numbers that look like prices, shown formatted in the reply. */
@@ -68,38 +74,45 @@ function compileTool(def: CatalogSearchTool, records: CatalogRecord[]): Compiled
   const fields = [...new Set([def.title_field, ...(def.fields ?? [])])];
   const variantFields = new Set<string>();
   for (const r of records) for (const v of r.variants ?? []) for (const k of Object.keys(v)) variantFields.add(k);
+  const indexed = [...fields, VARIANTS_FIELD];
+  const boost = { [def.title_field]: 2, [VARIANTS_FIELD]: 0.5 };
   const index = new MiniSearch<CatalogRecord>({
     idField: 'id',
-    fields: [...fields, VARIANTS_FIELD],
+    fields: indexed,
     tokenize,
     processTerm: (term) => processTerm(term),
-    extractField: (doc, field) => {
-      if (field === VARIANTS_FIELD) {
-        return (doc.variants ?? [])
-          .map((v) =>
-            Object.values(v)
-              .filter((x) => typeof x === 'string')
-              .join(' '),
-          )
-          .join(' ');
-      }
-      const value = doc[field];
-      return value === null || value === undefined || typeof value === 'object' ? '' : String(value);
-    },
-    searchOptions: { boost: { [def.title_field]: 2, [VARIANTS_FIELD]: 0.5 }, combineWith: 'OR' },
+    extractField,
+    searchOptions: { boost, combineWith: 'OR' },
   });
   const unique = new Map<string, CatalogRecord>();
   for (const r of records) if (r && typeof r.id === 'string' && !unique.has(r.id)) unique.set(r.id, r);
-  index.addAll([...unique.values()]);
+  const kept = [...unique.values()];
+  index.addAll(kept);
   const priceFields = fields.filter((f) => /price|cost|amount|fee/i.test(f));
   return {
     def,
-    records: [...unique.values()],
+    records: kept,
     byId: unique,
     index,
+    postings: new CatalogPostings(kept, indexed, boost, extractField),
+    positions: new Map(kept.map((r, i) => [r.id, i])),
     intents: def.intents?.length ? new Set(def.intents) : null,
     component: componentName(def.collection),
     priceFields,
     variantFields,
   };
+}
+
+function extractField(doc: CatalogRecord, field: string): string {
+  if (field === VARIANTS_FIELD) {
+    return (doc.variants ?? [])
+      .map((v) =>
+        Object.values(v)
+          .filter((x) => typeof x === 'string')
+          .join(' '),
+      )
+      .join(' ');
+  }
+  const value = doc[field];
+  return value === null || value === undefined || typeof value === 'object' ? '' : String(value);
 }
