@@ -70,7 +70,7 @@ function numericOk(actual: unknown, f: Filter): boolean {
  * A record passes when each record-level filter holds on the record, and one variant satisfies all the
  * filters on fields the record itself lacks (so "black, size 10" needs a black size-10 variant).
  */
-function matches(record: CatalogRecord, filters: Filter[]): boolean {
+export function matches(record: CatalogRecord, filters: Filter[]): boolean {
   const onVariants: Filter[] = [];
   for (const f of filters) {
     const v = record[f.field];
