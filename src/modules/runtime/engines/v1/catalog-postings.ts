@@ -1,3 +1,4 @@
+import SearchableMap from 'minisearch/SearchableMap';
 import { processTerm, tokenize } from '../../text/terms.js';
 
 /** minisearch's BM25+ parameters (its defaults, which the catalog index keeps). */
@@ -28,12 +29,6 @@ export class Matches {
     this.order = new Int32Array(size);
   }
 
-  add(record: number, score: number, covered: number): void {
-    this.order[this.count++] = record;
-    this.score[record] = score;
-    this.covered[record] = covered;
-  }
-
   clear(): void {
     for (let i = 0; i < this.count; i += 1) {
       this.score[this.order[i]!] = 0;
@@ -43,23 +38,35 @@ export class Matches {
   }
 }
 
+/** minisearch's weights for prefix and typo-tolerant matches, and its cap on edit distance. */
+const PREFIX_WEIGHT = 0.375;
+const FUZZY_WEIGHT = 0.45;
+const MAX_FUZZY = 6;
+
 /**
- * Exact-term posting lists of a catalog with each record's score precomputed once per revision as the catalog's
- * MiniSearch computes it per query (same tokens, unique-token field lengths, running average field length, boosts,
- * field order and summation order), so a turn adds up a few lists into typed arrays instead of minisearch building
- * a result object for each of the ~20,000 records a common query matches in a 50,000-record catalog.
+ * A catalog's posting lists with each record's BM25+ field score computed once per revision, searched as the
+ * catalog's MiniSearch index used to be (same tokens, unique-token field lengths, running average field length,
+ * boosts, field order, prefix and typo-tolerant expansion, and summation order, so the same floats and ties): a turn
+ * adds up a few lists into typed arrays instead of building a result object for each of the ~20,000 records a
+ * common query matches in a 50,000-record catalog.
  */
 export class CatalogPostings<T> {
-  /** term → its slot: postings of slot i are docs/scores[offsets[i] .. offsets[i + 1]). */
+  /** Terms in the order the records first use them (the order minisearch inserts them, which its tree follows). */
   private readonly slots = new Map<string, number>();
+  private readonly tree: SearchableMap<number>;
+  /** Field boosts in the order scores add up (minisearch's boost-object key order). */
+  private readonly boosts: Float64Array;
+  /** Postings of term slot s in field k: docs/raw[offsets[s * fields + k] .. offsets[s * fields + k + 1]). */
   private readonly offsets: Int32Array;
   private readonly docs: Int32Array;
-  private readonly scores: Float64Array;
-  private readonly matches: Matches;
+  private readonly raw: Float64Array;
+  /** One query term's matches (before they add into the query's), and the query's. */
+  private readonly term: Matches;
+  private readonly query: Matches;
 
   /**
-   * `fields` in the index's order and `boosts` as given to MiniSearch; `extract` is the index's extractField. The
-   * records are the ones added to the index, in the order they were added.
+   * `fields` in index order, `boosts` per field name (1 when absent), `extract` a record field's text; records are
+   * identified by their position.
    */
   constructor(
     records: readonly T[],
@@ -70,94 +77,136 @@ export class CatalogPostings<T> {
     const n = records.length;
     const lengths = fields.map(() => new Uint32Array(n));
     const average = fields.map(() => 0);
-    const postings = fields.map(() => new Map<string, number[]>());
+    /** Per field, per term slot: doc, frequency, doc, frequency… */
+    const postings = fields.map((): number[][] => []);
     records.forEach((record, doc) => {
       fields.forEach((field, f) => {
         const tokens = tokenize(extract(record, field));
         lengths[f]![doc] = new Set(tokens).size;
         average[f] = (average[f]! * doc + lengths[f]![doc]!) / (doc + 1);
-        const freqs = new Map<string, number>();
+        const freqs = new Map<number, number>();
         for (const token of tokens) {
           const term = processTerm(token);
-          if (term) freqs.set(term, (freqs.get(term) ?? 0) + 1);
+          if (!term) continue;
+          let slot = this.slots.get(term);
+          if (slot === undefined) this.slots.set(term, (slot = this.slots.size));
+          freqs.set(slot, (freqs.get(slot) ?? 0) + 1);
         }
-        for (const [term, freq] of freqs) {
-          const list = postings[f]!.get(term);
-          if (list) list.push(doc, freq);
-          else postings[f]!.set(term, [doc, freq]);
-        }
+        for (const [slot, freq] of freqs) (postings[f]![slot] ??= []).push(doc, freq);
       });
     });
-    // minisearch visits fields in the key order of its boost object, and a record's per-term score is the sum of
-    // its fields' in that order; a record first met in a later field comes after those met in an earlier one.
-    const boosted = Object.keys(Object.fromEntries(fields.map((f) => [f, boosts[f] || 1])));
-    const order = boosted.map((f) => fields.indexOf(f));
-    const terms = new Set(postings.flatMap((p) => [...p.keys()]));
-    const offsets: number[] = [0];
-    const docs: number[] = [];
-    const scores: number[] = [];
-    const at = new Int32Array(n).fill(-1);
-    for (const term of terms) {
-      const start = docs.length;
-      for (const f of order) {
-        const list = postings[f]!.get(term);
-        if (!list) continue;
-        const boost = boosts[fields[f]!] || 1;
+    this.tree = SearchableMap.from(this.slots);
+    const order = Object.keys(Object.fromEntries(fields.map((f) => [f, boosts[f] || 1]))).map((f) => fields.indexOf(f));
+    this.boosts = Float64Array.from(order, (f) => boosts[fields[f]!] || 1);
+    const width = fields.length;
+    this.offsets = new Int32Array(this.slots.size * width + 1);
+    const total = postings.reduce((sum, perField) => sum + perField.reduce((s, list) => s + (list ? list.length / 2 : 0), 0), 0);
+    this.docs = new Int32Array(total);
+    this.raw = new Float64Array(total);
+    let at = 0;
+    for (let slot = 0; slot < this.slots.size; slot += 1) {
+      order.forEach((f, k) => {
+        const list = postings[f]![slot] ?? [];
         for (let i = 0; i < list.length; i += 2) {
-          const doc = list[i]!;
-          const weighted = boost * bm25(list[i + 1]!, list.length / 2, n, lengths[f]![doc]!, average[f]!);
-          if (at[doc]! < 0) {
-            at[doc] = docs.length;
-            docs.push(doc);
-            scores.push(weighted);
-          } else scores[at[doc]!] = scores[at[doc]!]! + weighted;
+          this.docs[at] = list[i]!;
+          this.raw[at] = bm25(list[i + 1]!, list.length / 2, n, lengths[f]![list[i]!]!, average[f]!);
+          at += 1;
         }
-      }
-      for (let i = start; i < docs.length; i += 1) at[docs[i]!] = -1;
-      this.slots.set(term, offsets.length - 1);
-      offsets.push(docs.length);
+        this.offsets[slot * width + k + 1] = at;
+      });
     }
-    this.offsets = Int32Array.from(offsets);
-    this.docs = Int32Array.from(docs);
-    this.scores = Float64Array.from(scores);
-    this.matches = new Matches(n);
+    this.term = new Matches(n);
+    this.query = new Matches(n);
   }
 
-  has(term: string): boolean {
-    return this.slots.has(term);
+  /** Processed query terms of a text, as minisearch derives them (repeats kept). */
+  static terms(text: string): string[] {
+    return tokenize(text)
+      .map((w) => processTerm(w))
+      .filter((t): t is string => Boolean(t));
   }
 
-  /** A scratch result set, cleared (for this catalog's size). */
+  /** A cleared result set for this catalog's records (reused from search to search: a search runs synchronously). */
   scratch(): Matches {
-    this.matches.clear();
-    return this.matches;
+    this.query.clear();
+    return this.query;
   }
 
   /**
-   * minisearch's OR query over exact terms (processed, in query order, repeats kept): per record the sum of its
-   * terms' scores in term order, times the number of distinct terms matched; records in first-match order.
+   * minisearch's OR query: per record the sum over query terms (in order, repeats kept) of its matching terms'
+   * scores, times the number of distinct query terms matched; records in minisearch's order (first match first).
+   * With `expand`, a term of 4+ letters also matches the terms it begins, and one of 6+ letters terms one edit away.
    */
-  search(terms: readonly string[]): Matches {
+  search(terms: readonly string[], expand: boolean): Matches {
     const m = this.scratch();
-    const sum = m.score;
     const seen = new Set<string>();
-    for (const term of terms) {
-      const slot = this.slots.get(term);
-      const repeat = seen.has(term);
-      seen.add(term);
-      if (slot === undefined) continue;
-      for (let i = this.offsets[slot]!; i < this.offsets[slot + 1]!; i += 1) {
-        const doc = this.docs[i]!;
-        if (!m.covered[doc]) m.order[m.count++] = doc;
-        sum[doc] = sum[doc]! + this.scores[i]!;
-        if (!repeat) m.covered[doc] = m.covered[doc]! + 1;
+    for (const q of terms) {
+      const repeat = seen.has(q);
+      seen.add(q);
+      const t = this.term;
+      t.clear();
+      const slot = this.slots.get(q);
+      if (slot !== undefined) this.collect(slot, 1);
+      if (expand) {
+        const distance = q.length >= 6 ? Math.min(MAX_FUZZY, Math.round(q.length * 0.2)) : 0;
+        const near = distance ? this.tree.fuzzyGet(q, distance) : undefined;
+        if (q.length >= 4) {
+          for (const [term, s] of this.tree.atPrefix(q)) {
+            const extra = term.length - q.length;
+            if (!extra) continue;
+            near?.delete(term);
+            this.collect(s, (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * extra));
+          }
+        }
+        for (const [term, [s, edits]] of near ?? []) {
+          if (edits) this.collect(s, (FUZZY_WEIGHT * term.length) / (term.length + edits));
+        }
+      }
+      for (let i = 0; i < t.count; i += 1) {
+        const doc = t.order[i]!;
+        if (!m.covered[doc]) {
+          m.order[m.count++] = doc;
+          m.covered[doc] = 1;
+        } else if (!repeat) m.covered[doc] = m.covered[doc]! + 1;
+        m.score[doc] = m.score[doc]! + t.score[doc]!;
       }
     }
     for (let i = 0; i < m.count; i += 1) {
       const doc = m.order[i]!;
-      sum[doc] = sum[doc]! * m.covered[doc]!;
+      m.score[doc] = m.score[doc]! * m.covered[doc]!;
     }
     return m;
+  }
+
+  /** The `n` best records for exact terms: by score, ties in search order (minisearch's sorted results). */
+  best(terms: readonly string[], n: number): number[] {
+    const { score, order, count } = this.search(terms, false);
+    const heap = new Heap(
+      Int32Array.from({ length: count }, (_, i) => i),
+      (a, b) => (score[order[a]!] !== score[order[b]!] ? score[order[a]!]! > score[order[b]!]! : a < b),
+    );
+    const out: number[] = [];
+    for (let p = heap.pop(); p !== undefined && out.length < n; p = heap.pop()) out.push(order[p]!);
+    return out;
+  }
+
+  /** Whether some record has the (processed) term. */
+  has(term: string): boolean {
+    return this.slots.has(term);
+  }
+
+  /** Adds a term's field scores, times `weight`, into the current query term's matches (minisearch's termResults). */
+  private collect(slot: number, weight: number): void {
+    const t = this.term;
+    const width = this.boosts.length;
+    for (let k = 0; k < width; k += 1) {
+      const boost = weight * this.boosts[k]!;
+      for (let i = this.offsets[slot * width + k]!; i < this.offsets[slot * width + k + 1]!; i += 1) {
+        const doc = this.docs[i]!;
+        if (!t.score[doc]) t.order[t.count++] = doc;
+        t.score[doc] = t.score[doc]! + boost * this.raw[i]!;
+      }
+    }
   }
 }
 

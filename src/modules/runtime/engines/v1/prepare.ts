@@ -1,8 +1,6 @@
-import MiniSearch from 'minisearch';
 import { compileTenantPattern, type TenantPattern } from '../../../bundles/bundle-pattern.js';
 import type { Bundle, CatalogRecord, CatalogSearchTool, ParameterExtractor, Rule } from '../../../bundles/bundle.types.js';
 import { componentName } from '../../text/jsx.js';
-import { processTerm, tokenize } from '../../text/terms.js';
 import { compileGuardrails, type CompiledGuardrail } from '../guardrails.js';
 import { CatalogPostings } from './catalog-postings.js';
 import { IntentClassifier } from '../intent-classifier.js';
@@ -16,13 +14,8 @@ export interface CompiledExtractor {
 export interface CompiledTool {
   def: CatalogSearchTool;
   records: CatalogRecord[];
-  byId: Map<string, CatalogRecord>;
-  /** Prefix and typo-tolerant search, for queries with a word no record has. */
-  index: MiniSearch<CatalogRecord>;
-  /** Exact-term search, scored as `index` scores it; record positions are positions in `records`. */
+  /** Search over the fields; record positions are positions in `records`. */
   postings: CatalogPostings<CatalogRecord>;
-  /** Record id → position in `records`. */
-  positions: Map<string, number>;
   intents: Set<string> | null;
   component: string;
   /** Record fields with numbers that look like prices, shown formatted in the reply. */
@@ -44,7 +37,7 @@ export interface V1Index {
   rules: Rule[];
 }
 
-const VARIANTS_FIELD = '__variants';
+export const VARIANTS_FIELD = '__variants';
 
 export function prepareV1(bundle: Bundle): V1Index {
   const extractors: CompiledExtractor[] = [];
@@ -74,28 +67,14 @@ function compileTool(def: CatalogSearchTool, records: CatalogRecord[]): Compiled
   const fields = [...new Set([def.title_field, ...(def.fields ?? [])])];
   const variantFields = new Set<string>();
   for (const r of records) for (const v of r.variants ?? []) for (const k of Object.keys(v)) variantFields.add(k);
-  const indexed = [...fields, VARIANTS_FIELD];
-  const boost = { [def.title_field]: 2, [VARIANTS_FIELD]: 0.5 };
-  const index = new MiniSearch<CatalogRecord>({
-    idField: 'id',
-    fields: indexed,
-    tokenize,
-    processTerm: (term) => processTerm(term),
-    extractField,
-    searchOptions: { boost, combineWith: 'OR' },
-  });
   const unique = new Map<string, CatalogRecord>();
   for (const r of records) if (r && typeof r.id === 'string' && !unique.has(r.id)) unique.set(r.id, r);
   const kept = [...unique.values()];
-  index.addAll(kept);
   const priceFields = fields.filter((f) => /price|cost|amount|fee/i.test(f));
   return {
     def,
     records: kept,
-    byId: unique,
-    index,
-    postings: new CatalogPostings(kept, indexed, boost, extractField),
-    positions: new Map(kept.map((r, i) => [r.id, i])),
+    postings: new CatalogPostings(kept, [...fields, VARIANTS_FIELD], { [def.title_field]: 2, [VARIANTS_FIELD]: 0.5 }, extractField),
     intents: def.intents?.length ? new Set(def.intents) : null,
     component: componentName(def.collection),
     priceFields,
@@ -103,7 +82,8 @@ function compileTool(def: CatalogSearchTool, records: CatalogRecord[]): Compiled
   };
 }
 
-function extractField(doc: CatalogRecord, field: string): string {
+/** A record field's searchable text (variants: their string values). */
+export function extractField(doc: CatalogRecord, field: string): string {
   if (field === VARIANTS_FIELD) {
     return (doc.variants ?? [])
       .map((v) =>

@@ -1,10 +1,8 @@
 import type { CatalogRecord, Scalar } from '../../../bundles/bundle.types.js';
-import { isStopword, MAX_QUERY_TERMS, processTerm, tokenize, words } from '../../text/terms.js';
+import { isStopword, MAX_QUERY_TERMS, processTerm, words } from '../../text/terms.js';
 import type { ParamValue } from '../../trace.types.js';
-import { Heap, type Matches } from './catalog-postings.js';
+import { CatalogPostings, Heap, type Matches } from './catalog-postings.js';
 import type { CompiledTool } from './prepare.js';
-
-const FUZZY = { prefix: (term: string) => term.length >= 4, fuzzy: (term: string) => (term.length >= 6 ? 0.2 : false) } as const;
 
 export interface Filter {
   field: string;
@@ -171,14 +169,9 @@ export function runTool(
         .map((w) => processTerm(w))
         .filter((t): t is string => Boolean(t)),
     );
-    const terms = tokenize(query)
-      .map((w) => processTerm(w))
-      .filter((t): t is string => Boolean(t));
-    let found = tool.postings.search(terms);
-    if (!found.count || new Set(terms.filter((t) => tool.postings.has(t))).size < wanted.size) {
-      found = tool.postings.scratch();
-      for (const r of tool.index.search(query, FUZZY)) found.add(tool.positions.get(String(r.id))!, r.score, new Set(r.queryTerms).size);
-    }
+    const terms = CatalogPostings.terms(query);
+    let found = tool.postings.search(terms, false);
+    if (!found.count || new Set(terms.filter((t) => tool.postings.has(t))).size < wanted.size) found = tool.postings.search(terms, true);
     searched = found.count;
     hits = best(found, wanted.size, limit, (doc) => matches(tool.records[doc]!, filters)).map((doc) => ({
       record: tool.records[doc]!,
