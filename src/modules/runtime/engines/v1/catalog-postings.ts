@@ -181,9 +181,8 @@ export class CatalogPostings<T> {
   /** The `n` best records for exact terms: by score, ties in search order (minisearch's sorted results). */
   best(terms: readonly string[], n: number): number[] {
     const { score, order, count } = this.search(terms, false);
-    const heap = new Heap(
-      Int32Array.from({ length: count }, (_, i) => i),
-      (a, b) => (score[order[a]!] !== score[order[b]!] ? score[order[a]!]! > score[order[b]!]! : a < b),
+    const heap = new Heap(positions(count), (a, b) =>
+      score[order[a]!] !== score[order[b]!] ? score[order[a]!]! > score[order[b]!]! : a < b,
     );
     const out: number[] = [];
     for (let p = heap.pop(); p !== undefined && out.length < n; p = heap.pop()) out.push(order[p]!);
@@ -208,6 +207,13 @@ export class CatalogPostings<T> {
       }
     }
   }
+}
+
+/** 0, 1, …, n - 1 (a plain loop: `Int32Array.from` with a mapping function is several times slower). */
+export function positions(n: number): Int32Array {
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i += 1) out[i] = i;
+  return out;
 }
 
 /** A binary max-heap of positions 0..n-1 under `better`, popped lazily (only the first few are usually needed). */

@@ -1,7 +1,7 @@
 import type { CatalogRecord, Scalar } from '../../../bundles/bundle.types.js';
 import { isStopword, MAX_QUERY_TERMS, processTerm, words } from '../../text/terms.js';
 import type { ParamValue } from '../../trace.types.js';
-import { CatalogPostings, Heap, type Matches } from './catalog-postings.js';
+import { CatalogPostings, Heap, positions, type Matches } from './catalog-postings.js';
 import type { CompiledTool } from './prepare.js';
 
 export interface Filter {
@@ -103,15 +103,12 @@ function best(found: Matches, terms: number, limit: number, passes: (doc: number
     return pass;
   };
   // Heap items are positions in `order` (the search's order, which breaks ties).
-  const byRank = new Heap(
-    Int32Array.from({ length: found.count }, (_, i) => i),
-    (a, b) => {
-      const x = order[a]!;
-      const y = order[b]!;
-      if (covered[x] !== covered[y]) return covered[x]! > covered[y]!;
-      return score[x] !== score[y] ? score[x]! > score[y]! : a < b;
-    },
-  );
+  const byRank = new Heap(positions(found.count), (a, b) => {
+    const x = order[a]!;
+    const y = order[b]!;
+    if (covered[x] !== covered[y]) return covered[x]! > covered[y]!;
+    return score[x] !== score[y] ? score[x]! > score[y]! : a < b;
+  });
   const hits: number[] = [];
   let bestCovered = 0;
   let next: number | undefined;
@@ -127,7 +124,7 @@ function best(found: Matches, terms: number, limit: number, passes: (doc: number
   if (next === undefined || needed === bestCovered) return hits;
   // The bar is 30% of the best passing score, which may belong to a record matching fewer terms.
   let topScore = score[hits[0]!]!;
-  const fewer = Int32Array.from({ length: found.count }, (_, i) => i).filter((i) => covered[order[i]!]! < bestCovered);
+  const fewer = positions(found.count).filter((i) => covered[order[i]!]! < bestCovered);
   const byScore = new Heap(fewer, (a, b) => score[order[a]!]! > score[order[b]!]!);
   for (let p = byScore.pop(); p !== undefined && score[order[p]!]! > topScore; p = byScore.pop()) {
     if (ok(order[p]!)) {
