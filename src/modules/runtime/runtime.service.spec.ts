@@ -1,4 +1,5 @@
 import { jest } from '@jest/globals';
+import SearchableMap from 'minisearch/SearchableMap';
 import { KB_BUNDLE } from '../../../test/fixtures/runtime/kb.fixture.js';
 import { agentFor, collect, newRuntime, turn } from '../../../test/fixtures/runtime/runtime.fixture.js';
 import { SHOP_BUNDLE } from '../../../test/fixtures/runtime/shop.fixture.js';
@@ -14,7 +15,7 @@ describe('RuntimeService', () => {
       const a = rt.prepare({ digest: 'sha256:aaa', runtime: 'v1', bundle: SHOP_BUNDLE });
       const b = rt.prepare({ digest: 'sha256:aaa', runtime: 'v1', bundle: SHOP_BUNDLE });
       expect(b).toBe(a);
-      expect(b.v1!.tools[0]!.index).toBe(a.v1!.tools[0]!.index);
+      expect(b.v1!.tools[0]!.postings).toBe(a.v1!.tools[0]!.postings);
       const c = rt.prepare({ digest: 'sha256:bbb', runtime: 'v1', bundle: SHOP_BUNDLE });
       expect(c).not.toBe(a);
       const kb = rt.prepare({ digest: 'sha256:ccc', runtime: 'v2', bundle: KB_BUNDLE });
@@ -25,11 +26,11 @@ describe('RuntimeService', () => {
     it('does not rebuild anything per message', async () => {
       const rt = newRuntime();
       const agent = rt.prepare({ digest: 'sha256:ddd', runtime: 'v1', bundle: SHOP_BUNDLE });
-      const index = agent.v1!.tools[0]!.index;
-      const add = jest.spyOn(index, 'addAll');
+      const build = jest.spyOn(SearchableMap, 'from');
       await rt.run(agent, turn('running shoes'));
       await rt.run(rt.prepare({ digest: 'sha256:ddd', runtime: 'v1', bundle: SHOP_BUNDLE }), turn('trail shoes'));
-      expect(add).not.toHaveBeenCalled();
+      expect(build).not.toHaveBeenCalled();
+      build.mockRestore();
     });
 
     it('defaults to the builtin provider and answers an empty bundle', async () => {

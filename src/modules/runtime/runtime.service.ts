@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { AppConfig } from '../../config/app-config.js';
 import { AppError, ValidationError } from '../../common/errors/app-error.js';
 import type { TurnPlan } from './engines/plan.js';
+import { CatalogPostings } from './engines/v1/catalog-postings.js';
 import { prepareV1 } from './engines/v1/prepare.js';
 import { planV1, planV1WithHttp, V1_BUILD, type HttpToolCaller } from './engines/v1-engine.js';
 import { HttpToolsService } from './http-tools/http-tools.service.js';
@@ -217,9 +218,8 @@ export class RuntimeService {
         }
       } else if (agent.v1) {
         for (const tool of agent.v1.tools) {
-          for (const h of tool.index.search(query).slice(0, 3)) {
-            const rec = tool.byId.get(String(h.id));
-            const title = rec ? rec[tool.def.title_field] : undefined;
+          for (const doc of tool.postings.best(CatalogPostings.terms(query), 3)) {
+            const title = tool.records[doc]?.[tool.def.title_field];
             if (typeof title === 'string') add(`Show me more like ${title}`);
           }
         }

@@ -1,5 +1,4 @@
 import { jest } from '@jest/globals';
-import MiniSearch from 'minisearch';
 import { INPUT_LIMITS } from '../../../common/validation/input-limits.js';
 import { compileTenantPattern, PATTERN_DFA_MAX_BYTES, testTenantPattern } from '../../bundles/bundle-pattern.js';
 import type { Bundle } from '../../bundles/bundle.types.js';
@@ -12,6 +11,7 @@ import { EngineInputError } from '../runtime.errors.js';
 import { MAX_QUERY_TERMS, sentences, words } from '../text/terms.js';
 import { BPE_RUN_MAX, bpePieces, countTextTokens } from '../text/token-counter.js';
 import { IntentClassifier } from './intent-classifier.js';
+import { CatalogPostings } from './v1/catalog-postings.js';
 
 /**
  * The work one message can cause is bounded: every word the search, fuzzy matching and intent recognition
@@ -34,13 +34,13 @@ const manyWords = (n: number) => {
   return out.join(' ').slice(0, n);
 };
 
-/** Records every query string handed to any MiniSearch index while `fn` runs. */
+/** Records every query string a catalog search is made of while `fn` runs. */
 async function searchedQueries(fn: () => Promise<unknown>): Promise<string[]> {
   const seen: string[] = [];
-  const original = MiniSearch.prototype.search;
-  const spy = jest.spyOn(MiniSearch.prototype, 'search').mockImplementation(function (this: MiniSearch, query, options) {
-    if (typeof query === 'string') seen.push(query);
-    return original.call(this, query, options);
+  const original = CatalogPostings.terms.bind(CatalogPostings);
+  const spy = jest.spyOn(CatalogPostings, 'terms').mockImplementation((query: string) => {
+    seen.push(query);
+    return original(query);
   });
   try {
     await fn();

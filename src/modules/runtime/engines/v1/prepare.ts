@@ -1,9 +1,8 @@
-import MiniSearch from 'minisearch';
 import { compileTenantPattern, type TenantPattern } from '../../../bundles/bundle-pattern.js';
 import type { Bundle, CatalogRecord, CatalogSearchTool, ParameterExtractor, Rule } from '../../../bundles/bundle.types.js';
 import { componentName } from '../../text/jsx.js';
-import { processTerm, tokenize } from '../../text/terms.js';
 import { compileGuardrails, type CompiledGuardrail } from '../guardrails.js';
+import { CatalogPostings } from './catalog-postings.js';
 import { IntentClassifier } from '../intent-classifier.js';
 import { compileHttpTool, type CompiledHttpTool } from './http-tool.js';
 
@@ -15,8 +14,8 @@ export interface CompiledExtractor {
 export interface CompiledTool {
   def: CatalogSearchTool;
   records: CatalogRecord[];
-  byId: Map<string, CatalogRecord>;
-  index: MiniSearch<CatalogRecord>;
+  /** Search over the fields; record positions are positions in `records`. */
+  postings: CatalogPostings<CatalogRecord>;
   intents: Set<string> | null;
   component: string;
   /** Record fields with numbers that look like prices, shown formatted in the reply. */
@@ -38,7 +37,7 @@ export interface V1Index {
   rules: Rule[];
 }
 
-const VARIANTS_FIELD = '__variants';
+export const VARIANTS_FIELD = '__variants';
 
 export function prepareV1(bundle: Bundle): V1Index {
   const extractors: CompiledExtractor[] = [];
@@ -68,38 +67,32 @@ function compileTool(def: CatalogSearchTool, records: CatalogRecord[]): Compiled
   const fields = [...new Set([def.title_field, ...(def.fields ?? [])])];
   const variantFields = new Set<string>();
   for (const r of records) for (const v of r.variants ?? []) for (const k of Object.keys(v)) variantFields.add(k);
-  const index = new MiniSearch<CatalogRecord>({
-    idField: 'id',
-    fields: [...fields, VARIANTS_FIELD],
-    tokenize,
-    processTerm: (term) => processTerm(term),
-    extractField: (doc, field) => {
-      if (field === VARIANTS_FIELD) {
-        return (doc.variants ?? [])
-          .map((v) =>
-            Object.values(v)
-              .filter((x) => typeof x === 'string')
-              .join(' '),
-          )
-          .join(' ');
-      }
-      const value = doc[field];
-      return value === null || value === undefined || typeof value === 'object' ? '' : String(value);
-    },
-    searchOptions: { boost: { [def.title_field]: 2, [VARIANTS_FIELD]: 0.5 }, combineWith: 'OR' },
-  });
   const unique = new Map<string, CatalogRecord>();
   for (const r of records) if (r && typeof r.id === 'string' && !unique.has(r.id)) unique.set(r.id, r);
-  index.addAll([...unique.values()]);
+  const kept = [...unique.values()];
   const priceFields = fields.filter((f) => /price|cost|amount|fee/i.test(f));
   return {
     def,
-    records: [...unique.values()],
-    byId: unique,
-    index,
+    records: kept,
+    postings: new CatalogPostings(kept, [...fields, VARIANTS_FIELD], { [def.title_field]: 2, [VARIANTS_FIELD]: 0.5 }, extractField),
     intents: def.intents?.length ? new Set(def.intents) : null,
     component: componentName(def.collection),
     priceFields,
     variantFields,
   };
+}
+
+/** A record field's searchable text (variants: their string values). */
+export function extractField(doc: CatalogRecord, field: string): string {
+  if (field === VARIANTS_FIELD) {
+    return (doc.variants ?? [])
+      .map((v) =>
+        Object.values(v)
+          .filter((x) => typeof x === 'string')
+          .join(' '),
+      )
+      .join(' ');
+  }
+  const value = doc[field];
+  return value === null || value === undefined || typeof value === 'object' ? '' : String(value);
 }

@@ -1,10 +1,8 @@
-import type { SearchResult } from 'minisearch';
 import type { CatalogRecord, Scalar } from '../../../bundles/bundle.types.js';
 import { isStopword, MAX_QUERY_TERMS, processTerm, words } from '../../text/terms.js';
 import type { ParamValue } from '../../trace.types.js';
+import { CatalogPostings, Heap, positions, type Matches } from './catalog-postings.js';
 import type { CompiledTool } from './prepare.js';
-
-const FUZZY = { prefix: (term: string) => term.length >= 4, fuzzy: (term: string) => (term.length >= 6 ? 0.2 : false) } as const;
 
 export interface Filter {
   field: string;
@@ -70,7 +68,7 @@ function numericOk(actual: unknown, f: Filter): boolean {
  * A record passes when each record-level filter holds on the record, and one variant satisfies all the
  * filters on fields the record itself lacks (so "black, size 10" needs a black size-10 variant).
  */
-function matches(record: CatalogRecord, filters: Filter[]): boolean {
+export function matches(record: CatalogRecord, filters: Filter[]): boolean {
   const onVariants: Filter[] = [];
   for (const f of filters) {
     const v = record[f.field];
@@ -88,6 +86,59 @@ export function matchingVariant(record: CatalogRecord, filters: Filter[]): Recor
   return (record.variants ?? []).find((variant) =>
     filters.every((f) => (f.kind === 'eq' ? sameValue(variant[f.field], f.value) : numericOk(variant[f.field], f))),
   );
+}
+
+/**
+ * Best matches first: records covering the most query terms (of those passing the filters), then score, then the
+ * search's own order. Records matching every term the best one matches always qualify; with 3+ terms, those
+ * matching one term fewer too when strong (score at least 30% of the best passing one). Walks the matches lazily
+ * from the best, so a turn checks the filters on a few records rather than on each of thousands of matches.
+ */
+function best(found: Matches, terms: number, limit: number, passes: (doc: number) => boolean): number[] {
+  const { score, covered, order } = found;
+  const memo = new Map<number, boolean>();
+  const ok = (doc: number): boolean => {
+    let pass = memo.get(doc);
+    if (pass === undefined) memo.set(doc, (pass = passes(doc)));
+    return pass;
+  };
+  // Heap items are positions in `order` (the search's order, which breaks ties).
+  const byRank = new Heap(positions(found.count), (a, b) => {
+    const x = order[a]!;
+    const y = order[b]!;
+    if (covered[x] !== covered[y]) return covered[x]! > covered[y]!;
+    return score[x] !== score[y] ? score[x]! > score[y]! : a < b;
+  });
+  const hits: number[] = [];
+  let bestCovered = 0;
+  let next: number | undefined;
+  while ((next = byRank.pop()) !== undefined) {
+    const doc = order[next]!;
+    if (bestCovered && covered[doc]! < bestCovered) break;
+    if (!ok(doc)) continue;
+    bestCovered = covered[doc]!;
+    hits.push(doc);
+    if (hits.length === limit) return hits;
+  }
+  const needed = terms >= 3 ? Math.max(1, bestCovered - 1) : bestCovered;
+  if (next === undefined || needed === bestCovered) return hits;
+  // The bar is 30% of the best passing score, which may belong to a record matching fewer terms.
+  let topScore = score[hits[0]!]!;
+  const fewer = positions(found.count).filter((i) => covered[order[i]!]! < bestCovered);
+  const byScore = new Heap(fewer, (a, b) => score[order[a]!]! > score[order[b]!]!);
+  for (let p = byScore.pop(); p !== undefined && score[order[p]!]! > topScore; p = byScore.pop()) {
+    if (ok(order[p]!)) {
+      topScore = score[order[p]!]!;
+      break;
+    }
+  }
+  for (; next !== undefined; next = byRank.pop()) {
+    const doc = order[next]!;
+    if (covered[doc]! < needed || score[doc]! < topScore * 0.3) break;
+    if (ok(doc)) hits.push(doc);
+    if (hits.length === limit) break;
+  }
+  return hits;
 }
 
 export function runTool(
@@ -108,34 +159,21 @@ export function runTool(
   let hits: ToolRun['hits'] = [];
   let searched = 0;
   if (query) {
-    // Best matches first: records covering the most query terms (of those passing the filters), then BM25+ score.
     // Exact terms first; prefix and typo-tolerant matching only when that leaves a query term unmatched.
-    let results: SearchResult[] = tool.index.search(query);
     const wanted = new Set(
       query
         .split(' ')
         .map((w) => processTerm(w))
         .filter((t): t is string => Boolean(t)),
     );
-    if (!results.length || new Set(results.flatMap((r) => r.queryTerms)).size < wanted.size) {
-      results = tool.index.search(query, FUZZY);
-    }
-    searched = results.length;
-    const candidates: Array<{ record: CatalogRecord; score: number; covered: number }> = [];
-    for (const r of results) {
-      const record = tool.byId.get(String(r.id));
-      if (record && matches(record, filters)) candidates.push({ record, score: r.score, covered: new Set(r.queryTerms).size });
-    }
-    const terms = wanted.size;
-    const bestCovered = candidates.reduce((m, c) => Math.max(m, c.covered), 0);
-    const needed = terms >= 3 ? Math.max(1, bestCovered - 1) : bestCovered;
-    // Records matching every term the best one matches always qualify; partial matches only when strong.
-    const topScore = candidates.reduce((m, c) => Math.max(m, c.score), 0);
-    hits = candidates
-      .filter((c) => c.covered === bestCovered || (c.covered >= needed && c.score >= topScore * 0.3))
-      .sort((a, b) => b.covered - a.covered || b.score - a.score)
-      .slice(0, limit)
-      .map(({ record, score }) => ({ record, score }));
+    const terms = CatalogPostings.terms(query);
+    let found = tool.postings.search(terms, false);
+    if (!found.count || new Set(terms.filter((t) => tool.postings.has(t))).size < wanted.size) found = tool.postings.search(terms, true);
+    searched = found.count;
+    hits = best(found, wanted.size, limit, (doc) => matches(tool.records[doc]!, filters)).map((doc) => ({
+      record: tool.records[doc]!,
+      score: found.score[doc]!,
+    }));
   }
   if (!hits.length && filters.length && (!query || searched === 0)) {
     // Nothing in the catalog matches the words (e.g. "gift ideas"): browse by the filters alone.
