@@ -97,8 +97,9 @@ export function spawnNode(script: string, args: string[], env: Record<string, st
 export const BENCH_DATABASE = benchDatabaseName(process.env.BENCH_DATABASE ?? 'agent_bench');
 
 function benchDatabaseName(name: string): string {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name))
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) {
     throw new Error(`BENCH_DATABASE must be a lower-case SQL identifier, got ${JSON.stringify(name)}`);
+  }
   return name;
 }
 
