@@ -306,7 +306,7 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
   const databaseBackendPids = async (of: 'service' | 'same-work' = 'service'): Promise<number[]> => {
     const result = await db.query<{ pid: number }>(
       `SELECT pid FROM pg_stat_activity
-        WHERE datname = $1 AND pid <> pg_backend_pid()
+        WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend'
           AND CASE WHEN $2 THEN application_name = $3 ELSE application_name NOT IN ('agent-bench-seed', $3) END`,
       [BENCH_DATABASE, of === 'same-work', SAME_WORK_APPLICATION],
     );
