@@ -148,8 +148,18 @@ async function measure(
   };
 }
 
-/** The paired run of a scenario: the bare Fastify /health, or its same-work baseline loaded with the same plan. */
+/** The paired run of a scenario: the bare Fastify /health, its same-work baseline loaded with the same plan, or the service with the plan's baseline load. */
 function baselineOf(env: Environment, scenario: Scenario, plan: LoadPlan) {
+  if (scenario.baseline === 'self') {
+    if (!plan.baseline) throw new Error(`${scenario.name}: baseline 'self' needs the plan's baseline requests`);
+    return {
+      url: env.ctx.baseUrl,
+      plan: { requests: plan.baseline.requests },
+      pid: env.service.pid,
+      dbPids: () => env.databaseBackendPids(),
+      reset: plan.resetBaseline ?? (async () => {}),
+    };
+  }
   if ((scenario.baseline ?? 'bare-fastify') === 'bare-fastify') {
     return {
       url: env.baselineUrl,
@@ -351,6 +361,7 @@ async function runScenario(env: Environment, scenario: Scenario, cleanup: Cleanu
   log(`${scenario.name}: seeding`);
   const plan = await scenario.seed(env.ctx);
   result.unit = plan.unit ?? 'requests';
+  if (plan.baseline) result.baseline_label = plan.baseline.label;
   const settle = async () => {
     if (scenario.settle) await scenario.settle(env.ctx);
   };

@@ -53,13 +53,21 @@ export interface LoadPlan {
    * memory and event-loop delay sampled over time.
    */
   mix?: { connections: number; routes: MixRoute[] };
+  /**
+   * With `baseline: 'self'`: the load each run is paired with, sent to the service itself (e.g. the same sends into
+   * 1-turn threads, to judge the cost of the same route as data grows). `label` names it in the report.
+   */
+  baseline?: { label: string; requests: RequestSpec[] };
+  /** With `baseline: 'self'`: run after each baseline run, before the scenario's (e.g. give the threads back their single turn). */
+  resetBaseline?(): Promise<void>;
 }
 
 /**
- * The paired run's server: the bare Fastify `/health` (default), or one of the same-work baselines of
- * `bench/same-work-server.ts`, loaded with the scenario's own requests.
+ * The paired run's server: the bare Fastify `/health` (default), one of the same-work baselines of
+ * `bench/same-work-server.ts` loaded with the scenario's own requests, or `self`: the service loaded with the plan's
+ * `baseline` requests.
  */
-export type BaselineKind = 'bare-fastify' | 'turn-baseline' | 'accept-baseline' | 'list-baseline';
+export type BaselineKind = 'bare-fastify' | 'turn-baseline' | 'accept-baseline' | 'list-baseline' | 'self';
 
 /** The issue's goal for a scenario, against its paired baseline; the report prints it with the verdict. */
 export interface Goal {
@@ -69,6 +77,8 @@ export interface Goal {
   p99Factor?: number;
   /** p95 at most this many milliseconds. */
   p95MaxMs?: number;
+  /** CPU per request (service + PostgreSQL) at most this many times the baseline's. */
+  cpuFactor?: number;
 }
 
 /** After a measured run (and `settle`): figures that check what the run must have done, e.g. every 202 durable. */

@@ -78,6 +78,8 @@ export interface ScenarioResult {
   reason?: string;
   unit: string;
   baseline: BaselineKind;
+  /** What a `self` baseline loads (the plan's `baseline.label`). */
+  baseline_label?: string;
   goal?: Goal;
   runs: RunPair[];
   summary?: {
@@ -172,7 +174,13 @@ const BASELINE_LABEL: Record<BaselineKind, string> = {
   'turn-baseline': 'turn-baseline',
   'accept-baseline': 'accept-baseline',
   'list-baseline': 'list-baseline',
+  self: 'the service',
 };
+
+const baselineLabel = (s: ScenarioResult) => s.baseline_label ?? BASELINE_LABEL[s.baseline];
+
+/** Scenario CPU per request (service + PostgreSQL) over the baseline's. */
+const cpuFactor = (m: NonNullable<ScenarioResult['summary']>) => (m.total_cpu_ratio > 0 ? 1 / m.total_cpu_ratio : 0);
 
 /** The steady-mix goal: every route's p99 at most this, with no errors. */
 export const MIX_P99_GOAL_MS = 50;
@@ -181,6 +189,7 @@ function goalText(goal: Goal): string {
   const parts = [`≥ ${fmt(goal.ratio, 2)}×`];
   if (goal.p99Factor !== undefined) parts.push(`p99 ≤ ${fmt(goal.p99Factor, 1)}× baseline p99`);
   if (goal.p95MaxMs !== undefined) parts.push(`p95 ≤ ${goal.p95MaxMs} ms`);
+  if (goal.cpuFactor !== undefined) parts.push(`CPU/req (server + DB) ≤ ${fmt(goal.cpuFactor, 2)}× baseline`);
   return `${parts.join(', ')}, 0 errors`;
 }
 
@@ -190,6 +199,7 @@ export function verdict(goal: Goal, m: NonNullable<ScenarioResult['summary']>): 
   if (m.ratio < goal.ratio) missed.push('ratio');
   if (goal.p99Factor !== undefined && m.p99_factor > goal.p99Factor) missed.push('p99');
   if (goal.p95MaxMs !== undefined && m.latency_p95_ms > goal.p95MaxMs) missed.push('p95');
+  if (goal.cpuFactor !== undefined && cpuFactor(m) > goal.cpuFactor) missed.push('CPU');
   if (m.non2xx + m.errors > 0) missed.push('errors');
   return { met: missed.length === 0, missed };
 }
@@ -248,7 +258,7 @@ export function toMarkdown(report: BenchReport): string {
   if (trial) lines.push(`- **Trial only**: shorter than the default 3 × 10 s; not a figure to quote, and no goal is judged by it.`);
   lines.push(`- ${report.note}`);
   lines.push(
-    '- Baselines: `bare Fastify /health` for health and the routes without a same-work twin; `turn-baseline`, `accept-baseline`, `list-baseline` do the same SQL, commit and JSON with bare Fastify + pg (bench/same-work-server.ts), loaded with the same requests',
+    '- Baselines: `bare Fastify /health` for health and the routes without a same-work twin; `turn-baseline`, `accept-baseline`, `list-baseline` do the same SQL, commit and JSON with bare Fastify + pg (bench/same-work-server.ts), loaded with the same requests; `the service, ...` pairs the service with itself on smaller data (issue 15, flat cost as threads grow)',
     '- req/s ratio = scenario req/s ÷ baseline req/s (paired runs, median); CPU ratio = baseline CPU µs/req ÷ scenario CPU µs/req (server only; "+DB" adds the PostgreSQL backends on both sides)',
     '',
   );
@@ -267,20 +277,20 @@ export function toMarkdown(report: BenchReport): string {
     const m = s.summary;
     const unit = s.unit === 'requests' ? '' : ` ${s.unit}`;
     lines.push(
-      `| ${s.name} | ${BASELINE_LABEL[s.baseline]} | ${fmt(m.rps)}${unit} | ${fmt(m.latency_p50_ms, 1)} | ${fmt(m.latency_p95_ms, 1)} | ${fmt(m.latency_p99_ms, 1)} | ${fmt(m.server_cpu_us_per_request)} | ${fmt(m.db_cpu_us_per_request)} | ${fmt(m.non2xx)} | ${fmt(m.errors)} | ${fmt(m.baseline_rps)} | ${fmt(m.baseline_latency_p99_ms, 1)} | ${fmt(m.baseline_cpu_us_per_request)} + ${fmt(m.baseline_db_cpu_us_per_request)} | ${fmt(m.ratio * 100, 1)}% | ${fmt(m.cpu_ratio * 100, 1)}% | ${fmt(m.total_cpu_ratio * 100, 1)}% | ${fmt(m.machine_busy * 100)}% |`,
+      `| ${s.name} | ${baselineLabel(s)} | ${fmt(m.rps)}${unit} | ${fmt(m.latency_p50_ms, 1)} | ${fmt(m.latency_p95_ms, 1)} | ${fmt(m.latency_p99_ms, 1)} | ${fmt(m.server_cpu_us_per_request)} | ${fmt(m.db_cpu_us_per_request)} | ${fmt(m.non2xx)} | ${fmt(m.errors)} | ${fmt(m.baseline_rps)} | ${fmt(m.baseline_latency_p99_ms, 1)} | ${fmt(m.baseline_cpu_us_per_request)} + ${fmt(m.baseline_db_cpu_us_per_request)} | ${fmt(m.ratio * 100, 1)}% | ${fmt(m.cpu_ratio * 100, 1)}% | ${fmt(m.total_cpu_ratio * 100, 1)}% | ${fmt(m.machine_busy * 100)}% |`,
     );
   }
   const judged = report.scenarios.filter((s) => s.goal && s.summary);
   if (judged.length > 0) {
     lines.push('', '## Goals (issue 15): ratios to the paired baseline', '');
-    lines.push('| Scenario | paired with | goal | req/s ratio | p99 ÷ baseline p99 | p95 ms | verdict |');
-    lines.push('|---|---|---|---:|---:|---:|---|');
+    lines.push('| Scenario | paired with | goal | req/s ratio | p99 ÷ baseline p99 | p95 ms | CPU/req +DB ÷ baseline | verdict |');
+    lines.push('|---|---|---|---:|---:|---:|---:|---|');
     for (const s of judged) {
       const m = s.summary!;
       const v = verdict(s.goal!, m);
       const text = v.met ? 'met' : `not met (${v.missed.join(', ')})`;
       lines.push(
-        `| ${s.name} | ${BASELINE_LABEL[s.baseline]} | ${goalText(s.goal!)} | ${fmt(m.ratio, 2)}× | ${fmt(m.p99_factor, 2)}× | ${fmt(m.latency_p95_ms, 1)} | ${text}${trial ? ' (trial)' : ''} |`,
+        `| ${s.name} | ${baselineLabel(s)} | ${goalText(s.goal!)} | ${fmt(m.ratio, 2)}× | ${fmt(m.p99_factor, 2)}× | ${fmt(m.latency_p95_ms, 1)} | ${fmt(cpuFactor(m), 2)}× | ${text}${trial ? ' (trial)' : ''} |`,
       );
     }
   }

@@ -390,6 +390,30 @@ describe('threads (management read side)', () => {
       expect(desc.body.results.map((m: { role: string }) => m.role)).toEqual(['agent', 'user', 'agent', 'user']);
     });
 
+    it('pages a longer transcript with small pages in both orders, each page read from the cursor on (no gaps, no repeats)', async () => {
+      const first = await t.http.post(SEND, { text: 'hello', user_id: 'buyer-5' }, shop.headers);
+      const threadId = first.body.thread_id as string;
+      for (const text of ['trail shoes', 'jackets', 'socks', 'hats']) {
+        expect((await t.http.post(SEND, { text, user_id: 'buyer-5', thread_id: threadId }, shop.headers)).status).toBe(200);
+      }
+      const ids = (res: { body: { results: Array<{ id: string }> } }) => res.body.results.map((m) => m.id);
+      const all = ids(await t.http.get(`${LIST}/${threadId}/messages?page[size]=100`, org.headers));
+      expect(all).toHaveLength(10);
+      for (const order of ['asc', 'desc']) {
+        const walked: string[] = [];
+        let link: string | null = `${LIST}/${threadId}/messages?page[size]=3&sort_order=${order}`;
+        let last;
+        while (link) {
+          last = await t.http.get(link, org.headers);
+          walked.push(...ids(last));
+          link = last.body.links.next;
+        }
+        expect(walked).toEqual(order === 'asc' ? all : [...all].reverse());
+        const back = await t.http.get(last!.body.links.prev, org.headers);
+        expect(ids(back)).toEqual(walked.slice(-4, -1));
+      }
+    });
+
     it('leaves out the user message of a turn that had no text or image (an event run on variables alone)', async () => {
       const agent = await t.factory.agent(org);
       const owner = { organizationId: org.id, projectId: agent.projectId, agentId: agent.id };

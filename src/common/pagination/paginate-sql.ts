@@ -1,14 +1,17 @@
 import type { QueryResultRow } from 'pg';
 import type { SqlParams } from '../../database/sql-params.js';
 import type { SqlService } from '../../database/sql.service.js';
-import { assemblePage, planPage, type KeysetSpec, type PageRequest } from './keyset.js';
+import { assemblePage, planPage, type KeysetPlan, type KeysetSpec, type PageRequest } from './keyset.js';
 import type { Page } from './page.dto.js';
 import type { PageQuery } from './page-query.dto.js';
 
 /** A SELECT without ORDER BY / LIMIT: the pager adds the cursor condition, the order and the limit. */
 export interface SqlListQuery {
-  /** `SELECT ... FROM ...` (no WHERE). */
-  select: string;
+  /**
+   * `SELECT ... FROM ...` (no WHERE). A function gets the page's plan, to bound an inner scan by the cursor and the
+   * page size (a derived list whose sort key no index holds, e.g. the transcript).
+   */
+  select: string | ((plan: KeysetPlan) => string);
   where: string[];
   params: SqlParams;
 }
@@ -31,7 +34,8 @@ export async function paginateSql<R extends QueryResultRow, T>(
     const { value, id, cast } = plan.cursor;
     where.push(`(${plan.column}, ${spec.idColumn}) ${plan.comparison} (${list.params.add(value)}${cast}, ${list.params.add(id)})`);
   }
-  const text = `${list.select}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
+  const select = typeof list.select === 'string' ? list.select : list.select(plan);
+  const text = `${select}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
     ORDER BY ${plan.column} ${plan.direction}, ${spec.idColumn} ${plan.direction} LIMIT ${plan.size + 1}`;
   const rows = await sql.rows<R>(text, list.params.values);
   return assemblePage(rows, plan, spec, request, toItem);

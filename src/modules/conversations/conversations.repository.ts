@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DatabaseError } from 'pg';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageQuery } from '../../common/pagination/page-query.dto.js';
+import type { KeysetPlan } from '../../common/pagination/keyset.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { byCreatedAt, paginateSql } from '../../common/pagination/paginate-sql.js';
 import { SqlParams } from '../../database/sql-params.js';
@@ -329,24 +330,31 @@ export class ConversationsRepository {
     );
   }
 
-  /** The transcript in turn order; `position` (2·seq for the user message, 2·seq+1 for the reply) is the keyset column. */
+  /**
+   * The transcript in turn order; `position` (2·seq for the user message, 2·seq+1 for the reply) is the keyset column.
+   * A page is read from at most `size + 2` interactions from the cursor's turn on, through uq_interactions_thread_seq
+   * (each turn yields one or two messages), so its cost does not grow with the thread.
+   */
   messages<T>(threadId: string, query: PageQuery, request: PageRequest, toItem: (row: MessageRow) => T): Promise<Page<T>> {
     const params = new SqlParams();
     const thread = params.add(threadId);
-    const select = `SELECT m.* FROM (
-        SELECT i.user_message_id AS id, 'user' AS role, i.user_text AS text, i.created_at, i.id AS interaction_id, i.image_url,
-               NULL::json AS reply, i.version_tag, i.input_tokens, i.output_tokens, i.seq * 2 AS position
-          FROM interactions i
-         WHERE i.thread_id = ${thread} AND (i.user_text IS NOT NULL OR i.image_url IS NOT NULL)
-        UNION ALL
-        SELECT i.reply_message_id, 'agent', i.reply_text, i.created_at, i.id, NULL, i.reply, i.version_tag, i.input_tokens,
-               i.output_tokens, i.seq * 2 + 1
-          FROM interactions i
-         WHERE i.thread_id = ${thread}
-      ) m`;
+    const select = (plan: KeysetPlan) => {
+      const from = plan.cursor ? ` AND seq ${plan.comparison}= ${params.add(Math.floor(Number(plan.cursor.value) / 2))}` : '';
+      return `SELECT m.id, m.role, m.text, m.created_at, m.interaction_id, m.image_url, m.reply, m.version_tag, m.input_tokens,
+             m.output_tokens, m.position
+        FROM (SELECT id, seq, created_at, user_message_id, user_text, image_url, reply_message_id, reply_text, reply, version_tag,
+                     input_tokens, output_tokens
+                FROM interactions WHERE thread_id = ${thread}${from} ORDER BY seq ${plan.direction} LIMIT ${plan.size + 2}) i
+       CROSS JOIN LATERAL (VALUES
+         (i.user_message_id, 'user', i.user_text, i.created_at, i.id, i.image_url, NULL::json, i.version_tag, i.input_tokens,
+          i.output_tokens, i.seq * 2, i.user_text IS NOT NULL OR i.image_url IS NOT NULL),
+         (i.reply_message_id, 'agent', i.reply_text, i.created_at, i.id, NULL, i.reply, i.version_tag, i.input_tokens,
+          i.output_tokens, i.seq * 2 + 1, true)
+       ) AS m(id, role, text, created_at, interaction_id, image_url, reply, version_tag, input_tokens, output_tokens, position, shown)`;
+    };
     return paginateSql<MessageRow & Record<string, unknown>, T>(
       this.sql,
-      { select, where: [], params },
+      { select, where: ['m.shown'], params },
       query,
       {
         sortColumns: { created_at: 'm.position' },
