@@ -8,6 +8,8 @@
  *   child → {"type":"result", ...}      the measurements; the child then exits
  */
 import { readFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import autocannon, { type AutocannonRequest } from 'autocannon';
 import WebSocket from 'ws';
@@ -126,6 +128,99 @@ async function runAutocannon(job: CannonJob): Promise<AutocannonSummary> {
   };
 }
 
+/**
+ * An open-loop load at a fixed rate: request n is due at start + n ÷ rate, whatever the answers before it did, over
+ * at most `connections` keep-alive sockets; its latency counts from when it was due, so time spent waiting for a free
+ * socket behind a slow answer is in the figure (no coordinated omission). autocannon's `overallRate` is not a steady
+ * rate: each connection sends back to back until its quota for the second is used, then waits for the next second,
+ * so a third of the capacity arrives as a burst at full speed at the start of every second.
+ */
+async function runPaced(job: CannonJob & { rate: number }): Promise<AutocannonSummary> {
+  const cpuBefore = process.cpuUsage();
+  const agent = new Agent({ keepAlive: true, maxSockets: job.connections });
+  const base = new URL(job.baseUrl);
+  const latencies: number[] = [];
+  const statusCodes: Record<string, number> = {};
+  let errors = 0;
+  let timeouts = 0;
+  let sent = 0;
+  const inFlight = new Set<Promise<void>>();
+  const fire = (n: number, due: number) => {
+    const spec = job.requests[n % job.requests.length]!;
+    let path = spec.paths?.length ? spec.paths[n % spec.paths.length]! : spec.path;
+    let body = spec.bodies?.length ? encodeBody(spec.bodies[n % spec.bodies.length]) : encodeBody(spec.body);
+    if (job.idReplacement) {
+      const id = randomUUID();
+      path = path.replaceAll('[<id>]', id);
+      body = body?.replaceAll('[<id>]', id);
+    }
+    const headers: Record<string, string> = { ...(spec.headers ?? {}) };
+    if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+      headers['content-type'] = 'application/json';
+    }
+    const done = new Promise<void>((resolve) => {
+      const req = httpRequest(
+        { host: base.hostname, port: base.port, method: spec.method, path, headers, agent, timeout: 30_000 },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - due);
+            const code = String(res.statusCode ?? 0);
+            statusCodes[code] = (statusCodes[code] ?? 0) + 1;
+            resolve();
+          });
+        },
+      );
+      req.on('timeout', () => {
+        timeouts++;
+        req.destroy(new Error('timeout'));
+      });
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+      req.end(body);
+    });
+    inFlight.add(done);
+    void done.then(() => inFlight.delete(done));
+  };
+  const start = performance.now();
+  const end = start + job.duration * 1000;
+  const interval = 1000 / job.rate;
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      const now = performance.now();
+      // Every request due by now (a late timer tick sends the ones it missed, each with its own due time).
+      for (let due = start + sent * interval; due <= now && due < end; due = start + sent * interval) fire(sent++, due);
+      if (now >= end) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 1);
+  });
+  await Promise.all(inFlight);
+  const elapsed = (performance.now() - start) / 1000;
+  agent.destroy();
+  const cpu = process.cpuUsage(cpuBefore);
+  latencies.sort((a, b) => a - b);
+  const answered = latencies.length;
+  return {
+    requests: answered,
+    duration_s: elapsed,
+    rps: answered / job.duration,
+    latency_p50_ms: round(percentile(latencies, 50)),
+    latency_p95_ms: round(percentile(latencies, 95)),
+    latency_p99_ms: round(percentile(latencies, 99)),
+    latency_max_ms: round(latencies[answered - 1] ?? 0),
+    latency_avg_ms: round(answered ? latencies.reduce((a, b) => a + b, 0) / answered : 0),
+    non2xx: Object.entries(statusCodes).reduce((n, [code, count]) => (code.startsWith('2') ? n : n + count), 0),
+    errors: errors + timeouts,
+    timeouts,
+    status_codes: statusCodes,
+    loadgen_cpu_us: cpu.user + cpu.system,
+  };
+}
+
 async function sseFirstEvent(baseUrl: string, probe: Extract<Probe, { kind: 'sse-first-event' }>): Promise<Record<string, number>> {
   const first: number[] = [];
   const total: number[] = [];
@@ -236,9 +331,12 @@ try {
   if (job.kind === 'autocannon') {
     send({ type: 'result', autocannon: await runAutocannon(job) });
   } else if (job.kind === 'mix') {
-    // Every route at once, each on its own connections and rate; CPU figures are for the whole process.
+    // Every route at once, each on its own connections and rate (unthrottled: autocannon, closed loop); CPU figures are for the whole process.
     const summaries = await Promise.all(
-      job.routes.map((route) => runAutocannon({ ...route, baseUrl: job.baseUrl, duration: job.duration })),
+      job.routes.map((route) => {
+        const routeJob = { ...route, baseUrl: job.baseUrl, duration: job.duration };
+        return route.rate > 0 ? runPaced(routeJob) : runAutocannon(routeJob);
+      }),
     );
     send({ type: 'result', mix: Object.fromEntries(job.routes.map((route, i) => [route.name, summaries[i]])) });
   } else if (job.probe.kind === 'sse-first-event') {

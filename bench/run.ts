@@ -281,7 +281,8 @@ async function runMix(env: Environment, mix: NonNullable<LoadPlan['mix']>, total
   clearInterval(timer);
   await takeSample();
   const after = sample([env.service.pid]);
-  const dbAfter = ticksOf(dbPids);
+  // The pool opens backends during the run too (its idle ones close between runs): list them again, as measure() does.
+  const dbAfter = ticksOf([...new Set([...dbPids, ...(await env.databaseBackendPids())])]);
   if (!outcome.mix || !before || !dbBefore) throw new Error('the load generator returned no mix result');
   const requests = Math.max(
     Object.values(outcome.mix).reduce((a, r) => a + r.requests, 0),
