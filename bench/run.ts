@@ -1,5 +1,5 @@
 /**
- * Benchmark runner: `npm run bench -- <scenario...|all|list> [--runs N] [--duration S] [--connections C] [--warmup S] [--rate R]`.
+ * Benchmark runner: `npm run bench -- <scenario...|all|list> [--runs N] [--duration S] [--connections C] [--warmup S] [--rate R] [--mix-duration S]`.
  * The npm script builds first; see docs/performance.md for what every figure means.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -26,8 +26,8 @@ import {
 } from './lib/report.js';
 import type { LoadPlan, RequestSpec, RunCheck, Scenario } from './scenario.js';
 
-const USAGE = `usage: npm run bench -- <scenario...|all|list> [--runs N] [--duration S] [--connections C] [--warmup S] [--rate R] [--profile]
-  defaults: --runs 3 --duration 10 --connections 50 --warmup min(5, duration)
+const USAGE = `usage: npm run bench -- <scenario...|all|list> [--runs N] [--duration S] [--connections C] [--warmup S] [--rate R] [--mix-duration S] [--profile]
+  defaults: --runs 3 --duration 10 --connections 50 --warmup min(5, duration) --mix-duration 600 (steady-mix: the fixed-rate run, once)
   --rate: total req/s of a fixed-rate mix (steady-mix); default a third of the capacity its unthrottled warm-up measures
   --profile: run the service under node --cpu-prof and write bench/results/profile-latest.md (slows it down: figures
              of a profiled invocation are not comparable)`;
@@ -45,6 +45,7 @@ const { positionals, values } = parseArgs({
     connections: { type: 'string', default: '50' },
     warmup: { type: 'string' },
     rate: { type: 'string' },
+    'mix-duration': { type: 'string', default: '600' },
     profile: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
@@ -64,6 +65,7 @@ const duration = positiveInt('duration', values.duration, 1);
 const connections = positiveInt('connections', values.connections, 1);
 const warmup = values.warmup === undefined ? Math.min(5, duration) : positiveInt('warmup', values.warmup, 0);
 const rate = values.rate === undefined ? undefined : positiveInt('rate', values.rate, 1);
+const mixDuration = positiveInt('mix-duration', values['mix-duration'], 1);
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
 const registry = await loadScenarios();
@@ -304,16 +306,16 @@ async function runSteadyMix(env: Environment, scenario: Scenario, mix: NonNullab
   }
   const total = rate ?? (capacity ? Math.max(1, Math.round(capacity / 3)) : undefined);
   if (!total) throw new Error('steady-mix needs --rate, or a warm-up (--warmup > 0) to measure the capacity');
-  log(`${scenario.name}: ${total} req/s for ${duration} s on ${mix.connections} connections`);
+  log(`${scenario.name}: ${total} req/s for ${mixDuration} s on ${mix.connections} connections`);
   const loadStart = loadavg();
-  const run = await runMix(env, mix, total, duration, cleanup);
+  const run = await runMix(env, mix, total, mixDuration, cleanup);
   await settle();
-  const half = run.samples.filter((x) => x.t_s >= duration / 2);
+  const half = run.samples.filter((x) => x.t_s >= mixDuration / 2);
   return {
     rate_rps: total,
     rate_source: rate ? '--rate' : 'a third of the warm-up capacity',
     capacity_rps: capacity,
-    duration_s: duration,
+    duration_s: mixDuration,
     connections: mix.connections,
     routes: Object.fromEntries(
       run.routes.map((route) => {
@@ -468,7 +470,7 @@ if (results.length > 0) {
     finished_at: new Date().toISOString(),
     command,
     machine: machineInfo(),
-    options: { runs, duration_s: duration, warmup_s: warmup, connections, ...(rate ? { rate } : {}) },
+    options: { runs, duration_s: duration, warmup_s: warmup, connections, mix_duration_s: mixDuration, ...(rate ? { rate } : {}) },
     load_average: { start: loadStart, end: loadavg() },
     note: 'The load generator (autocannon, its own process), the service, PostgreSQL and Redis share the same cores: compare ratios and CPU per request, not absolute req/s, across machines.',
     scenarios: results,

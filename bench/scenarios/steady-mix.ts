@@ -1,6 +1,6 @@
 /**
  * The tail under steady load (issue 15): a fixed request rate (`--rate`, default a third of the capacity the
- * unthrottled warm-up measures) held for `--duration` (the issue's run: `--duration 600`) over 20 connections:
+ * unthrottled warm-up measures) held for `--mix-duration` (default 600 s: the issue's 10 minutes) over 20 connections:
  * sends into existing threads and into new ones, events (processed in the same process, WORKERS=on), and thread
  * lists. The report breaks latency and errors down by route and samples the service's RSS and event-loop delay.
  */
