@@ -105,6 +105,8 @@ export interface BenchContext {
   readonly db: Pool;
   /** Organization created for this invocation (via the CLI), with its API key. */
   readonly org: OrgCredentials;
+  /** Another organization (via the CLI), for a scenario whose data must not mix with what other scenarios wrote. */
+  createOrganization(name: string): Promise<OrgCredentials>;
   readonly connections: number;
   /** Environment the service was started with (DATABASE_URL, REDIS_KEY_PREFIX, ...). */
   readonly serviceEnv: Readonly<Record<string, string>>;

@@ -261,15 +261,14 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
   cleanup.add('stop the same-work server', () => stopProcess(sameWork));
   await waitForHttp(`${sameWorkUrl}/health`, sameWork);
 
-  log('creating the benchmark organization (node dist/src/cli.js org:create)');
-  const created = JSON.parse(
-    await runCommand(process.execPath, [join(ROOT, 'dist/src/cli.js'), 'org:create', '--name', 'bench'], serviceEnv),
-  ) as { organization_id: string; api_key: string };
-  const org: OrgCredentials = {
-    organizationId: created.organization_id,
-    apiKey: created.api_key,
-    headers: { 'x-organization-api-key': created.api_key },
+  const createOrganization = async (name: string): Promise<OrgCredentials> => {
+    log(`creating the organization ${name} (node dist/src/cli.js org:create)`);
+    const created = JSON.parse(
+      await runCommand(process.execPath, [join(ROOT, 'dist/src/cli.js'), 'org:create', '--name', name], serviceEnv),
+    ) as { organization_id: string; api_key: string };
+    return { organizationId: created.organization_id, apiKey: created.api_key, headers: { 'x-organization-api-key': created.api_key } };
   };
+  const org = await createOrganization('bench');
 
   const db = new pg.Pool({ connectionString: databaseUrl, max: 4, application_name: 'agent-bench-seed' });
   cleanup.add('close the seeding pool', () => db.end());
@@ -290,6 +289,7 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
     baseUrl,
     db,
     org,
+    createOrganization,
     connections,
     serviceEnv,
     redisPrefix,
