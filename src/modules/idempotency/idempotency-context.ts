@@ -27,6 +27,10 @@ export interface IdempotencyContext {
   resourceId: string;
   /** The events of a streamed response, once `recordIdempotentStream` attached the stream. */
   streamEvents?: RecordedStreamEvent[];
+  /** Stores a finished stream's events as the key's response (set by the interceptor on stream routes). */
+  storeStream?: (events: RecordedStreamEvent[]) => Promise<void>;
+  /** True once `storeStream` stored them, before the final event was written. */
+  streamStored?: boolean;
 }
 
 type WithContext = object & { [CONTEXT]?: IdempotencyContext };
@@ -42,13 +46,26 @@ export function idempotencyContextOf(request: object): IdempotencyContext | unde
 /**
  * On a streamed route under an Idempotency-Key, records every event the stream sends (the turn runs to its end and
  * sends its events even when the client went away), so that a repeat replays the same events. A no-op otherwise.
+ * Returns what the stream awaits before writing its final `done`: the response is stored first, so a client that
+ * repeats the request as soon as it read `done` gets the replay, not "still in progress".
  */
-export function recordIdempotentStream(request: object, stream: RecordableStream): void {
+export function recordIdempotentStream(
+  request: object,
+  stream: RecordableStream,
+): ((id: string, json: string) => Promise<void>) | undefined {
   const context = idempotencyContextOf(request);
-  if (!context) return;
+  if (!context) return undefined;
   const events: RecordedStreamEvent[] = [];
   context.streamEvents = events;
   stream.onSend((id, event, json) => events.push({ id, event, json }));
+  return async (id, json) => {
+    try {
+      await context.storeStream?.([...events, { id, event: 'done', json }]);
+      context.streamStored = context.storeStream !== undefined;
+    } catch {
+      // Not stored now: the interceptor stores the events again once the stream ended (or frees the key).
+    }
+  };
 }
 
 /**

@@ -87,7 +87,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
     options: IdempotentOptions,
     next: CallHandler,
   ): Observable<unknown> {
-    setIdempotencyContext(request, { resourceId: ticket.resourceId });
+    setIdempotencyContext(request, {
+      resourceId: ticket.resourceId,
+      ...(options.stream ? { storeStream: (events) => this.idempotency.complete(ticket, 200, 'sse', JSON.stringify(events)) } : {}),
+    });
     return from(
       (async () => {
         let value: unknown;
@@ -101,7 +104,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
           throw error;
         }
         if (options.stream) {
-          const events = idempotencyContextOf(request)?.streamEvents ?? [];
+          const streamContext = idempotencyContextOf(request);
+          if (streamContext?.streamStored) return value;
+          const events = streamContext?.streamEvents ?? [];
           // Only a stream that finished its turn is kept; one that ended in an `error` event (or never began) failed.
           if (events.at(-1)?.event === 'done') await this.idempotency.complete(ticket, 200, 'sse', JSON.stringify(events));
           else await this.idempotency.release(ticket);

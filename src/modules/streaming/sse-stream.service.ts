@@ -26,6 +26,8 @@ export interface SseSink {
   /** Writes the status line and headers; called once, just before the first event. */
   open(): void;
   connection: SseConnection;
+  /** Awaited before the final `done` is written (an idempotent request stores its response there first). */
+  beforeDone?: (id: string, json: string) => Promise<void>;
 }
 
 /**
@@ -61,10 +63,12 @@ export class SseStreamService implements BeforeApplicationShutdown {
     let chain: Promise<void> = Promise.resolve();
     const emit = (event: StreamEvent) => {
       const { seq, json, stored } = buffer!.append(event);
+      const id = `${interactionId}:${seq}`;
       chain = chain
         .then(() => stored)
+        .then(() => (event.event === 'done' ? sink.beforeDone?.(id, json) : undefined))
         .then(() => {
-          connection.send(`${interactionId}:${seq}`, event.event, json);
+          connection.send(id, event.event, json);
         });
     };
     const onEvent = (event: TurnStreamEvent) => {

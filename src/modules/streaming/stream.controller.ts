@@ -110,7 +110,7 @@ export class StreamController {
       return;
     }
     const dto = (await validation.transform(body, { type: 'body', metatype: SendMessageDto })) as SendMessageDto;
-    recordIdempotentStream(request, sink.connection);
-    await this.streams.turn(caller, toTurnRequest(dto, 'sse'), request.id, sink);
+    const beforeDone = recordIdempotentStream(request, sink.connection);
+    await this.streams.turn(caller, toTurnRequest(dto, 'sse'), request.id, { ...sink, beforeDone });
   }
 }
