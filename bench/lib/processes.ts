@@ -103,10 +103,7 @@ function benchDatabaseName(name: string): string {
   return name;
 }
 
-const CHILDREN_FILE = join(
-  tmpdir(),
-  BENCH_DATABASE === 'agent_bench' ? 'agent-bench-children.json' : `agent-bench-children-${BENCH_DATABASE}.json`,
-);
+const CHILDREN_FILE = join(tmpdir(), `agent-bench-children-${BENCH_DATABASE}.json`);
 const isHarnessChild = (pid: number): boolean => {
   try {
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
