@@ -69,6 +69,11 @@ export class AppConfig {
     disableAfterFailures: number;
     secretOverlapSeconds: number;
     concurrency: number;
+    concurrencyPerOrganization: number;
+    maxEndpointsPerProject: number;
+    maxEndpointsPerOrganization: number;
+    maxDeliveriesPerChange: number;
+    subscriptionSyncTimeoutMs: number;
     sweepIntervalMs: number;
     staleMs: number;
   };
@@ -156,6 +161,11 @@ export class AppConfig {
       disableAfterFailures: vars.WEBHOOKS_DISABLE_AFTER_FAILURES,
       secretOverlapSeconds: vars.WEBHOOKS_SECRET_OVERLAP_SECONDS,
       concurrency: vars.WEBHOOKS_CONCURRENCY,
+      concurrencyPerOrganization: vars.WEBHOOKS_CONCURRENCY_PER_ORGANIZATION,
+      maxEndpointsPerProject: vars.WEBHOOKS_MAX_ENDPOINTS_PER_PROJECT,
+      maxEndpointsPerOrganization: vars.WEBHOOKS_MAX_ENDPOINTS_PER_ORGANIZATION,
+      maxDeliveriesPerChange: vars.WEBHOOKS_MAX_DELIVERIES_PER_CHANGE,
+      subscriptionSyncTimeoutMs: vars.WEBHOOKS_SUBSCRIPTION_SYNC_TIMEOUT_MS,
       sweepIntervalMs: vars.WEBHOOKS_SWEEP_INTERVAL_MS,
       staleMs: vars.WEBHOOKS_STALE_MS,
     };

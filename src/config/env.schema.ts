@@ -470,6 +470,52 @@ export class EnvironmentVariables {
   @Max(256)
   WEBHOOKS_CONCURRENCY: number = 8;
 
+  /**
+   * Attempts one organization may have in flight at once across every worker (docs/webhooks.md, "Fairness"): a slow
+   * or failing organization holds at most this many delivery slots, the others go to other organizations.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(256)
+  WEBHOOKS_CONCURRENCY_PER_ORGANIZATION: number = 2;
+
+  /** Endpoints one project may have (creating one more answers 409 `webhook_limit_reached`). */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOKS_MAX_ENDPOINTS_PER_PROJECT: number = 20;
+
+  /** Endpoints one organization may have across its projects (creating one more answers 409 `webhook_limit_reached`). */
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  WEBHOOKS_MAX_ENDPOINTS_PER_ORGANIZATION: number = 100;
+
+  /**
+   * Delivery rows one change (one message) may write: its subscribed endpoints beyond this many (oldest first are
+   * kept) get nothing for it, and a warning is logged. At least WEBHOOKS_MAX_ENDPOINTS_PER_PROJECT.
+   */
+  @IsInt()
+  @Max(1000)
+  @ValidateBy({
+    name: 'atLeastEndpointsPerProject',
+    validator: {
+      validate: (value: unknown, args) =>
+        typeof value === 'number' && value >= (args?.object as EnvironmentVariables).WEBHOOKS_MAX_ENDPOINTS_PER_PROJECT,
+      defaultMessage: () => 'WEBHOOKS_MAX_DELIVERIES_PER_CHANGE must be at least WEBHOOKS_MAX_ENDPOINTS_PER_PROJECT',
+    },
+  })
+  WEBHOOKS_MAX_DELIVERIES_PER_CHANGE: number = 20;
+
+  /**
+   * How long a subscription change (create, update, delete of an endpoint) waits for every running instance to apply
+   * it before answering; an instance that has not confirmed by then catches up on its own (docs/webhooks.md).
+   */
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  WEBHOOKS_SUBSCRIPTION_SYNC_TIMEOUT_MS: number = 5000;
+
   /** How often one instance enqueues again deliveries whose job was lost (a crash between commit and enqueue). */
   @IsInt()
   @Min(100)

@@ -105,19 +105,34 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Takes the delivery for attempt number `attempt + 1` for `leaseMs`: only while it is pending, has made exactly
-   * `attempt` attempts and no other worker holds it — a duplicate or stale job claims nothing.
+   * Takes the next due delivery for `leaseMs`, fairly between organizations: among the due deliveries no worker holds,
+   * of the organizations with fewer than `perOrganization` attempts in flight (held rows, across every worker), the
+   * organization with the fewest in flight goes first, its oldest due delivery first (so organizations with due
+   * deliveries take turns). Returns nothing when no delivery may be taken now. Concurrent claims skip each other's rows;
+   * two claiming at the same instant may each see the same count, so an organization can briefly exceed its cap by
+   * the number of workers claiming at that instant.
    */
-  claim(id: string, attempt: number, leaseMs: number): Promise<ClaimedDelivery | undefined> {
+  claimNext(perOrganization: number, leaseMs: number): Promise<ClaimedDelivery | undefined> {
     return this.sql.one<ClaimedDelivery>(
-      `UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => $3::int / 1000.0)
-         FROM webhook_endpoints e
-        WHERE d.id = $1 AND d.status = 'pending' AND d.attempts = $2 AND (d.locked_until IS NULL OR d.locked_until < now())
-          AND e.id = d.endpoint_id
+      `WITH in_flight AS (
+         SELECT organization_id, count(*) AS n FROM webhook_deliveries
+          WHERE locked_until IS NOT NULL AND locked_until >= now() AND status = 'pending'
+          GROUP BY organization_id
+       ), next AS (
+         SELECT d.id FROM webhook_deliveries d LEFT JOIN in_flight f ON f.organization_id = d.organization_id
+          WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until < now())
+            AND COALESCE(f.n, 0) < $1
+          ORDER BY COALESCE(f.n, 0), d.next_attempt_at
+          LIMIT 1
+          FOR UPDATE OF d SKIP LOCKED
+       )
+       UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => $2::int / 1000.0)
+         FROM next, webhook_endpoints e
+        WHERE d.id = next.id AND e.id = d.endpoint_id
         RETURNING d.id, d.organization_id, d.body, d.attempts, d.event_type, e.id AS endpoint_id, e.project_id, e.url, e.enabled, e.secret,
                   CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret`,
-      [id, attempt, leaseMs],
-      'webhooks_claim_delivery',
+      [perOrganization, leaseMs],
+      'webhooks_claim_next_delivery',
     );
   }
 

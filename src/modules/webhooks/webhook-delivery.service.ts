@@ -12,12 +12,15 @@ import { RESPONSE_BODY_LIMIT, webhookMessageId } from './webhooks.constants.js';
 const JITTER = 0.2;
 
 /**
- * One attempt at a delivery: claim it in PostgreSQL, sign and POST it, record the outcome, schedule the retry.
- * Idempotent per (delivery, attempt number): a duplicate or stale job claims nothing.
+ * Sends webhook deliveries. A worker slot (one job of the `webhooks` queue) claims the next due delivery in
+ * PostgreSQL — fairly between organizations, none holding more than WEBHOOKS_CONCURRENCY_PER_ORGANIZATION attempts
+ * at once — signs and POSTs it, records the outcome, schedules the retry, and claims again until nothing may be taken.
+ * A claim takes a delivery only while it is pending, due and held by no other worker: duplicate jobs claim nothing.
  */
 @Injectable()
 export class WebhookDeliveryService {
   private readonly logger = new Logger(WebhookDeliveryService.name);
+  private stopping = false;
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -28,11 +31,27 @@ export class WebhookDeliveryService {
     private readonly config: AppConfig,
   ) {}
 
-  /** Attempt number `attempt + 1`; returns what became of the delivery. */
-  async attempt(deliveryId: string, attempt: number): Promise<'skipped' | 'delivered' | 'retrying' | 'failed'> {
-    const { timeoutMs, retryScheduleMs, disableAfterFailures } = this.config.webhooks;
-    const delivery = await this.deliveries.claim(deliveryId, attempt, timeoutMs * 2 + 5000);
-    if (!delivery) return 'skipped';
+  /** Sends due deliveries one after another while there are some this slot may take; returns how many it sent. */
+  async work(): Promise<number> {
+    const { timeoutMs, concurrencyPerOrganization } = this.config.webhooks;
+    let sent = 0;
+    while (!this.stopping) {
+      const delivery = await this.deliveries.claimNext(concurrencyPerOrganization, timeoutMs * 2 + 5000);
+      if (!delivery) break;
+      await this.attempt(delivery);
+      sent += 1;
+    }
+    return sent;
+  }
+
+  /** Shutting down: each slot finishes the attempt it is making and claims nothing more. */
+  stop(): void {
+    this.stopping = true;
+  }
+
+  /** One attempt at a claimed delivery; returns what became of it. */
+  async attempt(delivery: ClaimedDelivery): Promise<'delivered' | 'retrying' | 'failed'> {
+    const { retryScheduleMs, disableAfterFailures } = this.config.webhooks;
     const at = new Date();
     const number = delivery.attempts + 1;
     if (!delivery.enabled) {

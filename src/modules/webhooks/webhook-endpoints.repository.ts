@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageQuery } from '../../common/pagination/page-query.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { byCreatedAt, paginateSql } from '../../common/pagination/paginate-sql.js';
 import { SqlParams } from '../../database/sql-params.js';
+import { AppConfig } from '../../config/app-config.js';
 import { SqlService } from '../../database/sql.service.js';
 
 /** A `webhook_endpoints` row. */
@@ -55,7 +56,26 @@ const COLUMNS = `id, organization_id, project_id, url, description, events, enab
 /** The `webhook_endpoints` and `webhook_thread_sequences` tables. */
 @Injectable()
 export class WebhookEndpointsRepository {
-  constructor(private readonly sql: SqlService) {}
+  private readonly logger = new Logger(WebhookEndpointsRepository.name);
+
+  constructor(
+    private readonly sql: SqlService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * How many endpoints the organization and the project have, after taking the organization's endpoint-creation lock
+   * for the transaction (two creations at once cannot both pass the cap). Call in the creation's transaction.
+   */
+  async countForCreation(organizationId: string, projectId: string): Promise<{ organization: number; project: number }> {
+    await this.sql.rows(`SELECT pg_advisory_xact_lock(hashtextextended('webhook_endpoints:' || $1, 0))`, [organizationId]);
+    const row = await this.sql.one<{ organization: number; project: number }>(
+      `SELECT count(*)::int AS organization, (count(*) FILTER (WHERE project_id = $2))::int AS project
+         FROM webhook_endpoints WHERE organization_id = $1`,
+      [organizationId, projectId],
+    );
+    return row!;
+  }
 
   async insert(endpoint: NewWebhookEndpoint): Promise<WebhookEndpointRow> {
     const row = await this.sql.one<WebhookEndpointRow>(
@@ -164,8 +184,9 @@ export class WebhookEndpointsRepository {
   }
 
   /**
-   * The enabled endpoints of the message's project subscribed to `type` (the project given, or the agent's), and,
-   * when there is one and a thread, the thread's next sequence number — in the caller's transaction.
+   * The enabled endpoints of the message's project subscribed to `type` (the project given, or the agent's), at most
+   * WEBHOOKS_MAX_DELIVERIES_PER_CHANGE of them (the oldest; the cut is logged), and, when there is one and a thread,
+   * the thread's next sequence number — in the caller's transaction.
    */
   async targets(message: {
     organizationId: string;
@@ -174,24 +195,34 @@ export class WebhookEndpointsRepository {
     type: string;
     threadId: string | null;
   }): Promise<WebhookTargets> {
+    const cap = this.config.webhooks.maxDeliveriesPerChange;
     const row = await this.sql.one<{ endpoint_ids: string[] | null; project_id: string | null; sequence: string | null }>(
       `WITH targets AS (
-         SELECT id, project_id FROM webhook_endpoints
+         SELECT id, project_id, created_at FROM webhook_endpoints
           WHERE organization_id = $1 AND enabled AND $2 = ANY (events)
             AND project_id = COALESCE($3::char(24), (SELECT project_id FROM agents WHERE id = $4::char(24)))
+          ORDER BY created_at, id
+          LIMIT $6::int + 1
        ), sequence AS (
          INSERT INTO webhook_thread_sequences (thread_id, last_sequence)
          SELECT $5::char(24), 1 WHERE $5::char(24) IS NOT NULL AND EXISTS (SELECT 1 FROM targets)
          ON CONFLICT (thread_id) DO UPDATE SET last_sequence = webhook_thread_sequences.last_sequence + 1
          RETURNING last_sequence
        )
-       SELECT (SELECT array_agg(id) FROM targets) AS endpoint_ids, (SELECT min(project_id) FROM targets) AS project_id,
+       SELECT (SELECT array_agg(id ORDER BY created_at, id) FROM targets) AS endpoint_ids, (SELECT min(project_id) FROM targets) AS project_id,
               (SELECT last_sequence FROM sequence) AS sequence`,
-      [message.organizationId, message.type, message.projectId, message.agentId, message.threadId],
+      [message.organizationId, message.type, message.projectId, message.agentId, message.threadId, cap],
       'webhooks_targets',
     );
+    const endpointIds = row?.endpoint_ids ?? [];
+    if (endpointIds.length > cap) {
+      this.logger.warn(
+        { organizationId: message.organizationId, type: message.type, cap },
+        'a message has more subscribed endpoints than WEBHOOKS_MAX_DELIVERIES_PER_CHANGE: the newest get nothing for it',
+      );
+    }
     return {
-      endpointIds: row?.endpoint_ids ?? [],
+      endpointIds: endpointIds.slice(0, cap),
       projectId: row?.project_id ?? null,
       sequence: row?.sequence === null || row?.sequence === undefined ? null : Number(row.sequence),
     };

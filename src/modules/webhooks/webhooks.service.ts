@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventBus } from '../../common/bus/event-bus.js';
-import { NotFoundError, ValidationError } from '../../common/errors/app-error.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import { checkOutboundUrl } from '../../common/outbound/outbound-policy.js';
 import { generateWebhookSecret } from '../../common/outbound/webhook-signature.js';
@@ -47,6 +47,7 @@ export class WebhooksService {
     const project = await this.projects.getVisible(who.organizationId, projectId);
     const url = safeUrl(dto.url);
     const row = await this.unitOfWork.run(async () => {
+      await this.withinLimits(who.organizationId, project.id);
       const created = await this.endpoints.insert({
         id: newId(),
         organizationId: who.organizationId,
@@ -159,6 +160,18 @@ export class WebhooksService {
     return toDeliveryResponse(row);
   }
 
+  /** 409 `webhook_limit_reached` when the project or the organization has as many endpoints as it may. */
+  private async withinLimits(organizationId: string, projectId: string): Promise<void> {
+    const { maxEndpointsPerProject, maxEndpointsPerOrganization } = this.config.webhooks;
+    const count = await this.endpoints.countForCreation(organizationId, projectId);
+    if (count.project >= maxEndpointsPerProject) {
+      throw new ConflictError(WEBHOOK_LIMIT_REACHED, `A project may have at most ${maxEndpointsPerProject} webhook endpoints`);
+    }
+    if (count.organization >= maxEndpointsPerOrganization) {
+      throw new ConflictError(WEBHOOK_LIMIT_REACHED, `An organization may have at most ${maxEndpointsPerOrganization} webhook endpoints`);
+    }
+  }
+
   /** The organization's endpoint of the project (locked for the transaction with `lock`), or 404 — never 403. */
   private async visible(who: Principal, projectId: string, webhookId: string, lock = false): Promise<WebhookEndpointRow> {
     const endpoint = await this.endpoints.find(who.organizationId, projectId.toLowerCase(), webhookId.toLowerCase(), lock);
@@ -172,6 +185,9 @@ export class WebhooksService {
     this.bus.emit('webhook.endpoints_changed', { organizationId });
   }
 }
+
+/** The wire code of a creation refused by the endpoint caps (docs/webhooks.md, "Limits"). */
+export const WEBHOOK_LIMIT_REACHED = 'webhook_limit_reached';
 
 /** The URL as given, or 422 on `url` when the outbound policy refuses it (scheme, credentials, address). */
 function safeUrl(url: string): string {
