@@ -1,5 +1,5 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
-import { EnvironmentVariables, validateEnv } from './env.schema.js';
+import { EnvironmentVariables, parseEncryptionKeys, validateEnv } from './env.schema.js';
 
 /** Typed, validated configuration grouped by area. Inject it; never read `process.env` elsewhere. */
 export class AppConfig {
@@ -63,6 +63,8 @@ export class AppConfig {
   /** Idempotency keys (docs/idempotency.md): how long a first response is kept, and the running request's lease. */
   readonly idempotency: { ttlSeconds: number; leaseSeconds: number; cleanupIntervalMs: number };
   readonly session: { maxFrameBytes: number; framesPerSecond: number; frameBurst: number; maxInFlight: number; maxPerCredential: number };
+  /** Keys that encrypt stored secrets, the sealing one first (empty: derived from JWT_SECRET). */
+  readonly encryption: { keys: Array<{ id: string; key: Buffer }> };
   readonly webhooks: {
     timeoutMs: number;
     retryScheduleMs: number[];
@@ -155,6 +157,7 @@ export class AppConfig {
       staleMs: vars.EVENTS_STALE_MS,
       maxBacklog: vars.EVENTS_MAX_BACKLOG,
     };
+    this.encryption = { keys: vars.ENCRYPTION_KEYS ? parseEncryptionKeys(vars.ENCRYPTION_KEYS)! : [] };
     this.webhooks = {
       timeoutMs: vars.WEBHOOKS_TIMEOUT_MS,
       retryScheduleMs: vars.WEBHOOKS_RETRY_SCHEDULE_MS.split(',').map(Number),

@@ -89,6 +89,22 @@ export class EnvironmentVariables {
   @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters' })
   JWT_SECRET?: string = undefined;
 
+  /**
+   * Keys that encrypt stored secrets (webhook signing secrets; docs/security.md, "Encryption at rest"):
+   * `id:base64-of-32-bytes`, comma-separated; the first seals, every one opens. Unset = a key derived from JWT_SECRET
+   * (id `jwt`), which also keeps opening what it sealed after keys are set. Generate one with `openssl rand -base64 32`.
+   */
+  @IsOptional()
+  @ValidateBy({
+    name: 'encryptionKeys',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && parseEncryptionKeys(value) !== undefined,
+      defaultMessage: () =>
+        'ENCRYPTION_KEYS must be comma-separated id:key pairs, ids of 1-32 letters, digits, _ or - (not "jwt", each once), keys 32 bytes in base64',
+    },
+  })
+  ENCRYPTION_KEYS?: string = undefined;
+
   @IsInt()
   @Min(60)
   @Max(86400)
@@ -572,4 +588,17 @@ export function validateEnv(raw: Record<string, string | undefined>): Environmen
     throw new InvalidEnvironmentError(errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`));
   }
   return env;
+}
+
+/** ENCRYPTION_KEYS as keys, first the one that seals; undefined when malformed. */
+export function parseEncryptionKeys(value: string): Array<{ id: string; key: Buffer }> | undefined {
+  const keys = value.split(',').map((entry) => {
+    const [id, encoded, ...rest] = entry.trim().split(':');
+    const key = encoded === undefined ? undefined : Buffer.from(encoded, 'base64');
+    const valid = rest.length === 0 && id !== undefined && /^[A-Za-z0-9_-]{1,32}$/.test(id) && id !== 'jwt';
+    return valid && key?.length === 32 && /^[A-Za-z0-9+/]+={0,2}$/.test(encoded!) ? { id, key } : undefined;
+  });
+  if (keys.some((key) => key === undefined)) return undefined;
+  const valid = keys as Array<{ id: string; key: Buffer }>;
+  return new Set(valid.map((key) => key.id)).size === valid.length ? valid : undefined;
 }

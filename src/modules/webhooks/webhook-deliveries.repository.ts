@@ -5,6 +5,7 @@ import type { PageRequest } from '../../common/pagination/paginate.js';
 import { byCreatedAt, paginateSql } from '../../common/pagination/paginate-sql.js';
 import { SqlParams } from '../../database/sql-params.js';
 import { SqlService } from '../../database/sql.service.js';
+import type { SealedSecretColumns } from './webhook-endpoints.repository.js';
 import { ATTEMPT_LOG_LIMIT } from './webhooks.constants.js';
 
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -49,8 +50,11 @@ export interface NewWebhookDelivery {
   body: string;
 }
 
-/** A delivery claimed for one attempt, with what sending it needs. */
-export interface ClaimedDelivery {
+/**
+ * A delivery claimed for one attempt, with what sending it needs (the previous secret's columns only while its overlap
+ * lasts).
+ */
+export interface ClaimedDelivery extends SealedSecretColumns {
   id: string;
   organization_id: string;
   body: string;
@@ -60,9 +64,6 @@ export interface ClaimedDelivery {
   project_id: string;
   url: string;
   enabled: boolean;
-  secret: string;
-  /** The previous secret while its overlap lasts. */
-  previous_secret: string | null;
 }
 
 const COLUMNS = `id, endpoint_id, event_type, thread_id, sequence, body, status, attempts, attempt_log, last_status_code, last_error,
@@ -129,8 +130,10 @@ export class WebhookDeliveriesRepository {
        UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => $2::int / 1000.0)
          FROM next, webhook_endpoints e
         WHERE d.id = next.id AND e.id = d.endpoint_id
-        RETURNING d.id, d.organization_id, d.body, d.attempts, d.event_type, e.id AS endpoint_id, e.project_id, e.url, e.enabled, e.secret,
-                  CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret`,
+        RETURNING d.id, d.organization_id, d.body, d.attempts, d.event_type, e.id AS endpoint_id, e.project_id, e.url, e.enabled,
+                  e.secret_key_id, e.secret_sealed,
+                  CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret_key_id END AS previous_secret_key_id,
+                  CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret_sealed END AS previous_secret_sealed`,
       [perOrganization, leaseMs],
       'webhooks_claim_next_delivery',
     );

@@ -6,6 +6,8 @@ import { AppConfig } from '../../config/app-config.js';
 import { WebhookDeliveriesRepository, type ClaimedDelivery, type WebhookAttempt } from './webhook-deliveries.repository.js';
 import { WebhookEndpointsRepository, type WebhookEndpointRow } from './webhook-endpoints.repository.js';
 import { WebhookJobs } from './webhook-jobs.js';
+import { WebhookSecrets, WebhookSecretUnreadableError } from './webhook-secrets.js';
+import { WebhookSubscriptions } from './webhook-subscriptions.js';
 import { RESPONSE_BODY_LIMIT, webhookMessageId } from './webhooks.constants.js';
 
 /** ±20 % jitter, so that retries of many deliveries failing together spread out. */
@@ -26,6 +28,8 @@ export class WebhookDeliveryService {
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly jobs: WebhookJobs,
+    private readonly subscriptions: WebhookSubscriptions,
+    private readonly secrets: WebhookSecrets,
     private readonly http: OutboundHttpClient,
     private readonly bus: EventBus,
     private readonly config: AppConfig,
@@ -93,7 +97,15 @@ export class WebhookDeliveryService {
 
   private async send(delivery: ClaimedDelivery, at: Date): Promise<Omit<WebhookAttempt, 'attempt' | 'at'>> {
     const id = webhookMessageId(delivery.id);
-    const secrets = delivery.previous_secret ? [delivery.secret, delivery.previous_secret] : [delivery.secret];
+    const secrets = this.signingSecrets(delivery);
+    if (!secrets) {
+      return {
+        status_code: null,
+        latency_ms: null,
+        error: 'the signing secret cannot be decrypted (see the service log)',
+        response_body: null,
+      };
+    }
     const started = Date.now();
     try {
       const response = await this.http.request({
@@ -127,9 +139,25 @@ export class WebhookDeliveryService {
     }
   }
 
+  /** The secrets that sign (current, and previous during an overlap), or undefined when no configured key opens them. */
+  private signingSecrets(delivery: ClaimedDelivery): string[] | undefined {
+    try {
+      const previous = this.secrets.previous(delivery.endpoint_id, delivery);
+      return [this.secrets.current(delivery.endpoint_id, delivery), ...(previous === null ? [] : [previous])];
+    } catch (error) {
+      if (!(error instanceof WebhookSecretUnreadableError)) throw error;
+      this.logger.error({ webhookId: delivery.endpoint_id, deliveryId: delivery.id }, error.message);
+      return undefined;
+    }
+  }
+
   private announceDisabled(endpoint: WebhookEndpointRow, reason: 'gone' | 'consecutive_failures'): void {
     this.logger.warn({ webhookId: endpoint.id, reason }, 'webhook endpoint disabled');
-    this.bus.emit('webhook.endpoints_changed', { organizationId: endpoint.organization_id });
+    // Not waited for: a process that still thinks the organization subscribed only runs one query that finds no endpoint.
+    void this.endpoints
+      .bumpSubscriptionVersion(endpoint.organization_id)
+      .then((version) => this.subscriptions.propagate(endpoint.organization_id, version))
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'could not announce a disabled endpoint'));
     this.bus.emit('webhook.disabled', {
       organizationId: endpoint.organization_id,
       projectId: endpoint.project_id,

@@ -4,11 +4,20 @@ import type { PageQuery } from '../../common/pagination/page-query.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { byCreatedAt, paginateSql } from '../../common/pagination/paginate-sql.js';
 import { SqlParams } from '../../database/sql-params.js';
+import type { Sealed } from '../../common/crypto/encryption-keys.js';
 import { AppConfig } from '../../config/app-config.js';
 import { SqlService } from '../../database/sql.service.js';
 
+/** An endpoint's signing secrets as its row holds them: sealed (webhook-secrets.ts), with the id of the sealing key. */
+export interface SealedSecretColumns {
+  secret_key_id: string;
+  secret_sealed: Buffer;
+  previous_secret_key_id: string | null;
+  previous_secret_sealed: Buffer | null;
+}
+
 /** A `webhook_endpoints` row. */
-export interface WebhookEndpointRow {
+export interface WebhookEndpointRow extends SealedSecretColumns {
   id: string;
   organization_id: string;
   project_id: string;
@@ -17,8 +26,6 @@ export interface WebhookEndpointRow {
   events: string[];
   enabled: boolean;
   disabled_reason: string | null;
-  secret: string;
-  previous_secret: string | null;
   previous_secret_expires_at: Date | null;
   consecutive_failures: number;
   created_at: Date;
@@ -33,7 +40,7 @@ export interface NewWebhookEndpoint {
   description: string;
   events: string[];
   enabled: boolean;
-  secret: string;
+  secret: Sealed;
 }
 
 export interface WebhookEndpointChanges {
@@ -43,6 +50,13 @@ export interface WebhookEndpointChanges {
   enabled?: boolean;
 }
 
+/** An organization's subscribed event types at a version (`version` is a bigint, as text). */
+export interface SubscriptionSnapshot {
+  organization_id: string;
+  version: string;
+  events: string[];
+}
+
 /** Where one message goes: the subscribed endpoints and, for a message about a thread, its next sequence number. */
 export interface WebhookTargets {
   endpointIds: string[];
@@ -50,8 +64,8 @@ export interface WebhookTargets {
   sequence: number | null;
 }
 
-const COLUMNS = `id, organization_id, project_id, url, description, events, enabled, disabled_reason, secret, previous_secret,
-  previous_secret_expires_at, consecutive_failures, created_at, updated_at`;
+const COLUMNS = `id, organization_id, project_id, url, description, events, enabled, disabled_reason, secret_key_id, secret_sealed,
+  previous_secret_key_id, previous_secret_sealed, previous_secret_expires_at, consecutive_failures, created_at, updated_at`;
 
 /** The `webhook_endpoints` and `webhook_thread_sequences` tables. */
 @Injectable()
@@ -79,8 +93,8 @@ export class WebhookEndpointsRepository {
 
   async insert(endpoint: NewWebhookEndpoint): Promise<WebhookEndpointRow> {
     const row = await this.sql.one<WebhookEndpointRow>(
-      `INSERT INTO webhook_endpoints (id, organization_id, project_id, url, description, events, enabled, secret)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+      `INSERT INTO webhook_endpoints (id, organization_id, project_id, url, description, events, enabled, secret_key_id, secret_sealed)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
       [
         endpoint.id,
         endpoint.organizationId,
@@ -89,7 +103,8 @@ export class WebhookEndpointsRepository {
         endpoint.description,
         endpoint.events,
         endpoint.enabled,
-        endpoint.secret,
+        endpoint.secret.keyId,
+        endpoint.secret.data,
       ],
     );
     return row!;
@@ -149,18 +164,44 @@ export class WebhookEndpointsRepository {
     organizationId: string,
     projectId: string,
     id: string,
-    secret: string,
+    secret: Sealed,
     overlapSeconds: number,
   ): Promise<WebhookEndpointRow | undefined> {
     return this.sql.one<WebhookEndpointRow>(
       `UPDATE webhook_endpoints
-          SET previous_secret = CASE WHEN $5::int > 0 THEN secret END,
-              previous_secret_expires_at = CASE WHEN $5::int > 0 THEN now() + make_interval(secs => $5::int) END,
-              secret = $4, updated_at = now()
+          SET previous_secret_key_id = CASE WHEN $6::int > 0 THEN secret_key_id END,
+              previous_secret_sealed = CASE WHEN $6::int > 0 THEN secret_sealed END,
+              previous_secret_expires_at = CASE WHEN $6::int > 0 THEN now() + make_interval(secs => $6::int) END,
+              secret_key_id = $4, secret_sealed = $5, updated_at = now()
         WHERE id = $1 AND project_id = $2 AND organization_id = $3
         RETURNING ${COLUMNS}`,
-      [id, projectId, organizationId, secret, overlapSeconds],
+      [id, projectId, organizationId, secret.keyId, secret.data, overlapSeconds],
     );
+  }
+
+  /** Endpoints (after `afterId`, in id order) with a secret sealed by another key than `keyId`: what a key rotation re-seals. */
+  sealedNotUnder(keyId: string, afterId: string, limit: number): Promise<Array<SealedSecretColumns & { id: string }>> {
+    return this.sql.rows(
+      `SELECT id, secret_key_id, secret_sealed, previous_secret_key_id, previous_secret_sealed FROM webhook_endpoints
+        WHERE (secret_key_id <> $1 OR previous_secret_key_id <> $1) AND id > $2
+        ORDER BY id LIMIT $3`,
+      [keyId, afterId, limit],
+    );
+  }
+
+  /**
+   * Stores the re-sealed secrets of an endpoint, unless they changed since `was` was read (a rotation meanwhile wins);
+   * returns whether it stored them.
+   */
+  async replaceSealed(was: SealedSecretColumns & { id: string }, current: Sealed, previous: Sealed | null): Promise<boolean> {
+    const rows = await this.sql.rows(
+      `UPDATE webhook_endpoints
+          SET secret_key_id = $2, secret_sealed = $3, previous_secret_key_id = $4, previous_secret_sealed = $5
+        WHERE id = $1 AND secret_sealed = $6 AND previous_secret_sealed IS NOT DISTINCT FROM $7
+        RETURNING id`,
+      [was.id, current.keyId, current.data, previous?.keyId ?? null, previous?.data ?? null, was.secret_sealed, was.previous_secret_sealed],
+    );
+    return rows.length > 0;
   }
 
   async delete(organizationId: string, projectId: string, id: string): Promise<boolean> {
@@ -171,16 +212,35 @@ export class WebhookEndpointsRepository {
     return rows.length > 0;
   }
 
-  /** The event types each organization's enabled endpoints subscribe to (one organization's, or every one's). */
-  subscriptions(organizationId: string | null): Promise<Array<{ organization_id: string; events: string[] }>> {
+  /**
+   * Each organization's subscriptions at their current version: the event types its enabled endpoints subscribe to
+   * (one organization's, or every one's). One statement: the types and the version come from the same snapshot.
+   */
+  subscriptions(organizationId: string | null): Promise<SubscriptionSnapshot[]> {
     return this.sql.rows(
-      `SELECT organization_id, array_agg(DISTINCT event) AS events
-         FROM webhook_endpoints, unnest(events) AS event
-        WHERE enabled AND ($1::text IS NULL OR organization_id = $1)
-        GROUP BY organization_id`,
+      `SELECT v.organization_id, v.version,
+              ARRAY(SELECT DISTINCT event FROM webhook_endpoints e, unnest(e.events) AS event
+                     WHERE e.organization_id = v.organization_id AND e.enabled) AS events
+         FROM webhook_subscription_versions v
+        WHERE $1::text IS NULL OR v.organization_id = $1`,
       [organizationId],
       'webhooks_subscriptions',
     );
+  }
+
+  /**
+   * Records that the organization's subscriptions changed, in the transaction of the change: returns their new
+   * version. Concurrent changes of one organization take their versions in commit order (the row lock).
+   */
+  async bumpSubscriptionVersion(organizationId: string): Promise<number> {
+    const row = await this.sql.one<{ version: string }>(
+      `INSERT INTO webhook_subscription_versions (organization_id, version) VALUES ($1, 1)
+       ON CONFLICT (organization_id) DO UPDATE SET version = webhook_subscription_versions.version + 1
+       RETURNING version`,
+      [organizationId],
+      'webhooks_bump_subscription_version',
+    );
+    return Number(row!.version);
   }
 
   /**
