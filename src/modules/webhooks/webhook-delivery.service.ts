@@ -40,10 +40,11 @@ export class WebhookDeliveryService {
     const { timeoutMs, concurrencyPerOrganization } = this.config.webhooks;
     let sent = 0;
     while (!this.stopping) {
-      const delivery = await this.deliveries.claimNext(concurrencyPerOrganization, timeoutMs * 2 + 5000);
-      if (!delivery) break;
-      await this.attempt(delivery);
-      sent += 1;
+      const { delivery, raced } = await this.deliveries.claimNext(concurrencyPerOrganization, timeoutMs * 2 + 5000);
+      if (delivery) {
+        await this.attempt(delivery);
+        sent += 1;
+      } else if (!raced) break;
     }
     return sent;
   }
