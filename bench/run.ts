@@ -24,7 +24,7 @@ import {
   toMarkdown,
   writeReport,
 } from './lib/report.js';
-import type { LoadPlan, RequestSpec, RunCheck, Scenario } from './scenario.js';
+import type { DrainPlan, LoadPlan, RequestSpec, RunCheck, Scenario } from './scenario.js';
 
 const USAGE = `usage: npm run bench -- <scenario...|all|list> [--runs N] [--duration S] [--connections C] [--warmup S] [--rate R] [--mix-duration S] [--profile]
   defaults: --runs 3 --duration 10 --connections 50 --warmup min(5, duration) --mix-duration 600 (steady-mix: the fixed-rate run, once)
@@ -346,6 +346,62 @@ async function runSteadyMix(env: Environment, scenario: Scenario, mix: NonNullab
   };
 }
 
+/**
+ * A drain scenario's runs: each pairs an autocannon run of the plan's baseline load (e.g. synchronous turns) with the
+ * service draining as many items (e.g. the same turns accepted as events), its CPU and its backends' sampled around
+ * the drain. Latency columns are the baseline's only (a drain has no per-request latency).
+ */
+async function runDrains(env: Environment, scenario: Scenario, plan: LoadPlan, drain: DrainPlan, cleanup: Cleanup): Promise<RunPair[]> {
+  if (!plan.baseline) throw new Error(`${scenario.name}: a drain needs the plan's baseline requests to pair with`);
+  const paired = { requests: plan.baseline.requests };
+  const drainOnce = async (count: number): Promise<Measured> => {
+    await drain.prepare(count);
+    const dbStart = await env.databaseBackendPids();
+    const before = sample([env.service.pid]);
+    const dbBefore = ticksOf(dbStart);
+    await drain.start();
+    const outcome = await drain.finished();
+    const after = sample([env.service.pid]);
+    const dbAfter = ticksOf([...new Set([...dbStart, ...(await env.databaseBackendPids())])]);
+    const items = Math.max(outcome.done + outcome.failed, 1);
+    return {
+      requests: outcome.done,
+      duration_s: outcome.seconds,
+      rps: outcome.seconds > 0 ? outcome.done / outcome.seconds : 0,
+      latency_p50_ms: 0,
+      latency_p95_ms: 0,
+      latency_p99_ms: 0,
+      latency_max_ms: 0,
+      non2xx: outcome.failed,
+      errors: 0,
+      timeouts: 0,
+      status_codes: { done: outcome.done, failed: outcome.failed },
+      server_cpu_us_per_request: cpuMicrosBetween(before.cpu, after.cpu) / items,
+      db_cpu_us_per_request: cpuMicrosBetween(dbBefore, dbAfter) / items,
+      loadgen_cpu_us_per_request: 0,
+      machine_busy: machineBusyShare(before.machine, after.machine),
+    };
+  };
+  if (warmup > 0) {
+    log(`${scenario.name}: warm-up ${warmup} s (${plan.baseline.label}, then a drain of as many; discarded)`);
+    const w = await measure(env, env.ctx.baseUrl, paired, warmup, env.service.pid, async () => [], cleanup);
+    await drainOnce(Math.max(1, w.requests));
+  }
+  const pairs: RunPair[] = [];
+  for (let i = 1; i <= runs; i++) {
+    const baseline = await measure(env, env.ctx.baseUrl, paired, duration, env.service.pid, () => env.databaseBackendPids(), cleanup);
+    const measured = await drainOnce(Math.max(1, baseline.requests));
+    const pair: RunPair = { scenario: measured, baseline, ratio: baseline.rps > 0 ? measured.rps / baseline.rps : 0 };
+    pairs.push(pair);
+    log(
+      `${scenario.name}: run ${i}/${runs}: drained ${measured.requests} in ${measured.duration_s.toFixed(1)} s = ${measured.rps.toFixed(0)}/s, ` +
+        `${measured.server_cpu_us_per_request.toFixed(0)} µs service CPU + ${measured.db_cpu_us_per_request.toFixed(0)} µs DB CPU each, failed ${measured.non2xx}; ` +
+        `${plan.baseline.label} ${baseline.rps.toFixed(0)}/s, ${baseline.server_cpu_us_per_request.toFixed(0)} µs + ${baseline.db_cpu_us_per_request.toFixed(0)} µs → ${(pair.ratio * 100).toFixed(1)}% (load average ${loadavg()[0]?.toFixed(1)})`,
+    );
+  }
+  return pairs;
+}
+
 async function runScenario(env: Environment, scenario: Scenario, cleanup: Cleanup): Promise<ScenarioResult> {
   const result: ScenarioResult = {
     name: scenario.name,
@@ -407,6 +463,11 @@ async function runScenario(env: Environment, scenario: Scenario, cleanup: Cleanu
     if (Object.keys(checked).length > 0) result.extra = { ...(result.extra ?? {}), ...checked };
   }
 
+  if (plan.drain) {
+    result.runs = await runDrains(env, scenario, plan, plan.drain, cleanup);
+    result.summary = summarize(result.runs);
+  }
+
   if (plan.mix) result.mix = await runSteadyMix(env, scenario, plan.mix, cleanup);
 
   for (const probe of plan.probes ?? []) {
@@ -441,7 +502,7 @@ try {
   const env = await startEnvironment(cleanup, { connections, profileDir });
   for (const scenario of selected) {
     try {
-      results.push(await runScenario(env, scenario, cleanup));
+      results.push(await runScenario(env, scenario, cleanup).finally(() => scenario.finish?.(env.ctx)));
     } catch (error) {
       failed = true;
       log(`${scenario.name}: FAILED: ${(error as Error).message}`);

@@ -60,6 +60,22 @@ export interface LoadPlan {
   baseline?: { label: string; requests: RequestSpec[] };
   /** With `baseline: 'self'`: run after each baseline run, before the scenario's (e.g. give the threads back their single turn). */
   resetBaseline?(): Promise<void>;
+  /**
+   * Instead of `requests`: a backlog the service's workers drain, measured against the paired `baseline` load. Each
+   * run, the baseline runs first (autocannon); then `prepare` gets as many items as the baseline completed (not
+   * measured), the service's CPU is sampled around `start` … `finished`, and the rate is items ÷ `seconds`.
+   */
+  drain?: DrainPlan;
+}
+
+/** A backlog drained by the service itself (e.g. accepted events processed by its workers). */
+export interface DrainPlan {
+  /** Puts `count` items in place without letting the service work on them yet (e.g. events accepted while paused). */
+  prepare(count: number): Promise<void>;
+  /** Lets the service work on them. */
+  start(): Promise<void>;
+  /** Resolves once every item is done: how many ended well, how many failed, and the seconds from the first to the last. */
+  finished(): Promise<{ done: number; failed: number; seconds: number }>;
 }
 
 /**
@@ -141,6 +157,8 @@ export interface Scenario {
   /** What each run is paired with; default `bare-fastify`. */
   baseline?: BaselineKind;
   goal?: Goal;
+  /** Called once the scenario's runs are over (also after a failure): e.g. undo what `seed` switched for them. */
+  finish?(ctx: BenchContext): Promise<void>;
   /** Called just before each measured run of the service; the returned check runs after it settled (figures summed over runs). */
   check?(ctx: BenchContext): Promise<RunCheck>;
 }

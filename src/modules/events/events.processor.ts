@@ -96,7 +96,7 @@ export class EventsProcessor implements OnApplicationBootstrap, OnModuleDestroy 
       return Promise.resolve();
     }
     return new Promise<void>((resolve) => {
-      const timer = timeoutMs === undefined ? undefined : setTimeout(() => this.wake(), timeoutMs);
+      const timer = timeoutMs === undefined ? undefined : setTimeout(() => this.wake(), timeoutMs).unref();
       this.resume = () => {
         clearTimeout(timer);
         resolve();
