@@ -26,9 +26,11 @@ import {
 } from './lib/report.js';
 import type { DrainPlan, LoadPlan, RequestSpec, RunCheck, Scenario } from './scenario.js';
 
-const USAGE = `usage: npm run bench -- <scenario...|all|list> [--runs N] [--duration S] [--connections C] [--warmup S] [--rate R] [--mix-duration S] [--profile]
+const USAGE = `usage: npm run bench -- <scenario...|all|list> [--runs N] [--duration S] [--connections C] [--warmup S] [--rate R] [--mix-duration S] [--default-config] [--profile]
   defaults: --runs 3 --duration 10 --connections 50 --warmup min(5, duration) --mix-duration 600 (steady-mix: the fixed-rate run, once)
   --rate: total req/s of a fixed-rate mix (steady-mix); default a third of the capacity its unthrottled warm-up measures
+  --default-config: the service's defaults instead of the tuned setting: rate limits counted on every request (a limit
+             no run reaches) and events processed by the in-process workers while events-ingest measures accepts
   --profile: run the service under node --cpu-prof and write bench/results/profile-latest.md (slows it down: figures
              of a profiled invocation are not comparable)`;
 
@@ -47,6 +49,7 @@ const { positionals, values } = parseArgs({
     rate: { type: 'string' },
     'mix-duration': { type: 'string', default: '600' },
     profile: { type: 'boolean', default: false },
+    'default-config': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -66,6 +69,7 @@ const connections = positiveInt('connections', values.connections, 1);
 const warmup = values.warmup === undefined ? Math.min(5, duration) : positiveInt('warmup', values.warmup, 0);
 const rate = values.rate === undefined ? undefined : positiveInt('rate', values.rate, 1);
 const mixDuration = positiveInt('mix-duration', values['mix-duration'], 1);
+const configuration = values['default-config'] ? 'default' : 'tuned';
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
 const registry = await loadScenarios();
@@ -156,7 +160,7 @@ function baselineOf(env: Environment, scenario: Scenario, plan: LoadPlan) {
     if (!plan.baseline) throw new Error(`${scenario.name}: baseline 'self' needs the plan's baseline requests`);
     return {
       url: env.ctx.baseUrl,
-      plan: { requests: plan.baseline.requests },
+      plan: { requests: plan.baseline.requests, idReplacement: plan.idReplacement },
       pid: env.service.pid,
       dbPids: () => env.databaseBackendPids(),
       reset: plan.resetBaseline ?? (async () => {}),
@@ -499,7 +503,7 @@ let failed = false;
 const profileDir = values.profile ? mkdtempSync(join(tmpdir(), 'agent-bench-profile-')) : undefined;
 const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`;
 try {
-  const env = await startEnvironment(cleanup, { connections, profileDir });
+  const env = await startEnvironment(cleanup, { connections, profileDir, configuration });
   for (const scenario of selected) {
     try {
       results.push(await runScenario(env, scenario, cleanup).finally(() => scenario.finish?.(env.ctx)));
@@ -531,7 +535,15 @@ if (results.length > 0) {
     finished_at: new Date().toISOString(),
     command,
     machine: machineInfo(),
-    options: { runs, duration_s: duration, warmup_s: warmup, connections, mix_duration_s: mixDuration, ...(rate ? { rate } : {}) },
+    options: {
+      runs,
+      duration_s: duration,
+      warmup_s: warmup,
+      connections,
+      mix_duration_s: mixDuration,
+      configuration,
+      ...(rate ? { rate } : {}),
+    },
     load_average: { start: loadStart, end: loadavg() },
     note: 'The load generator (autocannon, its own process), the service, PostgreSQL and Redis share the same cores: compare ratios and CPU per request, not absolute req/s, across machines.',
     scenarios: results,

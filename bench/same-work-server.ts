@@ -16,7 +16,11 @@
  *   GET  /management/v1/threads  list-baseline: organization API key (looked up once), the thread list's SELECT
  *                                for the filters the scenarios send, the same page envelope.
  *
- * Usage: `node dist/bench/same-work-server.js <port>` with DATABASE_URL, REDIS_URL, REDIS_KEY_PREFIX, JWT_SECRET.
+ * With `RATE_LIMIT_MAX` > 0 (the runner's `--default-config`), every route first counts the credential's rate-limit
+ * window with the service's own `FixedWindowLimiter` (one pipelined INCR + EXPIRE), as the service then does.
+ *
+ * Usage: `node dist/bench/same-work-server.js <port>` with DATABASE_URL, REDIS_URL, REDIS_KEY_PREFIX, JWT_SECRET
+ * (and optionally RATE_LIMIT_MAX).
  * The baseline's event ids start with `ACCEPT_BASELINE_ID_PREFIX` (otherwise `newId()`'s, so as time-ordered), and its
  * wake-ups go to a channel of its own: `events-ingest` keeps the service's processing paused while the baseline
  * runs, and the runner deletes these rows after each run.
@@ -28,7 +32,9 @@ import pg from 'pg';
 import { newId } from '../src/common/ids/new-id.js';
 import type { AppConfig } from '../src/config/app-config.js';
 import type { Bundle } from '../src/modules/bundles/bundle.types.js';
+import { FixedWindowLimiter } from '../src/modules/auth/rate-limit/fixed-window.limiter.js';
 import { hashSecret } from '../src/modules/auth/secrets.js';
+import type { MetricsService } from '../src/modules/metrics/metrics.service.js';
 import type { PreparedAgent } from '../src/modules/runtime/prepared-agent.js';
 import { RuntimeService } from '../src/modules/runtime/runtime.service.js';
 import type { TurnResult } from '../src/modules/runtime/runtime.types.js';
@@ -72,13 +78,25 @@ const eventInserts = new GroupInsert((rows) => eventStore.insertMany(rows), {
   lanes: Math.max(1, Math.floor(POOL_SIZE / 4)),
   failsEveryRow: isStoreUnavailable,
 });
-const wakeup = new EventsWakeup({
-  key: () => `${env('REDIS_KEY_PREFIX')}:${ACCEPT_BASELINE_CHANNEL}`,
-  get ready() {
-    return redis.status === 'ready';
-  },
-  client: redis,
-} as unknown as RedisService);
+const prefix = env('REDIS_KEY_PREFIX');
+const redisService = (channelKey?: string) =>
+  ({
+    key: (...parts: string[]) => channelKey ?? `${prefix}:${parts.join(':')}`,
+    get ready() {
+      return redis.status === 'ready';
+    },
+    client: redis,
+    failedOpen: () => undefined,
+  }) as unknown as RedisService;
+const wakeup = new EventsWakeup(redisService(`${prefix}:${ACCEPT_BASELINE_CHANNEL}`));
+const rateLimitMax = Number(process.env.RATE_LIMIT_MAX ?? 0);
+const limiter = new FixedWindowLimiter(
+  redisService(),
+  { rateLimit: { max: rateLimitMax, windowSeconds: 60 } } as unknown as AppConfig,
+  { rateLimitRejected: () => undefined } as unknown as MetricsService,
+);
+/** The credential's rate-limit window, as the service's guard counts it (nothing when RATE_LIMIT_MAX is 0). */
+const limited = async (subject: string): Promise<boolean> => rateLimitMax > 0 && (await limiter.hit(subject)) !== undefined;
 const runtime = new RuntimeService({ providers: { openai: {}, anthropic: {}, timeoutMs: 30_000 } } as unknown as AppConfig);
 
 interface Live {
@@ -216,6 +234,7 @@ app.post('/messaging/v1/messages', async (request, reply) => {
   const auth = request.headers.authorization;
   const claims = auth?.startsWith('Bearer ') ? await tokenClaims(auth.slice(7)) : null;
   if (!claims) return fail(reply, 401, 'unauthorized');
+  if (await limited(`pk:${claims.agt}`)) return fail(reply, 429, 'rate_limited');
   const agent = await liveAgent(`${claims.org}:${claims.agt}`);
   if (!agent) return fail(reply, 404, 'no_active_version');
   const body = request.body as { text?: string; user_id: string; thread_id?: string };
@@ -298,6 +317,7 @@ app.post('/messaging/v1/events', async (request, reply) => {
   const secret = request.headers['x-agent-api-key'];
   const owner = typeof secret === 'string' ? await agentKey(secret) : null;
   if (!owner?.agent_id) return fail(reply, 401, 'unauthorized');
+  if (await limited(`ak:${owner.agent_id}`)) return fail(reply, 429, 'rate_limited');
   const body = request.body as { text?: string; thread_id?: string; agent_variables?: Record<string, unknown> };
   const id = ACCEPT_BASELINE_ID_PREFIX + newId().slice(ACCEPT_BASELINE_ID_PREFIX.length);
   await eventInserts.insert({
@@ -331,6 +351,7 @@ app.get('/management/v1/threads', async (request, reply) => {
   const secret = request.headers['x-organization-api-key'];
   const owner = typeof secret === 'string' ? await organizationKey(secret) : null;
   if (!owner) return fail(reply, 401, 'unauthorized');
+  if (await limited(`ok:${owner.organization_id}`)) return fail(reply, 429, 'rate_limited');
   const query = request.query as ListQuery;
   const size = Number(query['page[size]'] ?? 50);
   const params: unknown[] = [owner.organization_id, 'v1'];

@@ -87,14 +87,16 @@ export type BaselineKind = 'bare-fastify' | 'turn-baseline' | 'accept-baseline' 
 
 /** The issue's goal for a scenario, against its paired baseline; the report prints it with the verdict. */
 export interface Goal {
-  /** Minimum req/s ratio to the baseline. */
-  ratio: number;
+  /** Minimum req/s ratio to the baseline (none when the goal is about CPU only). */
+  ratio?: number;
   /** p99 at most this many times the baseline's p99. */
   p99Factor?: number;
   /** p95 at most this many milliseconds. */
   p95MaxMs?: number;
   /** CPU per request (service + PostgreSQL) at most this many times the baseline's. */
   cpuFactor?: number;
+  /** The service process's CPU per request at most this many times the baseline's (PostgreSQL not counted). */
+  serverCpuFactor?: number;
 }
 
 /** After a measured run (and `settle`): figures that check what the run must have done, e.g. every 202 durable. */
@@ -124,6 +126,11 @@ export interface BenchContext {
   /** Another organization (via the CLI), for a scenario whose data must not mix with what other scenarios wrote. */
   createOrganization(name: string): Promise<OrgCredentials>;
   readonly connections: number;
+  /**
+   * `tuned`: rate limiting off, events-ingest's accepts measured with processing paused; `default`: the service's
+   * defaults (rate limits counted, in-process workers processing meanwhile). See `EnvironmentOptions`.
+   */
+  readonly configuration: 'tuned' | 'default';
   /** Environment the service was started with (DATABASE_URL, REDIS_KEY_PREFIX, ...). */
   readonly serviceEnv: Readonly<Record<string, string>>;
   /** Redis key prefix of the service under test (`bench:<pid>`). */

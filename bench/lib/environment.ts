@@ -197,8 +197,21 @@ function cleanEnv(extra: Record<string, string>): Record<string, string> {
   return { ...env, ...extra };
 }
 
+/**
+ * `tuned` (the default of the harness): rate limiting off (`RATE_LIMIT_MAX=0`), and `events-ingest` keeps the in-process
+ * workers paused while it measures accepts. `default`: the service's own defaults for both — every request counts its
+ * rate-limit window in Redis (with a limit no run reaches, so nothing is refused) and the in-process workers process
+ * events while accepts are measured; the same-work baselines count the same window with the service's limiter.
+ */
+export type BenchConfiguration = 'tuned' | 'default';
+
+/** A limit per window the benchmark never reaches: the window is counted on every request, none is refused. */
+const UNREACHED_RATE_LIMIT = '1000000000';
+
 export interface EnvironmentOptions {
   connections: number;
+  /** Default `tuned`. */
+  configuration?: BenchConfiguration;
   /** Directory for V8 CPU profiles of the service (`--cpu-prof`), written when it stops. */
   profileDir?: string;
 }
@@ -229,7 +242,7 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
     DATABASE_URL: databaseUrl,
     REDIS_URL,
     REDIS_KEY_PREFIX: redisPrefix,
-    RATE_LIMIT_MAX: '0',
+    RATE_LIMIT_MAX: options.configuration === 'default' ? UNREACHED_RATE_LIMIT : '0',
     // ws-sessions holds 10,000 sessions of one publishable key: it measures memory per session, not the per-credential cap.
     SESSION_MAX_PER_CREDENTIAL: '100000',
     LOG_LEVEL: 'warn',
@@ -270,6 +283,7 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
       REDIS_URL,
       REDIS_KEY_PREFIX: redisPrefix,
       JWT_SECRET: serviceEnv.JWT_SECRET!,
+      RATE_LIMIT_MAX: serviceEnv.RATE_LIMIT_MAX!,
     }),
     join(workDir, 'same-work.log'),
   );
@@ -307,6 +321,7 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
     org,
     createOrganization,
     connections,
+    configuration: options.configuration ?? 'tuned',
     serviceEnv,
     redisPrefix,
     log,

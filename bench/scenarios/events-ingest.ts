@@ -6,7 +6,8 @@
  * and its baseline's run pause their processing (the Redis key they read before claiming, docs/events.md "Pause"), so
  * the runs measure the accept — the same work on both sides — and not the processing of earlier accepts competing
  * for the cores (nor the service's workers processing the baseline's rows, which the runner deletes after its run).
- * After each run of the service processing resumes and the backlog drains, then pauses again; the check counts the rows the run committed against the 202s it answered, and the drain
+ * With `--default-config` the service's run is measured with its workers processing (the default deployment), its
+ * baseline's still paused. After each run of the service processing resumes and the backlog drains, then pauses again; the check counts the rows the run committed against the 202s it answered, and the drain
  * gives the processing rate of those events (`processing_ms`, summed over runs) in the report's notes.
  */
 import { defineScenario } from '../scenario.js';
@@ -53,6 +54,7 @@ export default defineScenario({
     const count = async () =>
       (await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE agent_id = $1`, [agentId])).rows[0]?.n ?? 0;
     const before = await count();
+    if (ctx.configuration === 'default') await setEventsPaused(ctx, false);
     return async (run) => {
       const accepted = run.status_codes['202'] ?? 0;
       const durable = (await count()) - before;
