@@ -414,6 +414,7 @@ async function runScenario(env: Environment, scenario: Scenario, cleanup: Cleanu
     unit: 'requests',
     baseline: scenario.baseline ?? 'bare-fastify',
     goal: scenario.goal,
+    work: scenario.work,
     runs: [],
   };
   const availability = scenario.available ? await scenario.available(env.ctx) : true;

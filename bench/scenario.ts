@@ -164,6 +164,11 @@ export interface Scenario {
   /** What each run is paired with; default `bare-fastify`. */
   baseline?: BaselineKind;
   goal?: Goal;
+  /**
+   * The work each side of the pair does, named in the verdict line so that a ratio never compares unnamed work:
+   * what the service does per request, and what its baseline does.
+   */
+  work?: { service: string; baseline: string };
   /** Called once the scenario's runs are over (also after a failure): e.g. undo what `seed` switched for them. */
   finish?(ctx: BenchContext): Promise<void>;
   /** Called just before each measured run of the service; the returned check runs after it settled (figures summed over runs). */

@@ -81,6 +81,8 @@ export interface ScenarioResult {
   /** What a `self` baseline loads (the plan's `baseline.label`). */
   baseline_label?: string;
   goal?: Goal;
+  /** The work of each side of the pair (the scenario's `work`), printed with the verdict. */
+  work?: { service: string; baseline: string };
   runs: RunPair[];
   summary?: {
     rps: number;
@@ -299,14 +301,16 @@ export function toMarkdown(report: BenchReport): string {
   const judged = report.scenarios.filter((s) => s.goal && s.summary);
   if (judged.length > 0) {
     lines.push('', '## Goals (issue 15): ratios to the paired baseline', '');
-    lines.push('| Scenario | paired with | goal | req/s ratio | p99 ÷ baseline p99 | p95 ms | CPU/req +DB ÷ baseline | verdict |');
-    lines.push('|---|---|---|---:|---:|---:|---:|---|');
+    lines.push(
+      '| Scenario | paired with | work compared (service / baseline) | goal | req/s ratio | p99 ÷ baseline p99 | p95 ms | CPU/req +DB ÷ baseline | verdict |',
+    );
+    lines.push('|---|---|---|---|---:|---:|---:|---:|---|');
     for (const s of judged) {
       const m = s.summary!;
       const v = verdict(s.goal!, m);
       const text = v.met ? 'met' : `not met (${v.missed.join(', ')})`;
       lines.push(
-        `| ${s.name} | ${baselineLabel(s)} | ${goalText(s.goal!)} | ${fmt(m.ratio, 2)}× | ${fmt(m.p99_factor, 2)}× | ${fmt(m.latency_p95_ms, 1)} | ${fmt(cpuFactor(m), 2)}× | ${text}${trial ? ' (trial)' : ''} |`,
+        `| ${s.name} | ${baselineLabel(s)} | ${s.work ? `${s.work.service} / ${s.work.baseline}` : '—'} | ${goalText(s.goal!)} | ${fmt(m.ratio, 2)}× | ${fmt(m.p99_factor, 2)}× | ${fmt(m.latency_p95_ms, 1)} | ${fmt(cpuFactor(m), 2)}× | ${text}${trial ? ' (trial)' : ''} |`,
       );
     }
   }

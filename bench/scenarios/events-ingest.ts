@@ -24,6 +24,10 @@ export default defineScenario({
   order: 60,
   baseline: 'accept-baseline',
   goal: { ratio: 0.7 },
+  work: {
+    service: 'the accept route: key, body rules, cached agent, the group-commit INSERT (named), the wake-up PUBLISH, 202',
+    baseline: "the service's own GroupInsert, statement and wake-up with the key check, no framework",
+  },
   available: (ctx) => requireRoutes(ctx, ['POST /messaging/v1/events', ...LIVE_AGENT_ROUTES]),
   async seed(ctx) {
     ({ agentId } = await createLiveAgent(ctx, { runtime: 'v1', template: 'shopping-assistant' }));

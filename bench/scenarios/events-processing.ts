@@ -35,6 +35,10 @@ export default defineScenario({
   order: 61,
   baseline: 'self',
   goal: { ratio: 0.7 },
+  work: {
+    service: 'workers draining accepted events: batched claim, thread lookup, the turn, one completion',
+    baseline: 'the same turns sent synchronously over HTTP into the same threads',
+  },
   available: (ctx) => requireRoutes(ctx, [`POST ${EVENTS}`, 'POST /messaging/v1/messages', ...LIVE_AGENT_ROUTES]),
   async seed(ctx) {
     const { agentId, headers } = await messagingAgent(ctx, 'v1', 'shopping-assistant');

@@ -14,6 +14,10 @@ export default defineScenario({
   order: 50,
   baseline: 'self',
   goal: { serverCpuFactor: 1.3 },
+  work: {
+    service: 'streamed turns over SSE: the turn plus its events buffered in Redis and written as frames',
+    baseline: 'the same turns answered as JSON, same service',
+  },
   available: (ctx) => requireRoutes(ctx, ['POST /messaging/v1/messages/stream', ...LIVE_AGENT_ROUTES]),
   async seed(ctx) {
     const { headers } = await messagingAgent(ctx, 'v1', 'shopping-assistant');
