@@ -520,6 +520,29 @@ describe('events webhook', () => {
       }
     });
 
+    it('keeps its lease while a turn runs longer than EVENTS_LEASE_MS: renewed, never taken over', async () => {
+      const agent = await webhookAgent();
+      const messaging = t.app.get(MessagingService);
+      const send = messaging.send.bind(messaging);
+      const leaseMs = t.config.events.leaseMs;
+      // Half again as long as the lease: without renewal this process's own claim loop would take the event over.
+      const spy = jest.spyOn(messaging, 'send').mockImplementation(async (caller, request, onEvent) => {
+        if (request.text === 'slow turn') await new Promise((resolve) => setTimeout(resolve, leaseMs * 1.5));
+        return send(caller, request, onEvent);
+      });
+      try {
+        const eventId = await accept(agent.headers, { text: 'slow turn', thread_id: 'slow' });
+        const [done] = await settled([eventId], agent.headers, leaseMs * 5);
+        expect(done).toMatchObject({ status: 'completed', attempts: 1 });
+        const [row] = await t.dataSource.query(`SELECT takeovers, lease_owner FROM events WHERE id = $1`, [eventId]);
+        expect(row).toEqual({ takeovers: 0, lease_owner: t.app.get(EventsService).leaseOwner });
+        const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM interactions WHERE event_id = $1`, [eventId]);
+        expect(n).toBe(1);
+      } finally {
+        spy.mockRestore();
+      }
+    });
+
     it('is idempotent per event: repeated wake-ups and concurrent claims produce one reply', async () => {
       const agent = await webhookAgent();
       const wakeup = t.app.get(EventsWakeup);
