@@ -1,14 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
-import argon2 from 'argon2';
 import ipaddr from 'ipaddr.js';
 import { AppConfig } from '../../config/app-config.js';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from '../../common/errors/app-error.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { CredentialCache } from './credential-cache.js';
 import type { CredentialRevoked } from '../../common/bus/event-map.js';
+import { EventBus } from '../../common/bus/event-bus.js';
 import { OnBusEvent } from '../../common/bus/on-bus-event.decorator.js';
 import { CredentialsRepository, type StoredKey } from './credentials.repository.js';
 import { LoginAttempts } from './login-attempts.js';
+import { hashPassword, verifyPassword } from './passwords.js';
 import type { AgentPrincipal, Principal } from './principal.js';
 import { digestsEqual, hashSecret } from './secrets.js';
 import { TokenService, type TokenClaims } from './token.service.js';
@@ -47,7 +48,7 @@ export interface IssuedToken {
 export class AuthService {
   private readonly logger = new Logger('AuthService');
   private readonly cache: CredentialCache;
-  // A fixed argon2 hash to verify against when the user does not exist, so timing does not reveal emails.
+  // A fixed password hash to verify against when the user does not exist, so timing does not reveal emails.
   private dummyPasswordHash: Promise<string> | undefined;
   private readonly changeListeners = new Set<() => void>();
 
@@ -57,6 +58,7 @@ export class AuthService {
     private readonly loginAttempts: LoginAttempts,
     config: AppConfig,
     private readonly metrics: MetricsService,
+    private readonly bus: EventBus,
   ) {
     this.cache = new CredentialCache(100_000, config.auth.credentialCacheTtlMs, config.auth.credentialCacheFallbackTtlMs, (hit) =>
       metrics.cacheLookup('credentials', hit),
@@ -141,10 +143,17 @@ export class AuthService {
   async passwordLogin(email: string, password: string, agentId: string | undefined, clientIp: string): Promise<IssuedToken> {
     await this.loginAttempts.reserve(email, clientIp);
     const user = await this.repository.findUserByEmail(email);
-    this.dummyPasswordHash ??= argon2.hash('not-a-real-password');
-    const valid = await argon2.verify(user?.password_hash ?? (await this.dummyPasswordHash), password);
-    if (!user || !valid) throw new TokenGrantError('invalid_grant', 'invalid_credentials');
+    this.dummyPasswordHash ??= hashPassword('not-a-real-password');
+    const check = await verifyPassword(user?.password_hash ?? (await this.dummyPasswordHash), password);
+    if (!user || !check.valid) throw new TokenGrantError('invalid_grant', 'invalid_credentials');
     await this.loginAttempts.recordSuccess(email, clientIp);
+    if (check.outdated) {
+      await this.bus.emitAsync('user.password_rehashed', {
+        userId: user.id,
+        previousHash: user.password_hash,
+        passwordHash: await hashPassword(password),
+      });
+    }
     if (agentId && (await this.repository.findLiveAgent(agentId))?.organization_id !== user.organization_id) {
       throw new TokenGrantError('invalid_grant', 'unknown_agent');
     }
