@@ -1649,7 +1649,7 @@ export interface components {
        */
       allowed_origins?: string[];
       /**
-       * @description CIDR ranges (IPv4 or IPv6) allowed to exchange the key; a bare address means that address only; empty = any
+       * @description CIDR ranges (IPv4 or IPv6) allowed to exchange the key and to use the tokens minted from it (checked on every request); a bare address means that address only; empty = any
        * @example [
        *       "203.0.113.0/24",
        *       "2001:db8::/32"
@@ -1670,7 +1670,7 @@ export interface components {
       key_prefix: string;
       /** @description Web origins allowed to use the key; empty = any */
       allowed_origins: string[];
-      /** @description CIDR ranges allowed to exchange the key; empty = any */
+      /** @description CIDR ranges allowed to exchange the key and to use its tokens; empty = any */
       allowed_ip_ranges: string[];
       /**
        * Format: date-time
@@ -1696,7 +1696,7 @@ export interface components {
       key_prefix: string;
       /** @description Web origins allowed to use the key; empty = any */
       allowed_origins: string[];
-      /** @description CIDR ranges allowed to exchange the key; empty = any */
+      /** @description CIDR ranges allowed to exchange the key and to use its tokens; empty = any */
       allowed_ip_ranges: string[];
       /**
        * Format: date-time

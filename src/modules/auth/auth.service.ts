@@ -24,6 +24,13 @@ export class TokenGrantError extends Error {
   }
 }
 
+/** Who sent a messaging request, as a publishable key's restrictions see it: the `Origin` header and the client IP. */
+export interface MessagingClient {
+  origin: string | undefined;
+  /** The resolved client address (Fastify's `request.ip`; the upgrade's, resolved the same way, for WebSocket). */
+  ip: string;
+}
+
 /** A bearer token that may act as an agent on the messaging surface, and when it stops being valid. */
 export interface MessagingAuthentication {
   principal: AgentPrincipal;
@@ -108,15 +115,16 @@ export class AuthService {
   /**
    * The messaging surface's check of a bearer token, for HTTP routes (MessagingTokenStrategy) and the WebSocket
    * handshake and its re-checks alike: verified once, its credential still there, acting as an agent (a login session
-   * not scoped to one is 400), and called from an origin its publishable key allows.
+   * not scoped to one is 400), and called from an origin and an address its publishable key allows (403 otherwise),
+   * checked against the cached key row, so at no extra SQL.
    */
-  async authenticateMessagingToken(token: string, origin: string | undefined): Promise<MessagingAuthentication> {
+  async authenticateMessagingToken(token: string, client: MessagingClient): Promise<MessagingAuthentication> {
     const claims = await this.verifiedClaims(token);
     const principal = await this.principalOf(claims);
     if (!principal.agentId) {
       throw new BadRequestError('This login session is not scoped to an agent; log in with agent_id to use messaging');
     }
-    this.assertOriginAllowed(principal, origin);
+    this.assertClientAllowed(principal, client);
     return { principal: principal as AgentPrincipal, expiresAt: claims.exp * 1000 };
   }
 
@@ -161,10 +169,18 @@ export class AuthService {
     return this.issued(access, user.organization_id, agentId ?? null);
   }
 
-  /** Messaging with a client token: its key's allowed origins apply to every browser request, not only the exchange. */
-  private assertOriginAllowed(principal: Principal, origin: string | undefined): void {
-    if (principal.kind === 'clientToken' && origin && principal.allowedOrigins.length > 0 && !principal.allowedOrigins.includes(origin)) {
+  /**
+   * Messaging with a client token: its key's restrictions apply to every request, not only the exchange. Allowed
+   * origins to every request that carries an `Origin` header (browsers do on cross-origin requests and WebSocket
+   * upgrades), allowed IP ranges to every request.
+   */
+  private assertClientAllowed(principal: Principal, { origin, ip }: MessagingClient): void {
+    if (principal.kind !== 'clientToken') return;
+    if (origin && principal.allowedOrigins.length > 0 && !principal.allowedOrigins.includes(origin)) {
       throw new ForbiddenError(`Origin ${origin} is not allowed for this publishable key`);
+    }
+    if (principal.allowedIpRanges.length > 0 && !ipInRanges(ip, principal.allowedIpRanges)) {
+      throw new ForbiddenError(`Address ${ip} is not allowed for this publishable key`);
     }
   }
 
@@ -190,6 +206,7 @@ export class AuthService {
         agentId: claims.agt,
         publishableKeyId: claims.kid,
         allowedOrigins: key.allowed_origins,
+        allowedIpRanges: key.allowed_ip_ranges,
       };
     }
     const user = await this.cache.get(`user:${claims.uid}`, () => this.repository.findUser(claims.uid));
@@ -231,12 +248,17 @@ export class AuthService {
   }
 }
 
-function ipInRanges(ip: string, ranges: string[]): boolean {
+/** Parsed ranges per cached key row's list (the same array while the row is cached): parsed once, not per request. */
+const parsedRanges = new WeakMap<readonly string[], Array<[ipaddr.IPv4 | ipaddr.IPv6, number]>>();
+
+function ipInRanges(ip: string, ranges: readonly string[]): boolean {
   if (!ipaddr.isValid(ip)) return false;
   let address = ipaddr.parse(ip);
   if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
-  return ranges.some((range) => {
-    const [network, prefix] = ipaddr.parseCIDR(range);
-    return network.kind() === address.kind() && address.match([network, prefix]);
-  });
+  let networks = parsedRanges.get(ranges);
+  if (!networks) {
+    networks = ranges.map((range) => ipaddr.parseCIDR(range));
+    parsedRanges.set(ranges, networks);
+  }
+  return networks.some(([network, prefix]) => network.kind() === address.kind() && address.match([network, prefix]));
 }
