@@ -39,7 +39,16 @@ export class AppConfig {
     timeoutMs: number;
   };
   /** The OpenAI-compatible embeddings endpoint bundles' `embeddings` use (docs/knowledge.md). */
-  readonly embeddings: { apiKey?: string; baseUrl?: string; batchSize: number; maxAttempts: number; timeoutMs: number };
+  readonly embeddings: {
+    apiKey?: string;
+    baseUrl?: string;
+    batchSize: number;
+    maxAttempts: number;
+    /** Per request when passages are embedded. */
+    timeoutMs: number;
+    /** A turn's whole dense-retrieval budget (passage vectors, then the question). */
+    queryTimeoutMs: number;
+  };
   readonly channels: {
     provider?: { baseUrl: string; accountSid: string; authToken: string };
     publicBaseUrl?: string;
@@ -125,6 +134,7 @@ export class AppConfig {
       batchSize: vars.EMBEDDINGS_BATCH_SIZE,
       maxAttempts: vars.EMBEDDINGS_MAX_ATTEMPTS,
       timeoutMs: vars.PROVIDER_TIMEOUT_MS,
+      queryTimeoutMs: vars.EMBEDDINGS_QUERY_TIMEOUT_MS,
     };
     this.channels = {
       provider:

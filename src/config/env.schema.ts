@@ -214,6 +214,15 @@ export class EnvironmentVariables {
   @Max(10)
   EMBEDDINGS_MAX_ATTEMPTS: number = 4;
 
+  /**
+   * The most a turn spends on dense retrieval (waiting for the revision's passage vectors, then embedding the
+   * question, one try) before it ranks lexically (docs/knowledge.md).
+   */
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  EMBEDDINGS_QUERY_TIMEOUT_MS: number = 2000;
+
   /** Channels (WhatsApp, SMS): a Twilio-compatible messaging API. All three or none; none = outbound is recorded as undelivered. */
   @ValidateIf(
     (env: EnvironmentVariables) =>

@@ -2129,6 +2129,8 @@ export interface components {
       model: string;
       /** @description Why the embeddings could not be used; null when used */
       reason: string | null;
+      /** @description True when the embeddings endpoint was not called in this turn: it failed for this revision less than 30 s ago (the failure hold), so the turn ranked lexically at once */
+      held: boolean;
       /** @description Similarity a dense hit needed to take part; null when failed */
       min_similarity: number | null;
       /** @description The fused order, best first (top 10); empty when failed */
