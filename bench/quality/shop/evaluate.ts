@@ -112,7 +112,8 @@ export interface ShopFigures {
   unsoldAnswered: number;
 }
 
-const pct = (n: number, d: number) => (d ? (100 * n) / d : 0);
+/** NaN when there is nothing to count (a held-out half without such cases): the spread skips it. */
+const pct = (n: number, d: number) => (d ? (100 * n) / d : Number.NaN);
 
 export interface Judged {
   answer: ShopAnswer;

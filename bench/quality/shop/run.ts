@@ -61,7 +61,7 @@ const METRICS: Array<[Metric, string]> = [
 ];
 
 function spread(list: ShopFigures[], metric: Metric): string {
-  const xs = list.map((f) => f[metric]);
+  const xs = list.map((f) => f[metric]).filter((x) => !Number.isNaN(x));
   const mean = xs.reduce((s, x) => s + x, 0) / xs.length;
   const digits = metric === 'violations' ? 1 : 1;
   return `${mean.toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
