@@ -71,4 +71,21 @@ describe('demo chips', () => {
     });
     expect(clicked).toBeGreaterThanOrEqual(6);
   });
+
+  it("the README's and the Swagger example's shop messages get a fitting top pick", async () => {
+    const org = await t.factory.org();
+    const shop = await liveAgent(t, org, { template: 'shopping-assistant' });
+    const cases: Array<[string, RegExp, number]> = [
+      ['Do you have trail running shoes?', /Running Shoe/, Infinity],
+      ['Any hiking boots?', /Hiking Boot/, Infinity],
+      ['Do you have running shoes under $100?', /Running Shoe/, 100],
+    ];
+    for (const [text, kind, limit] of cases) {
+      const res = await t.http.post(SEND, { text, user_id: 'readme' }, shop.headers);
+      const cards = (res.body as Reply).message.cards.map((c) => c.json_data.entity);
+      expect(cards.length).toBeGreaterThan(0);
+      expect(String(cards[0]!.name)).toMatch(kind);
+      for (const card of cards) expect(Number(card.price)).toBeLessThanOrEqual(limit);
+    }
+  });
 });
