@@ -13,7 +13,7 @@
  * shipped default threshold (what a customer gets without calibrating), and plain stemmed BM25 (its top score as
  * the answerability score, calibrated the same way) in the same run.
  *
- * `--misses SEED` lists the held-out half of split SEED's failures (diagnosis; development work reads the
+ * `--scores` lists every question's answerability score and top document. `--misses SEED` lists the held-out half of split SEED's failures (diagnosis; development work reads the
  * development half of split 1 only: `--misses 1 --dev`).
  */
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,7 @@ const { values } = parseArgs({
     final: { type: 'boolean', default: false },
     misses: { type: 'string' },
     dev: { type: 'boolean', default: false },
+    scores: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
 });
@@ -100,6 +101,13 @@ function rows(name: string, base: Base, splits: number, maxLost: number): { line
       `| ${name} | ${row} | ${fmt(s, 'citationAt1')} | ${fmt(s, 'hardAt1')} | ${fmt(s, 'unanswerableDeclined')} | ${fmt(s, 'answerableWronglyDeclined')} | ${fmt(s, 'auc')} | ${fmt(s, 'padded')} |`,
   );
   if (values.misses) lines.push(...misses(base, engine, Number(values.misses)));
+  if (values.scores) {
+    // Every question's answerability score and top document, lowest first (diagnosis of the score's separation).
+    for (const o of [...engine.values()].sort((a, b) => a.confidence - b.confidence)) {
+      const mark = o.question.expected === null ? 'U' : o.question.expected.includes(o.ranked[0] ?? '') ? '+' : 'x';
+      lines.push(`  ${mark} ${o.confidence.toFixed(3)} ${o.ranked[0] ?? '-'} ${o.question.kind}: ${o.question.text}`);
+    }
+  }
   return { lines, json: { base: name, results } };
 }
 
