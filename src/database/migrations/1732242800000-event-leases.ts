@@ -8,8 +8,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * (null while tracing is off), which the Bull job used to carry. `enqueued_at` served the stale-job sweep, which the
  * workers' own claims replace.
  */
-export class EventLeases1732242600000 implements MigrationInterface {
-  name = 'EventLeases1732242600000';
+export class EventLeases1732242800000 implements MigrationInterface {
+  name = 'EventLeases1732242800000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
