@@ -39,7 +39,16 @@ export class AppConfig {
     timeoutMs: number;
   };
   /** The OpenAI-compatible embeddings endpoint bundles' `embeddings` use (docs/knowledge.md). */
-  readonly embeddings: { apiKey?: string; baseUrl?: string; batchSize: number; maxAttempts: number; timeoutMs: number };
+  readonly embeddings: {
+    apiKey?: string;
+    baseUrl?: string;
+    batchSize: number;
+    maxAttempts: number;
+    /** Per request when passages are embedded. */
+    timeoutMs: number;
+    /** A turn's whole dense-retrieval budget (passage vectors, then the question). */
+    queryTimeoutMs: number;
+  };
   readonly channels: {
     provider?: { baseUrl: string; accountSid: string; authToken: string };
     publicBaseUrl?: string;
@@ -53,8 +62,7 @@ export class AppConfig {
     maxAttempts: number;
     backoffMs: number;
     leaseMs: number;
-    sweepIntervalMs: number;
-    staleMs: number;
+    pollMs: number;
     maxBacklog: number;
   };
   /** Thread retention job and erasure batches (docs/governance.md). */
@@ -132,6 +140,7 @@ export class AppConfig {
       batchSize: vars.EMBEDDINGS_BATCH_SIZE,
       maxAttempts: vars.EMBEDDINGS_MAX_ATTEMPTS,
       timeoutMs: vars.PROVIDER_TIMEOUT_MS,
+      queryTimeoutMs: vars.EMBEDDINGS_QUERY_TIMEOUT_MS,
     };
     this.channels = {
       provider:
@@ -153,8 +162,7 @@ export class AppConfig {
       maxAttempts: vars.EVENTS_MAX_ATTEMPTS,
       backoffMs: vars.EVENTS_BACKOFF_MS,
       leaseMs: vars.EVENTS_LEASE_MS,
-      sweepIntervalMs: vars.EVENTS_SWEEP_INTERVAL_MS,
-      staleMs: vars.EVENTS_STALE_MS,
+      pollMs: vars.EVENTS_POLL_MS,
       maxBacklog: vars.EVENTS_MAX_BACKLOG,
     };
     this.encryption = { keys: vars.ENCRYPTION_KEYS ? parseEncryptionKeys(vars.ENCRYPTION_KEYS)! : [] };

@@ -1649,7 +1649,7 @@ export interface components {
        */
       allowed_origins?: string[];
       /**
-       * @description CIDR ranges (IPv4 or IPv6) allowed to exchange the key; a bare address means that address only; empty = any
+       * @description CIDR ranges (IPv4 or IPv6) allowed to exchange the key and to use the tokens minted from it (checked on every request); a bare address means that address only; empty = any
        * @example [
        *       "203.0.113.0/24",
        *       "2001:db8::/32"
@@ -1670,7 +1670,7 @@ export interface components {
       key_prefix: string;
       /** @description Web origins allowed to use the key; empty = any */
       allowed_origins: string[];
-      /** @description CIDR ranges allowed to exchange the key; empty = any */
+      /** @description CIDR ranges allowed to exchange the key and to use its tokens; empty = any */
       allowed_ip_ranges: string[];
       /**
        * Format: date-time
@@ -1696,7 +1696,7 @@ export interface components {
       key_prefix: string;
       /** @description Web origins allowed to use the key; empty = any */
       allowed_origins: string[];
-      /** @description CIDR ranges allowed to exchange the key; empty = any */
+      /** @description CIDR ranges allowed to exchange the key and to use its tokens; empty = any */
       allowed_ip_ranges: string[];
       /**
        * Format: date-time
@@ -2129,6 +2129,8 @@ export interface components {
       model: string;
       /** @description Why the embeddings could not be used; null when used */
       reason: string | null;
+      /** @description True when the embeddings endpoint was not called in this turn: it failed for this revision less than 30 s ago (the failure hold), so the turn ranked lexically at once */
+      held: boolean;
       /** @description Similarity a dense hit needed to take part; null when failed */
       min_similarity: number | null;
       /** @description The fused order, best first (top 10); empty when failed */

@@ -77,6 +77,16 @@ export interface ThreadsDeleted {
   reason: 'erasure' | 'retention';
 }
 
+/**
+ * A login proved a password whose stored hash is of an older scheme or other parameters (auth/passwords.ts): the
+ * users table's owner replaces `previousHash` with `passwordHash`, unless the password changed meanwhile.
+ */
+export interface PasswordRehashed {
+  userId: string;
+  previousHash: string;
+  passwordHash: string;
+}
+
 export interface EventMap {
   'agent.live_changed': LiveRevisionChange;
   /** A revision went live through this process (publish, or a rename's re-publish): follow-up work runs once, here. */
@@ -88,6 +98,7 @@ export interface EventMap {
   'agent.traffic_changed': TrafficChanged;
   'webhook.disabled': WebhookDisabled;
   'threads.deleted': ThreadsDeleted;
+  'user.password_rehashed': PasswordRehashed;
 }
 
 export type BusEventName = keyof EventMap;
