@@ -331,9 +331,17 @@ export function parseShopRequest(facets: ShopFacets, message: string): ShopReque
     if (req.subject.length === MAX_QUERY_TERMS) break;
     const single = w.length === 1 && !/\d/.test(w) && !facets.typeTerms.has(w);
     if (isStopword(w) || FILLER.has(w) || single || /^\d+$/.test(w)) continue;
-    req.subject.push(w);
+    req.subject.push(adjectiveBase(facets, w));
   }
   return req;
+}
+
+/** "rainy" → "rain", "sunny" → "sun", "windy" → "wind": the noun the catalog uses, when it does and not the adjective. */
+function adjectiveBase(facets: ShopFacets, word: string): string {
+  if (word.length < 5 || !word.endsWith('y') || facets.allTerms.has(processTerm(word) ?? '')) return word;
+  const base = word.slice(0, -1);
+  for (const candidate of [base, base.replace(/(.)\1$/, '$1')]) if (facets.allTerms.has(processTerm(candidate) ?? '')) return candidate;
+  return word;
 }
 
 function departmentFor(facets: ShopFacets, word: string): string | undefined {
