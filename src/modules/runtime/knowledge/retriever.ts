@@ -208,11 +208,11 @@ export class KnowledgeRetriever {
     const ranked = candidates
       .map(({ p, s }) => {
         const c = this.coverage(p, terms, ids, expansions);
-        return { p, s: (s + this.proximity(p, terms, ids)) * (COVERAGE_FLOOR + c.coverage), c };
+        return { p, s: (s + this.proximity(p, terms, ids)) * (COVERAGE_FLOOR + c.content), c };
       })
       .sort((a, b) => b.s - a.s)
       .slice(0, limit);
-    return { terms, passages: ranked.map(({ p, s, c }) => ({ index: p, score: s, ...c })) };
+    return { terms, passages: ranked.map(({ p, s, c }) => ({ index: p, score: s, coverage: c.coverage, uncovered: c.uncovered })) };
   }
 
   /** The question's words, then context words, derivations, synonyms, broader and co-occurring terms the knowledge base uses. */
@@ -328,28 +328,36 @@ export class KnowledgeRetriever {
     terms: QueryTerm[],
     ids: number[],
     expansions: Map<string, number[]>,
-  ): { coverage: number; uncovered: string[] } {
+  ): { coverage: number; content: number; uncovered: string[] } {
     const present = new Set(this.passageTerms[p]!);
     const head = this.docHeadTerms[this.passageDoc[p]!]!;
     const has = (i: number) => ids[i]! >= 0 && (present.has(ids[i]!) || head.has(ids[i]!));
     let total = 0;
     let covered = 0;
+    // The same without the question's frame words ("how does sync *work*"): what ranking weighs.
+    let contentTotal = 0;
+    let contentCovered = 0;
     const uncovered: string[] = [];
     terms.forEach((q, i) => {
       if (q.kind !== 'question' && q.kind !== 'context') return;
       const weight = q.weight * (ids[i]! >= 0 ? this.passageIdf[ids[i]!]! : this.maxIdf * unknownFactor(q.term));
-      total += weight;
-      if (has(i)) covered += weight;
-      else {
+      let share = 1;
+      if (!has(i)) {
         // An expansion of the word that the passage has covers part of it (an identifier's parts do not: `pg`
         // and `cron` do not make the knowledge base know `pg_cron`).
-        let share = 0;
+        share = 0;
         for (const j of expansions.get(q.source) ?? []) if (has(j)) share = Math.max(share, COVERS[terms[j]!.kind]!);
-        covered += weight * share;
         if (!share) uncovered.push(q.source);
       }
+      total += weight;
+      covered += weight * share;
+      if (q.kind === 'context' || q.weight >= 1) {
+        contentTotal += weight;
+        contentCovered += weight * share;
+      }
     });
-    return { coverage: total > 0 ? covered / total : 0, uncovered };
+    const coverage = total > 0 ? covered / total : 0;
+    return { coverage, content: contentTotal > 0 ? contentCovered / contentTotal : coverage, uncovered };
   }
 
   private termId(term: string): number {
