@@ -4,7 +4,8 @@ import { renderElement } from '../../text/jsx.js';
 import type { MaterialSource } from '../plan.js';
 import type { ComputedParam } from '../variables.js';
 import type { CompiledTool } from './prepare.js';
-import { matchingVariant, type Filter, type ToolRun } from './search.js';
+import type { Filter } from './shop.js';
+import { matchingVariant, type ToolRun } from './search.js';
 
 export function toCard(tool: CompiledTool, record: CatalogRecord, index: number, recommended: boolean): CardDto {
   const entity: Record<string, Scalar> = {};

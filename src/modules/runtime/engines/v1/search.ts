@@ -11,15 +11,9 @@ import {
   passesShop,
   priceOf,
   shopFilters,
+  type Filter,
   type ShopRequest,
 } from './shop.js';
-
-export interface Filter {
-  field: string;
-  kind: 'max' | 'min' | 'eq';
-  value: ParamValue;
-  param: string;
-}
 
 /** The words a catalog search is made of: distinct content words, at most MAX_QUERY_TERMS of them. */
 export function searchWords(text: string): string[] {

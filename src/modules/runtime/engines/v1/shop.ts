@@ -1,6 +1,14 @@
 import type { CatalogRecord, Scalar } from '../../../bundles/bundle.types.js';
 import { isStopword, MAX_QUERY_TERMS, processTerm, words } from '../../text/terms.js';
-import type { Filter } from './search.js';
+import type { ParamValue } from '../../trace.types.js';
+
+/** One constraint on a catalog record (or its variant): a tool parameter, or a shopper's word read as one. */
+export interface Filter {
+  field: string;
+  kind: 'max' | 'min' | 'eq';
+  value: ParamValue;
+  param: string;
+}
 
 /*
  * What a catalog search understands of a shopper's message, read from the catalog itself: its colours, sizes,
