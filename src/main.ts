@@ -20,6 +20,11 @@ try {
   if (config.ephemeralJwtSecret && config.env !== 'test') {
     logger.warn('JWT_SECRET is not set: tokens are signed with a random secret and stop working when this process restarts');
   }
+  if (config.http.trustedProxies.kind === 'peer') {
+    logger.warn(
+      "TRUST_PROXY=true is deprecated: any peer that connects is believed about one X-Forwarded-For hop; set TRUST_PROXY to the load balancers' addresses or CIDRs",
+    );
+  }
   await checkDependencies(config);
   if (config.db.migrateOnStart) {
     const applied = await migrate(config);

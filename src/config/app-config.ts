@@ -1,4 +1,5 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
+import { parseTrustedProxies, type TrustedProxies } from '../common/http/trusted-proxies.js';
 import { EnvironmentVariables, validateEnv } from './env.schema.js';
 
 /** Typed, validated configuration grouped by area. Inject it; never read `process.env` elsewhere. */
@@ -9,7 +10,8 @@ export class AppConfig {
     port: number;
     basePath: string;
     legacySunset: string;
-    trustProxy: boolean;
+    /** Who may speak for the client in X-Forwarded-For (src/common/http/trusted-proxies.ts). */
+    trustedProxies: TrustedProxies;
     bodyLimitBytes: number;
     managementCorsOrigins: string[];
   };
@@ -87,7 +89,7 @@ export class AppConfig {
       port: vars.PORT,
       basePath: vars.BASE_PATH,
       legacySunset: vars.LEGACY_PATH_SUNSET,
-      trustProxy: vars.TRUST_PROXY,
+      trustedProxies: parseTrustedProxies(vars.TRUST_PROXY),
       bodyLimitBytes: 1024 * 1024,
       managementCorsOrigins: vars.CORS_MANAGEMENT_ORIGINS.split(',')
         .map((o) => o.trim())

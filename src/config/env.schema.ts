@@ -14,6 +14,7 @@ import {
   ValidateIf,
   validateSync,
 } from 'class-validator';
+import { isTrustedProxyList } from '../common/http/trusted-proxies.js';
 import { invalidCidrs } from '../common/outbound/outbound-policy.js';
 
 // Reads the raw string: implicit conversion would already have turned "false" into true.
@@ -78,10 +79,21 @@ export class EnvironmentVariables {
   @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
   METRICS_TOKEN?: string = undefined;
 
-  /** Trust X-Forwarded-* from a proxy in front of the service (client IP for publishable-key ranges). */
+  /**
+   * The load balancers whose `X-Forwarded-For` entries are believed (docs/operations.md, "Behind a load balancer"):
+   * comma-separated addresses, CIDRs or `loopback`/`linklocal`/`uniquelocal`; `false` = none. The client address is
+   * the right-most entry that is not one of them. `true` (deprecated) trusts whatever peer connects, one hop.
+   */
   @Transform(toBool)
-  @IsBoolean()
-  TRUST_PROXY: boolean = false;
+  @ValidateBy({
+    name: 'trustedProxies',
+    validator: {
+      validate: (value: unknown) => typeof value === 'boolean' || (typeof value === 'string' && isTrustedProxyList(value)),
+      defaultMessage: () =>
+        "TRUST_PROXY must be false, or the balancers' addresses or CIDRs separated by commas (e.g. 10.0.0.0/8,127.0.0.1)",
+    },
+  })
+  TRUST_PROXY: boolean | string = false;
 
   /** Signs access tokens. Required in production; elsewhere, unset means a random secret per process (no built-in one). */
   @ValidateIf((env: EnvironmentVariables) => env.NODE_ENV === 'production' || env.JWT_SECRET !== undefined)
