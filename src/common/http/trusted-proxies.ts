@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 
 /**
@@ -49,16 +48,6 @@ export function trustFunction(trusted: TrustedProxies): TrustFunction | false {
     case 'list':
       return proxyAddr.compile(trusted.entries);
   }
-}
-
-/**
- * The client address of a raw request (a WebSocket upgrade, say) by the same rule as Fastify's `request.ip`, for code
- * that has no Fastify request.
- */
-export function clientAddress(request: IncomingMessage, trust: TrustFunction | false): string {
-  if (!trust) return request.socket.remoteAddress ?? '';
-  const chain = proxyAddr.all(request, trust);
-  return chain[chain.length - 1] ?? '';
 }
 
 function splitList(raw: string): string[] {
