@@ -1,11 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InjectQueue } from '@nestjs/bull';
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, Optional, type OnApplicationShutdown } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { BusRelay } from '../../common/bus/bus-relay.js';
 import { RedisService, type FailOpenArea } from '../../common/redis/redis.service.js';
 import { AppConfig } from '../../config/app-config.js';
 import { QueueName } from '../../queue/queue.constants.js';
@@ -18,6 +19,10 @@ type Runtime = 'v1' | 'v2';
 type Provider = 'builtin' | 'openai' | 'anthropic';
 /** Ends a timed turn: with its token usage when it answered, with the error when it failed. */
 export type TurnTimer = { completed(usage: TokenUsage): void; failed(error: unknown): never };
+/** Answers `/health/ready` on the operations listener (the health module's ReadinessService, passed in by main and the worker). */
+export interface ReadinessProbe {
+  answer(): Promise<{ status: number; headers: Record<string, string>; body: unknown }>;
+}
 
 const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
@@ -32,6 +37,8 @@ const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const TURN_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const LAG_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600];
 const METRICS_PATH = /^\/metrics(\?|$)/;
+const LIVENESS_PATH = /^\/health(\?|$)/;
+const READINESS_PATH = /^\/health\/ready(\?|$)/;
 
 /**
  * Every Prometheus metric of this process (docs/operations.md), on its own registry, served by a listener apart from
@@ -149,6 +156,21 @@ export class MetricsService implements OnApplicationShutdown {
     help: 'HTTP requests refused with 429 by the rate limit',
     registers: [this.registry],
   });
+  private readonly revocationListener = new Gauge({
+    name: 'agent_revocation_listener_connected',
+    help: 'Whether this process listens for credential revocations (PostgreSQL LISTEN): 1 listening, 0 reconnecting',
+    registers: [this.registry],
+  });
+  private readonly revocationDisconnects = new Counter({
+    name: 'agent_revocation_listener_disconnects_total',
+    help: 'Times the revocation listener lost (or could not open) its PostgreSQL connection',
+    registers: [this.registry],
+  });
+  private readonly revocationNotifications = new Counter({
+    name: 'agent_revocation_notifications_total',
+    help: 'Credential revocations heard from PostgreSQL NOTIFY',
+    registers: [this.registry],
+  });
 
   constructor(
     private readonly config: AppConfig,
@@ -156,6 +178,7 @@ export class MetricsService implements OnApplicationShutdown {
     private readonly redis: RedisService,
     @InjectQueue(QueueName.Events) eventsQueue: Queue,
     @InjectQueue(QueueName.ChannelsOutbound) channelsQueue: Queue,
+    @Optional() relay?: BusRelay,
   ) {
     this.queues = [
       { name: QueueName.Events, queue: eventsQueue },
@@ -177,6 +200,35 @@ export class MetricsService implements OnApplicationShutdown {
         for (const area of FAIL_OPEN_AREAS) this.inc({ area }, failOpen[area]);
       },
     });
+    const { identity } = config;
+    new Gauge({
+      name: 'agent_build_info',
+      help: 'Always 1: the version, commit and Node.js version of this process, and its instance name (INSTANCE_NAME)',
+      labelNames: ['version', 'commit', 'node_version', 'instance_name'],
+      registers: [this.registry],
+    }).set({ version: identity.version, commit: identity.commit, node_version: identity.nodeVersion, instance_name: identity.instance }, 1);
+    if (relay) {
+      new Gauge({
+        name: 'agent_bus_relay_subscribed',
+        help: 'Whether the Redis bus relay is subscribed (1) or reconnecting (0): while 0, cache invalidations from other processes are missed',
+        registers: [this.registry],
+        collect() {
+          this.set(relay.subscribed ? 1 : 0);
+        },
+      });
+      new Counter({
+        name: 'agent_bus_relay_messages_total',
+        help: 'Bus events forwarded to other processes (published, publish_failed) and heard from them (received)',
+        labelNames: ['direction'],
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc({ direction: 'published' }, relay.counts.published);
+          this.inc({ direction: 'publish_failed' }, relay.counts.publishFailed);
+          this.inc({ direction: 'received' }, relay.counts.received);
+        },
+      });
+    }
     const queues = () => this.queues;
     new Gauge({
       name: 'agent_queue_jobs',
@@ -225,12 +277,18 @@ export class MetricsService implements OnApplicationShutdown {
    * Serves `GET /metrics` on METRICS_HOST:METRICS_PORT (never the public port); bearer METRICS_TOKEN when set.
    * Returns the listener's URL, or undefined when METRICS_PORT=off. The API (`main`) and the worker call it.
    */
-  async listen(): Promise<string | undefined> {
+  async listen(readiness?: ReadinessProbe): Promise<string | undefined> {
     const { port, host, token } = this.config.metrics;
     if (port === null) return undefined;
     const expected = token ? Buffer.from(`Bearer ${token}`) : undefined;
     const server = createServer((request, response) => {
-      if (request.method !== 'GET' || !METRICS_PATH.test(request.url ?? '')) {
+      const url = request.url ?? '';
+      // Probes without credentials, as on the public port: the worker has no other listener (docs/operations.md).
+      if (readiness && request.method === 'GET' && (LIVENESS_PATH.test(url) || READINESS_PATH.test(url))) {
+        void answerHealth(response, READINESS_PATH.test(url) ? readiness : undefined);
+        return;
+      }
+      if (request.method !== 'GET' || !METRICS_PATH.test(url)) {
         response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: GET /metrics\n');
         return;
       }
@@ -349,6 +407,23 @@ export class MetricsService implements OnApplicationShutdown {
   rateLimitRejected(): void {
     this.rateLimitRejections.inc();
   }
+
+  /** The revocation listener connected (true) or lost its connection (false). */
+  revocationListening(listening: boolean): void {
+    this.revocationListener.set(listening ? 1 : 0);
+    if (!listening) this.revocationDisconnects.inc();
+  }
+
+  revocationNotified(): void {
+    this.revocationNotifications.inc();
+  }
+}
+
+/** `/health` (liveness: always 200) or `/health/ready` (readiness) on the operations listener, as on the public port. */
+async function answerHealth(response: ServerResponse, readiness: ReadinessProbe | undefined): Promise<void> {
+  const json = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+  const { status, headers, body } = readiness ? await readiness.answer() : { status: 200, headers: {}, body: { status: 'ok' } };
+  response.writeHead(status, { ...json, ...headers }).end(JSON.stringify(body));
 }
 
 function sameSecret(expected: Buffer, given: string | undefined): boolean {
