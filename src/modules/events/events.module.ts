@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { MessagingModule } from '../messaging/messaging.module.js';
 import { EventJobs } from './event-jobs.js';
+import { EventsBacklogReporter } from './events-backlog.reporter.js';
 import { EventsIngestService } from './events-ingest.service.js';
 import { EventsController } from './events.controller.js';
 import { EventsRepository } from './events.repository.js';
@@ -15,7 +16,7 @@ import { EventsService } from './events.service.js';
 @Module({
   imports: [ConversationsModule, MessagingModule],
   controllers: [EventsController],
-  providers: [EventsRepository, EventJobs, EventsIngestService, EventsService],
+  providers: [EventsRepository, EventJobs, EventsIngestService, EventsService, EventsBacklogReporter],
   exports: [EventsService, EventsIngestService],
 })
 export class EventsModule {}

@@ -19,6 +19,12 @@ type Runtime = 'v1' | 'v2';
 type Provider = 'builtin' | 'openai' | 'anthropic';
 /** Ends a timed turn: with its token usage when it answered, with the error when it failed. */
 export type TurnTimer = { completed(usage: TokenUsage): void; failed(error: unknown): never };
+/** Due events from the events table, grouped by organization bucket and age bucket (index into EVENT_AGE_BOUNDS). */
+export type EventsBacklogSource = (
+  ageBounds: readonly number[],
+  buckets: number,
+) => Promise<Array<{ bucket: number; ageBucket: number; count: number; oldestSeconds: number }>>;
+type BacklogRows = Awaited<ReturnType<EventsBacklogSource>>;
 /** Answers `/health/ready` on the operations listener (the health module's ReadinessService, passed in by main and the worker). */
 export interface ReadinessProbe {
   answer(): Promise<{ status: number; headers: Record<string, string>; body: unknown }>;
@@ -36,6 +42,13 @@ const TOKEN_KINDS = [
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const TURN_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const LAG_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600];
+/** `agent_events_due{age}`: how long due events have waited, as bounds in seconds and their labels (one more than bounds). */
+const EVENT_AGE_BOUNDS = [60, 300, 900, 3600] as const;
+const EVENT_AGE_LABELS = ['lt_1m', '1m_5m', '5m_15m', '15m_1h', 'ge_1h'] as const;
+/** `agent_events_oldest_due_age_seconds{org_bucket}`: organizations hashed into this many buckets (labels 0..15). */
+const ORG_BUCKETS = 16;
+/** Both backlog gauges are filled from one read per scrape. */
+const BACKLOG_READ_REUSE_MS = 1000;
 const METRICS_PATH = /^\/metrics(\?|$)/;
 const LIVENESS_PATH = /^\/health(\?|$)/;
 const READINESS_PATH = /^\/health\/ready(\?|$)/;
@@ -50,6 +63,8 @@ export class MetricsService implements OnApplicationShutdown {
   readonly registry = new Registry();
   private readonly logger = new Logger('Metrics');
   private server: Server | undefined;
+  private eventsBacklog: EventsBacklogSource | undefined;
+  private lastBacklogRead: { at: number; rows: Promise<BacklogRows | undefined> } | undefined;
   private readonly queues: Array<{ name: QueueName; queue: Queue }>;
 
   private readonly httpRequests = new Counter({
@@ -256,6 +271,35 @@ export class MetricsService implements OnApplicationShutdown {
         });
       },
     });
+    const backlog = () => this.readEventsBacklog();
+    new Gauge({
+      name: 'agent_events_due',
+      help: 'Events due to run and not running (queued and due, or processing past their lease), by how long they have been due; read from PostgreSQL',
+      labelNames: ['age'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const rows = await backlog();
+        if (!rows) return;
+        const counts = EVENT_AGE_LABELS.map(() => 0);
+        for (const row of rows) counts[row.ageBucket] = (counts[row.ageBucket] ?? 0) + row.count;
+        EVENT_AGE_LABELS.forEach((age, i) => this.set({ age }, counts[i]!));
+      },
+    });
+    new Gauge({
+      name: 'agent_events_oldest_due_age_seconds',
+      help: 'How long the oldest due event of each organization bucket (a hash of the organization, not an id) has waited; 0 when none; read from PostgreSQL',
+      labelNames: ['org_bucket'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const rows = await backlog();
+        if (!rows) return;
+        const oldest = new Array<number>(ORG_BUCKETS).fill(0);
+        for (const row of rows) oldest[row.bucket] = Math.max(oldest[row.bucket] ?? 0, row.oldestSeconds);
+        oldest.forEach((seconds, bucket) => this.set({ org_bucket: String(bucket) }, seconds));
+      },
+    });
     const pool = () =>
       (this.dataSource.driver as unknown as { master?: { totalCount: number; idleCount: number; waitingCount: number } }).master;
     new Gauge({
@@ -406,6 +450,29 @@ export class MetricsService implements OnApplicationShutdown {
 
   rateLimitRejected(): void {
     this.rateLimitRejections.inc();
+  }
+
+  /** The events module's reading of its table (the gauges stay absent in processes without one: the CLI). */
+  useEventsBacklog(source: EventsBacklogSource): void {
+    this.eventsBacklog = source;
+  }
+
+  /**
+   * One read serves both backlog gauges of a scrape (prom-client collects them concurrently). A failed read leaves
+   * the gauges empty for that scrape rather than failing it or repeating stale figures.
+   */
+  private readEventsBacklog(): Promise<BacklogRows | undefined> {
+    const source = this.eventsBacklog;
+    if (!source) return Promise.resolve(undefined);
+    const now = Date.now();
+    if (!this.lastBacklogRead || now - this.lastBacklogRead.at > BACKLOG_READ_REUSE_MS) {
+      const rows = source(EVENT_AGE_BOUNDS, ORG_BUCKETS).catch((error: unknown) => {
+        this.logger.warn({ err: error }, 'could not read the events backlog from PostgreSQL');
+        return undefined;
+      });
+      this.lastBacklogRead = { at: now, rows };
+    }
+    return this.lastBacklogRead.rows;
   }
 
   /** The revocation listener connected (true) or lost its connection (false). */
