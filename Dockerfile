@@ -10,7 +10,9 @@ COPY playground ./playground
 RUN npm run build && npm prune --omit=dev
 
 FROM node:22-bookworm-slim AS runtime
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
+# The source commit, shown by agent_build_info: docker build --build-arg BUILD_COMMIT=$(git rev-parse HEAD) .
+ARG BUILD_COMMIT=
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 BUILD_COMMIT=${BUILD_COMMIT}
 WORKDIR /app
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist

@@ -15,6 +15,7 @@ import { authenticateAgentKeyBeforeBody } from './modules/events/authenticate-be
 import { registerBodyParsers } from './common/http/body-parsers.js';
 import { requestIdFrom } from './common/http/request-id.js';
 import { RouteIndex } from './common/http/route-index.js';
+import { trustFunction } from './common/http/trusted-proxies.js';
 import { registerPlayground } from './common/http/playground.js';
 import { SessionWsAdapter } from './modules/streaming/session-ws.adapter.js';
 import { SESSION_WEBSOCKET_DOC } from './modules/streaming/dto/session-frame.dto.js';
@@ -61,7 +62,7 @@ export async function createApp(config: AppConfig, logger: Logger = createLogger
     // Requests are logged by our own hook (configureApp); fastify's per-request lines stay off.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.http.bodyLimitBytes,
-    trustProxy: config.http.trustProxy,
+    trustProxy: trustFunction(config.http.trustedProxies),
     requestIdHeader: false,
     genReqId: (req: IncomingMessage) => requestIdFrom(req.headers['x-request-id']),
     // Spec "Versioning" 2: the earlier base path (BASE_PATH + "-v2") serves the same routes for a while.

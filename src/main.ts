@@ -8,8 +8,10 @@ import { loadConfig } from './config/app-config.js';
 import { InvalidEnvironmentError } from './config/env.schema.js';
 import { createLogger } from './common/logging/logger.js';
 import { migrate } from './database/data-source.js';
+import { sizeDatabasePool } from './database/pool-sizing.js';
 import { installShutdown } from './shutdown.js';
 import { MetricsService } from './modules/metrics/metrics.service.js';
+import { ReadinessService } from './modules/health/readiness.service.js';
 import { startBanner } from './startup/banner.js';
 import { checkDependencies, listenFailure, StartupError } from './startup/preflight.js';
 
@@ -20,13 +22,19 @@ try {
   if (config.ephemeralJwtSecret && config.env !== 'test') {
     logger.warn('JWT_SECRET is not set: tokens are signed with a random secret and stop working when this process restarts');
   }
+  if (config.http.trustedProxies.kind === 'peer') {
+    logger.warn(
+      "TRUST_PROXY=true is deprecated: any peer that connects is believed about one X-Forwarded-For hop; set TRUST_PROXY to the load balancers' addresses or CIDRs",
+    );
+  }
   await checkDependencies(config);
+  await sizeDatabasePool(config, logger);
   if (config.db.migrateOnStart) {
     const applied = await migrate(config);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   }
   const app = await createApp(config, logger);
-  installShutdown(app, logger);
+  installShutdown(app, logger, config.shutdown);
   try {
     await app.listen({ port: config.http.port, host: config.http.host });
   } catch (error) {
@@ -34,7 +42,7 @@ try {
   }
   const { port } = app.getHttpServer().address() as { port: number };
   logger.info({ url: `http://${config.http.host}:${port}${config.http.basePath}` }, 'listening');
-  const metricsUrl = await app.get(MetricsService).listen();
+  const metricsUrl = await app.get(MetricsService).listen(app.get(ReadinessService));
   if (metricsUrl) logger.info({ url: metricsUrl }, 'metrics listening');
   // Through the log's own stream: pino writes asynchronously, and the banner must come below the boot logs.
   if (config.env !== 'production') {

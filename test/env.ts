@@ -16,6 +16,8 @@ Object.assign(process.env, {
   // An ephemeral metrics port: child processes of tests (second instances, the worker) never collide on 9464.
   METRICS_PORT: '0',
   LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  // Child processes stop at once on SIGTERM; the drain's own test sets a period.
+  SHUTDOWN_DRAIN_MS: '0',
   JWT_SECRET: 'test-secret-0123456789abcdef0123456789abcdef',
   // Tests run operators' receivers and tool endpoints on local servers.
   OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',

@@ -1,5 +1,11 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { parseTrustedProxies, type TrustedProxies } from '../common/http/trusted-proxies.js';
+import { readBuildInfo, type BuildInfo } from './build-info.js';
 import { EnvironmentVariables, parseEncryptionKeys, validateEnv } from './env.schema.js';
+
+/** The pool of a process that does not size it from the server (the CLI, tests without DATABASE_POOL_SIZE). */
+const DEFAULT_POOL_SIZE = 20;
 
 /** Typed, validated configuration grouped by area. Inject it; never read `process.env` elsewhere. */
 export class AppConfig {
@@ -9,13 +15,20 @@ export class AppConfig {
     port: number;
     basePath: string;
     legacySunset: string;
-    trustProxy: boolean;
+    /** Who may speak for the client in X-Forwarded-For (src/common/http/trusted-proxies.ts). */
+    trustedProxies: TrustedProxies;
     bodyLimitBytes: number;
     managementCorsOrigins: string[];
   };
   /** Prometheus listener; `port` null = disabled. */
   readonly metrics: { port: number | null; host: string; token?: string };
-  readonly db: { url: string; poolSize: number; migrateOnStart: boolean };
+  /**
+   * `poolSize` is DATABASE_POOL_SIZE, or 20 until start-up derives it from the server's max_connections and
+   * `expectedProcesses` (src/database/pool-sizing.ts) before the pool exists.
+   */
+  readonly db: { url: string; poolSize: number; explicitPoolSize?: number; expectedProcesses: number; migrateOnStart: boolean };
+  /** Who this process is, in every log line and in `agent_build_info`. */
+  readonly identity: { instance: string; host: string; pid: number } & BuildInfo;
   readonly redis: { url: string; keyPrefix: string };
   readonly auth: {
     jwtSecret: string;
@@ -32,6 +45,8 @@ export class AppConfig {
   readonly rateLimit: { max: number; windowSeconds: number };
   readonly logLevel: string;
   readonly workersEnabled: boolean;
+  /** SIGTERM: readiness 503 while still serving for `drainMs`, then at most `timeoutMs` to finish (src/shutdown.ts). */
+  readonly shutdown: { drainMs: number; timeoutMs: number };
   readonly bundleCacheTtlSeconds: number;
   readonly providers: {
     openai: { apiKey?: string; baseUrl?: string };
@@ -102,14 +117,27 @@ export class AppConfig {
       port: vars.PORT,
       basePath: vars.BASE_PATH,
       legacySunset: vars.LEGACY_PATH_SUNSET,
-      trustProxy: vars.TRUST_PROXY,
+      trustedProxies: parseTrustedProxies(vars.TRUST_PROXY),
       bodyLimitBytes: 1024 * 1024,
       managementCorsOrigins: vars.CORS_MANAGEMENT_ORIGINS.split(',')
         .map((o) => o.trim())
         .filter(Boolean),
     };
     this.metrics = { port: vars.METRICS_PORT === 'off' ? null : vars.METRICS_PORT, host: vars.METRICS_HOST, token: vars.METRICS_TOKEN };
-    this.db = { url: vars.DATABASE_URL, poolSize: vars.DATABASE_POOL_SIZE, migrateOnStart: vars.MIGRATE_ON_START };
+    this.db = {
+      url: vars.DATABASE_URL,
+      poolSize: vars.DATABASE_POOL_SIZE ?? DEFAULT_POOL_SIZE,
+      explicitPoolSize: vars.DATABASE_POOL_SIZE,
+      expectedProcesses: vars.DATABASE_EXPECTED_PROCESSES,
+      migrateOnStart: vars.MIGRATE_ON_START,
+    };
+    const host = hostname();
+    this.identity = {
+      instance: vars.INSTANCE_NAME ?? `${host}:${process.pid}`,
+      host,
+      pid: process.pid,
+      ...readBuildInfo(vars.BUILD_COMMIT),
+    };
     this.redis = { url: vars.REDIS_URL, keyPrefix: vars.REDIS_KEY_PREFIX };
     this.auth = {
       // No built-in secret: outside production (where it is required) a missing one is random per process.
@@ -128,6 +156,7 @@ export class AppConfig {
     this.rateLimit = { max: vars.RATE_LIMIT_MAX, windowSeconds: vars.RATE_LIMIT_WINDOW_SECONDS };
     this.logLevel = vars.LOG_LEVEL;
     this.workersEnabled = vars.WORKERS === 'on';
+    this.shutdown = { drainMs: vars.SHUTDOWN_DRAIN_MS, timeoutMs: vars.SHUTDOWN_TIMEOUT_MS };
     this.bundleCacheTtlSeconds = vars.BUNDLE_CACHE_TTL_SECONDS;
     this.providers = {
       openai: { apiKey: vars.OPENAI_API_KEY, baseUrl: vars.OPENAI_BASE_URL },

@@ -41,6 +41,15 @@ describe('environment validation', () => {
     expect(() => validateEnv({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
   });
 
+  it('reads TRUST_PROXY as off, the deprecated true, or a list of addresses, CIDRs and named ranges', () => {
+    expect(validateEnv({}).TRUST_PROXY).toBe(false);
+    expect(validateEnv({ TRUST_PROXY: 'off' }).TRUST_PROXY).toBe(false);
+    expect(validateEnv({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,loopback' }).TRUST_PROXY).toBe('10.0.0.0/8, 127.0.0.1,::1,loopback');
+    for (const bad of ['10.0.0.0/33', 'balancer.internal', '10.0.0.1,nope', ' , ']) {
+      expect(() => validateEnv({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+    }
+  });
+
   it('reads OUTBOUND_ALLOWED_NETWORKS as a CIDR list', () => {
     expect(validateEnv({}).OUTBOUND_ALLOWED_NETWORKS).toBe('');
     expect(validateEnv({ OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8, ::1/128' }).OUTBOUND_ALLOWED_NETWORKS).toBe('127.0.0.0/8, ::1/128');

@@ -14,6 +14,7 @@ import {
   ValidateIf,
   validateSync,
 } from 'class-validator';
+import { isTrustedProxyList } from '../common/http/trusted-proxies.js';
 import { invalidCidrs } from '../common/outbound/outbound-policy.js';
 
 // Reads the raw string: implicit conversion would already have turned "false" into true.
@@ -39,10 +40,18 @@ export class EnvironmentVariables {
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL: string = 'postgres://agent_service:agent_service@127.0.0.1:5432/agent_service';
 
+  /** Connections per process; unset = derived from PostgreSQL's max_connections and DATABASE_EXPECTED_PROCESSES. */
+  @IsOptional()
   @IsInt()
   @Min(1)
   @Max(200)
-  DATABASE_POOL_SIZE: number = 20;
+  DATABASE_POOL_SIZE?: number = undefined;
+
+  /** How many service processes (API replicas + workers) share this PostgreSQL: the pool is sized so that all fit. */
+  @IsInt()
+  @Min(1)
+  @Max(10000)
+  DATABASE_EXPECTED_PROCESSES: number = 5;
 
   @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL: string = 'redis://127.0.0.1:6379/0';
@@ -78,10 +87,21 @@ export class EnvironmentVariables {
   @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
   METRICS_TOKEN?: string = undefined;
 
-  /** Trust X-Forwarded-* from a proxy in front of the service (client IP for publishable-key ranges). */
+  /**
+   * The load balancers whose `X-Forwarded-For` entries are believed (docs/operations.md, "Behind a load balancer"):
+   * comma-separated addresses, CIDRs or `loopback`/`linklocal`/`uniquelocal`; `false` = none. The client address is
+   * the right-most entry that is not one of them. `true` (deprecated) trusts whatever peer connects, one hop.
+   */
   @Transform(toBool)
-  @IsBoolean()
-  TRUST_PROXY: boolean = false;
+  @ValidateBy({
+    name: 'trustedProxies',
+    validator: {
+      validate: (value: unknown) => typeof value === 'boolean' || (typeof value === 'string' && isTrustedProxyList(value)),
+      defaultMessage: () =>
+        "TRUST_PROXY must be false, or the balancers' addresses or CIDRs separated by commas (e.g. 10.0.0.0/8,127.0.0.1)",
+    },
+  })
+  TRUST_PROXY: boolean | string = false;
 
   /** Signs access tokens. Required in production; elsewhere, unset means a random secret per process (no built-in one). */
   @ValidateIf((env: EnvironmentVariables) => env.NODE_ENV === 'production' || env.JWT_SECRET !== undefined)
@@ -161,9 +181,34 @@ export class EnvironmentVariables {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 
+  /** This process's name in logs and `agent_build_info` (e.g. the pod name); unset = `<hostname>:<pid>`. */
+  @IsOptional()
+  @Matches(/^[\w.:@-]{1,128}$/, { message: 'INSTANCE_NAME must be 1-128 letters, digits or . _ : @ -' })
+  INSTANCE_NAME?: string = undefined;
+
+  /** The source commit of this build (the image sets it from a build argument); unset = `unknown`. */
+  @IsOptional()
+  @Matches(/^[0-9a-f]{7,40}$/, { message: 'BUILD_COMMIT must be a git commit hash (7-40 lowercase hex digits)' })
+  BUILD_COMMIT?: string = undefined;
+
   @Transform(toBool)
   @IsBoolean()
   MIGRATE_ON_START: boolean = true;
+
+  /**
+   * SIGTERM: how long readiness answers 503 while requests are still served, before the listener closes (balancers
+   * and Kubernetes stop routing here meanwhile). The worker does not wait. docs/operations.md, "Shutdown and drain".
+   */
+  @IsInt()
+  @Min(0)
+  @Max(300000)
+  SHUTDOWN_DRAIN_MS: number = 5000;
+
+  /** After the drain: how long in-flight requests, streams and jobs may take before the process exits anyway. */
+  @IsInt()
+  @Min(1000)
+  @Max(600000)
+  SHUTDOWN_TIMEOUT_MS: number = 25000;
 
   /** `off` on API replicas when queue processors run in separate `npm run worker` processes. */
   @IsIn(['on', 'off'])

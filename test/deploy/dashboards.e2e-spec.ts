@@ -27,6 +27,14 @@ const COUNTERS_AND_GAUGES: Record<string, string[]> = {
   agent_channel_messages_total: ['direction', 'outcome'],
   agent_queue_jobs: ['queue', 'state'],
   agent_queue_oldest_waiting_age_seconds: ['queue'],
+  agent_events_due: ['age'],
+  agent_events_oldest_due_age_seconds: ['org_bucket'],
+  agent_build_info: ['version', 'commit', 'node_version', 'instance_name'],
+  agent_bus_relay_subscribed: [],
+  agent_bus_relay_messages_total: ['direction'],
+  agent_revocation_listener_connected: [],
+  agent_revocation_listener_disconnects_total: [],
+  agent_revocation_notifications_total: [],
   agent_sse_streams_open: [],
   agent_ws_sessions_open: [],
   agent_stream_resumes_total: ['result'],
@@ -171,6 +179,7 @@ describe('deploy: Grafana dashboard and Prometheus alerts', () => {
     expect(rules.map((r) => r.name)).toEqual(
       expect.arrayContaining([
         'AgentEventQueueBacklog',
+        'AgentEventsStalled',
         'AgentEventsFailing',
         'AgentHttp5xxRatio',
         'AgentTurnErrorRatio',

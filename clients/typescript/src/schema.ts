@@ -50,7 +50,7 @@ export interface paths {
     };
     /**
      * Readiness: PostgreSQL and Redis are reachable
-     * @description No credential. 503 `not_ready` naming the unreachable dependency in `details` (each check times out after 2 s).
+     * @description No credential. 503 `not_ready` naming the unreachable dependency in `details` (each check times out after 2 s), or `shutdown` from SIGTERM on while this instance drains (docs/operations.md).
      */
     get: operations['Health_ready'];
     put?: never;

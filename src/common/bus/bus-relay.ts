@@ -23,6 +23,13 @@ export class BusRelay implements BusTransport, OnApplicationBootstrap, OnApplica
   private readonly origin = randomUUID();
   private readonly channel: string;
   private subscriber: Redis | undefined;
+  /** What the relay did since start, read by the metrics at scrape time (`agent_bus_relay_*`). */
+  readonly counts = { published: 0, publishFailed: 0, received: 0 };
+
+  /** Whether the subscriber connection is subscribed now: while it is not, this process misses other processes' events. */
+  get subscribed(): boolean {
+    return this.subscriber?.status === 'ready';
+  }
 
   constructor(
     private readonly bus: EventBus,
@@ -49,9 +56,13 @@ export class BusRelay implements BusTransport, OnApplicationBootstrap, OnApplica
 
   publish<K extends BusEventName>(name: K, payload: EventMap[K]): void {
     const envelope: Envelope = { origin: this.origin, name, payload };
-    this.redis.client
-      .publish(this.channel, JSON.stringify(envelope))
-      .catch((error: unknown) => this.logger.warn({ err: error, event: name }, 'could not forward a bus event to the other processes'));
+    this.redis.client.publish(this.channel, JSON.stringify(envelope)).then(
+      () => (this.counts.published += 1),
+      (error: unknown) => {
+        this.counts.publishFailed += 1;
+        this.logger.warn({ err: error, event: name }, 'could not forward a bus event to the other processes');
+      },
+    );
   }
 
   private received(message: string): void {
@@ -62,6 +73,7 @@ export class BusRelay implements BusTransport, OnApplicationBootstrap, OnApplica
       return this.logger.warn({ message }, 'unreadable bus message ignored');
     }
     if (envelope.origin === this.origin || !envelope.name || !BROADCAST_EVENTS.has(envelope.name)) return;
+    this.counts.received += 1;
     this.bus.deliver(envelope.name, envelope.payload as EventMap[typeof envelope.name]);
   }
 }

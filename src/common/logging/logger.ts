@@ -21,7 +21,8 @@ const REDACTED = [
 export function createLogger(config: AppConfig): Logger {
   return pino({
     level: config.logLevel,
-    base: { service: 'agent-service' },
+    // Which process wrote the line: several replicas and workers usually write to one log store.
+    base: { service: 'agent-service', instance: config.identity.instance, host: config.identity.host, pid: config.identity.pid },
     redact: { paths: REDACTED, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
     // Trace and span ids on each line while tracing is on (src/telemetry); no mixin at all while it is off.

@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import pg from 'pg';
 import { AppConfig } from '../../config/app-config.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { AuthService } from './auth.service.js';
 import { CREDENTIALS_CHANNEL, CredentialChanges } from './credential-changes.js';
 
@@ -24,6 +25,7 @@ export class CredentialChangesListener implements OnApplicationBootstrap, OnAppl
     private readonly config: AppConfig,
     private readonly changes: CredentialChanges,
     private readonly auth: AuthService,
+    private readonly metrics: MetricsService,
   ) {}
 
   /** Waits for the first connection so that an instance that reports ready also hears revocations. */
@@ -41,7 +43,9 @@ export class CredentialChangesListener implements OnApplicationBootstrap, OnAppl
     const client = new pg.Client({ connectionString: this.config.db.url, application_name: 'agent-service-credentials', keepAlive: true });
     this.client = client;
     client.on('notification', (message) => {
-      if (message.channel === CREDENTIALS_CHANNEL && message.payload) this.changes.received(message.payload);
+      if (message.channel !== CREDENTIALS_CHANNEL || !message.payload) return;
+      this.metrics.revocationNotified();
+      this.changes.received(message.payload);
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
@@ -56,12 +60,14 @@ export class CredentialChangesListener implements OnApplicationBootstrap, OnAppl
     if (this.failures > 0) this.logger.log('credentials broadcast listening again');
     this.failures = 0;
     this.auth.setBroadcastHeard(true);
+    this.metrics.revocationListening(true);
   }
 
   private lost(client: pg.Client, error?: unknown): void {
     if (this.stopped || this.client !== client) return;
     this.client = undefined;
     this.auth.setBroadcastHeard(false);
+    this.metrics.revocationListening(false);
     client.removeAllListeners('end');
     client.end().catch(() => undefined);
     const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_MIN_MS * 2 ** this.failures);

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { MessagingModule } from '../messaging/messaging.module.js';
+import { EventsBacklogReporter } from './events-backlog.reporter.js';
 import { EventsIngestService } from './events-ingest.service.js';
 import { EventsWakeup } from './events-wakeup.js';
 import { EventsController } from './events.controller.js';
@@ -15,7 +16,7 @@ import { EventsService } from './events.service.js';
 @Module({
   imports: [ConversationsModule, MessagingModule],
   controllers: [EventsController],
-  providers: [EventsRepository, EventsWakeup, EventsIngestService, EventsService],
+  providers: [EventsRepository, EventsWakeup, EventsIngestService, EventsService, EventsBacklogReporter],
   exports: [EventsService, EventsIngestService, EventsWakeup],
 })
 export class EventsModule {}

@@ -41,6 +41,9 @@ export interface EventRow {
   completed_at: Date | null;
 }
 
+/** One group of due events: organization bucket, age bucket (index into the bounds), count and oldest age in seconds. */
+export type DueBacklogRow = { bucket: number; age_bucket: number; n: number; oldest: number };
+
 /** What ingestion needs to know about the key's agent, in one read (cached by the caller). */
 export interface IngestTarget {
   agent_deleted: boolean;
@@ -123,6 +126,30 @@ export class EventsRepository {
          FROM events WHERE id = $1 AND organization_id = $2 AND agent_id = $3`,
       [eventId, organizationId, agentId],
       'events_find',
+    );
+  }
+
+  /**
+   * Events that should be running and are not, read from the table itself (docs/operations.md, "Backlog read from
+   * PostgreSQL"): queued and due, or processing past their lease. Grouped by organization bucket
+   * (`hashtext(organization_id)` mod `buckets`: a bounded label, never an id) and by how long they have been due
+   * (`width_bucket` over `ageBoundsSeconds`: 0 below the first bound, i from the i-th): at most buckets × (bounds + 1) rows.
+   */
+  async dueBacklog(ageBoundsSeconds: readonly number[], buckets: number): Promise<DueBacklogRow[]> {
+    return this.sql.rows<DueBacklogRow>(
+      `WITH due AS (
+         SELECT organization_id,
+                greatest(0, extract(epoch FROM now() - CASE WHEN status = 'queued' THEN available_at ELSE coalesce(locked_until, updated_at) END))::float8 AS age
+           FROM events
+          WHERE status IN ('queued', 'processing')
+            AND CASE WHEN status = 'queued' THEN available_at <= now() ELSE locked_until IS NULL OR locked_until < now() END
+       )
+       SELECT (abs(hashtext(organization_id)::bigint) % $2)::int AS bucket, width_bucket(age, $1::float8[]) AS age_bucket,
+              count(*)::int AS n, max(age)::float8 AS oldest
+         FROM due
+        GROUP BY 1, 2`,
+      [ageBoundsSeconds, buckets],
+      'events_due_backlog',
     );
   }
 

@@ -1,11 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InjectQueue } from '@nestjs/bull';
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, Optional, type OnApplicationShutdown } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { BusRelay } from '../../common/bus/bus-relay.js';
 import { RedisService, type FailOpenArea } from '../../common/redis/redis.service.js';
 import { AppConfig } from '../../config/app-config.js';
 import { QueueName } from '../../queue/queue.constants.js';
@@ -18,6 +19,16 @@ type Runtime = 'v1' | 'v2';
 type Provider = 'builtin' | 'openai' | 'anthropic';
 /** Ends a timed turn: with its token usage when it answered, with the error when it failed. */
 export type TurnTimer = { completed(usage: TokenUsage): void; failed(error: unknown): never };
+/** Due events from the events table, grouped by organization bucket and age bucket (index into EVENT_AGE_BOUNDS). */
+export type EventsBacklogSource = (
+  ageBounds: readonly number[],
+  buckets: number,
+) => Promise<Array<{ bucket: number; ageBucket: number; count: number; oldestSeconds: number }>>;
+type BacklogRows = Awaited<ReturnType<EventsBacklogSource>>;
+/** Answers `/health/ready` on the operations listener (the health module's ReadinessService, passed in by main and the worker). */
+export interface ReadinessProbe {
+  answer(): Promise<{ status: number; headers: Record<string, string>; body: unknown }>;
+}
 
 const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
@@ -48,7 +59,16 @@ const TOKEN_KINDS = [
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const TURN_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const LAG_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600];
+/** `agent_events_due{age}`: how long due events have waited, as bounds in seconds and their labels (one more than bounds). */
+const EVENT_AGE_BOUNDS = [60, 300, 900, 3600] as const;
+const EVENT_AGE_LABELS = ['lt_1m', '1m_5m', '5m_15m', '15m_1h', 'ge_1h'] as const;
+/** `agent_events_oldest_due_age_seconds{org_bucket}`: organizations hashed into this many buckets (labels 0..15). */
+const ORG_BUCKETS = 16;
+/** Both backlog gauges are filled from one read per scrape. */
+const BACKLOG_READ_REUSE_MS = 1000;
 const METRICS_PATH = /^\/metrics(\?|$)/;
+const LIVENESS_PATH = /^\/health(\?|$)/;
+const READINESS_PATH = /^\/health\/ready(\?|$)/;
 
 /**
  * Every Prometheus metric of this process (docs/operations.md), on its own registry, served by a listener apart from
@@ -61,6 +81,8 @@ export class MetricsService implements OnApplicationShutdown {
   private readonly logger = new Logger('Metrics');
   private server: Server | undefined;
   private readonly queues: Array<{ name: string; backlog: QueueBacklog }>;
+  private eventsBacklog: EventsBacklogSource | undefined;
+  private lastBacklogRead: { at: number; rows: Promise<BacklogRows | undefined> } | undefined;
 
   private readonly httpRequests = new Counter({
     name: 'agent_http_requests_total',
@@ -166,12 +188,28 @@ export class MetricsService implements OnApplicationShutdown {
     help: 'HTTP requests refused with 429 by the rate limit',
     registers: [this.registry],
   });
+  private readonly revocationListener = new Gauge({
+    name: 'agent_revocation_listener_connected',
+    help: 'Whether this process listens for credential revocations (PostgreSQL LISTEN): 1 listening, 0 reconnecting',
+    registers: [this.registry],
+  });
+  private readonly revocationDisconnects = new Counter({
+    name: 'agent_revocation_listener_disconnects_total',
+    help: 'Times the revocation listener lost (or could not open) its PostgreSQL connection',
+    registers: [this.registry],
+  });
+  private readonly revocationNotifications = new Counter({
+    name: 'agent_revocation_notifications_total',
+    help: 'Credential revocations heard from PostgreSQL NOTIFY',
+    registers: [this.registry],
+  });
 
   constructor(
     private readonly config: AppConfig,
     private readonly dataSource: DataSource,
     private readonly redis: RedisService,
     @InjectQueue(QueueName.ChannelsOutbound) channelsQueue: Queue,
+    @Optional() relay?: BusRelay,
   ) {
     this.queues = [{ name: QueueName.ChannelsOutbound, backlog: bullBacklog(channelsQueue) }];
     collectDefaultMetrics({ register: this.registry });
@@ -190,6 +228,35 @@ export class MetricsService implements OnApplicationShutdown {
         for (const area of FAIL_OPEN_AREAS) this.inc({ area }, failOpen[area]);
       },
     });
+    const { identity } = config;
+    new Gauge({
+      name: 'agent_build_info',
+      help: 'Always 1: the version, commit and Node.js version of this process, and its instance name (INSTANCE_NAME)',
+      labelNames: ['version', 'commit', 'node_version', 'instance_name'],
+      registers: [this.registry],
+    }).set({ version: identity.version, commit: identity.commit, node_version: identity.nodeVersion, instance_name: identity.instance }, 1);
+    if (relay) {
+      new Gauge({
+        name: 'agent_bus_relay_subscribed',
+        help: 'Whether the Redis bus relay is subscribed (1) or reconnecting (0): while 0, cache invalidations from other processes are missed',
+        registers: [this.registry],
+        collect() {
+          this.set(relay.subscribed ? 1 : 0);
+        },
+      });
+      new Counter({
+        name: 'agent_bus_relay_messages_total',
+        help: 'Bus events forwarded to other processes (published, publish_failed) and heard from them (received)',
+        labelNames: ['direction'],
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc({ direction: 'published' }, relay.counts.published);
+          this.inc({ direction: 'publish_failed' }, relay.counts.publishFailed);
+          this.inc({ direction: 'received' }, relay.counts.received);
+        },
+      });
+    }
     const queues = () => this.queues;
     new Gauge({
       name: 'agent_queue_jobs',
@@ -213,6 +280,35 @@ export class MetricsService implements OnApplicationShutdown {
         queues().forEach(({ name }, i) => this.set({ queue: name }, oldest[i]!));
       },
     });
+    const backlog = () => this.readEventsBacklog();
+    new Gauge({
+      name: 'agent_events_due',
+      help: 'Events due to run and not running (queued and due, or processing past their lease), by how long they have been due; read from PostgreSQL',
+      labelNames: ['age'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const rows = await backlog();
+        if (!rows) return;
+        const counts = EVENT_AGE_LABELS.map(() => 0);
+        for (const row of rows) counts[row.ageBucket] = (counts[row.ageBucket] ?? 0) + row.count;
+        EVENT_AGE_LABELS.forEach((age, i) => this.set({ age }, counts[i]!));
+      },
+    });
+    new Gauge({
+      name: 'agent_events_oldest_due_age_seconds',
+      help: 'How long the oldest due event of each organization bucket (a hash of the organization, not an id) has waited; 0 when none; read from PostgreSQL',
+      labelNames: ['org_bucket'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const rows = await backlog();
+        if (!rows) return;
+        const oldest = new Array<number>(ORG_BUCKETS).fill(0);
+        for (const row of rows) oldest[row.bucket] = Math.max(oldest[row.bucket] ?? 0, row.oldestSeconds);
+        oldest.forEach((seconds, bucket) => this.set({ org_bucket: String(bucket) }, seconds));
+      },
+    });
     const pool = () =>
       (this.dataSource.driver as unknown as { master?: { totalCount: number; idleCount: number; waitingCount: number } }).master;
     new Gauge({
@@ -234,12 +330,18 @@ export class MetricsService implements OnApplicationShutdown {
    * Serves `GET /metrics` on METRICS_HOST:METRICS_PORT (never the public port); bearer METRICS_TOKEN when set.
    * Returns the listener's URL, or undefined when METRICS_PORT=off. The API (`main`) and the worker call it.
    */
-  async listen(): Promise<string | undefined> {
+  async listen(readiness?: ReadinessProbe): Promise<string | undefined> {
     const { port, host, token } = this.config.metrics;
     if (port === null) return undefined;
     const expected = token ? Buffer.from(`Bearer ${token}`) : undefined;
     const server = createServer((request, response) => {
-      if (request.method !== 'GET' || !METRICS_PATH.test(request.url ?? '')) {
+      const url = request.url ?? '';
+      // Probes without credentials, as on the public port: the worker has no other listener (docs/operations.md).
+      if (readiness && request.method === 'GET' && (LIVENESS_PATH.test(url) || READINESS_PATH.test(url))) {
+        void answerHealth(response, READINESS_PATH.test(url) ? readiness : undefined);
+        return;
+      }
+      if (request.method !== 'GET' || !METRICS_PATH.test(url)) {
         response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: GET /metrics\n');
         return;
       }
@@ -363,6 +465,46 @@ export class MetricsService implements OnApplicationShutdown {
   rateLimitRejected(): void {
     this.rateLimitRejections.inc();
   }
+
+  /** The events module's reading of its table (the gauges stay absent in processes without one: the CLI). */
+  useEventsBacklog(source: EventsBacklogSource): void {
+    this.eventsBacklog = source;
+  }
+
+  /**
+   * One read serves both backlog gauges of a scrape (prom-client collects them concurrently). A failed read leaves
+   * the gauges empty for that scrape rather than failing it or repeating stale figures.
+   */
+  private readEventsBacklog(): Promise<BacklogRows | undefined> {
+    const source = this.eventsBacklog;
+    if (!source) return Promise.resolve(undefined);
+    const now = Date.now();
+    if (!this.lastBacklogRead || now - this.lastBacklogRead.at > BACKLOG_READ_REUSE_MS) {
+      const rows = source(EVENT_AGE_BOUNDS, ORG_BUCKETS).catch((error: unknown) => {
+        this.logger.warn({ err: error }, 'could not read the events backlog from PostgreSQL');
+        return undefined;
+      });
+      this.lastBacklogRead = { at: now, rows };
+    }
+    return this.lastBacklogRead.rows;
+  }
+
+  /** The revocation listener connected (true) or lost its connection (false). */
+  revocationListening(listening: boolean): void {
+    this.revocationListener.set(listening ? 1 : 0);
+    if (!listening) this.revocationDisconnects.inc();
+  }
+
+  revocationNotified(): void {
+    this.revocationNotifications.inc();
+  }
+}
+
+/** `/health` (liveness: always 200) or `/health/ready` (readiness) on the operations listener, as on the public port. */
+async function answerHealth(response: ServerResponse, readiness: ReadinessProbe | undefined): Promise<void> {
+  const json = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+  const { status, headers, body } = readiness ? await readiness.answer() : { status: 200, headers: {}, body: { status: 'ok' } };
+  response.writeHead(status, { ...json, ...headers }).end(JSON.stringify(body));
 }
 
 function sameSecret(expected: Buffer, given: string | undefined): boolean {

@@ -159,7 +159,7 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
       socket.close(CLOSE_POLICY_VIOLATION, 'missing credentials: send a Bearer token');
       return false;
     }
-    const client: MessagingClient = { origin: request.headers.origin, ip: upgradeClientAddress(request, this.config.http.trustProxy) };
+    const client: MessagingClient = { origin: request.headers.origin, ip: upgradeClientAddress(request, this.config.http.trustedProxies) };
     // Known before the check, so a revocation while it runs re-checks this session too.
     session.token = token;
     session.client = client;
