@@ -984,7 +984,7 @@ export interface paths {
     put?: never;
     /**
      * Subscribe an endpoint to events
-     * @description Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The signing secret is in this answer only. Loopback, private, link-local and metadata addresses are refused.
+     * @description Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The signing secret is in this answer only. Loopback, private, link-local and metadata addresses are refused. A project and an organization may have a bounded number of endpoints (409 `webhook_limit_reached` beyond).
      */
     post: operations['Webhooks_create'];
     delete?: never;
@@ -12777,6 +12777,24 @@ export interface operations {
            *       "error": {
            *         "code": "not_found",
            *         "message": "Project not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "webhook_limit_reached",
+           *         "message": "A project may have at most 20 webhook endpoints",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }

@@ -56,11 +56,6 @@ export interface TrafficChanged {
   reason: 'update' | 'delete' | 'archive';
 }
 
-/** An organization's webhook endpoints changed (created, updated, rotated, disabled, deleted): subscription caches reload. */
-export interface WebhookEndpointsChanged {
-  organizationId: string;
-}
-
 /** A webhook endpoint was disabled by its deliveries: the receiver answered 410, or too many attempts failed in a row. */
 export interface WebhookDisabled {
   organizationId: string;
@@ -101,7 +96,6 @@ export interface EventMap {
   'event.completed': EventCompleted;
   'event.failed': EventFailed;
   'agent.traffic_changed': TrafficChanged;
-  'webhook.endpoints_changed': WebhookEndpointsChanged;
   'webhook.disabled': WebhookDisabled;
   'threads.deleted': ThreadsDeleted;
   'user.password_rehashed': PasswordRehashed;
@@ -119,5 +113,4 @@ export const BROADCAST_EVENTS: ReadonlySet<BusEventName> = new Set<BusEventName>
   'agent.live_changed',
   'project.deleted',
   'agent.traffic_changed',
-  'webhook.endpoints_changed',
 ]);
