@@ -6,10 +6,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# package.json "engines": the floor the dependencies are checked against (README "Quickstart").
-if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)'; then
-  echo "Node.js >= 20.19 is required (this is $(node --version)); see README.md" >&2
-  exit 1
+# package.json "engines" (README "Quickstart"): Node.js 22.13+ or 24.11+ (TypeORM's floors; ESLint and @nestjs/swagger
+# need 22.12+). Below that (e.g. Node 20, past its end of life), the service runs on Node 22 from the npm registry
+# (scripts/node-runtime.sh: the node-<platform>-<arch> package, no install script), cached in ~/.cache/agent-service.
+supported() { node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit((a === 22 && b >= 13) || (a === 24 && b >= 11) || a > 24 ? 0 : 1)'; }
+if ! supported; then
+  echo "Node.js $(node --version) is below the supported floor (^22.13.0 || >=24.11.0): using Node.js 22 from the npm registry" >&2
+  if ! bin=$(bash scripts/node-runtime.sh 22); then
+    echo "Could not fetch Node.js 22 from the npm registry: install Node.js 22.13+ or 24.11+; see README.md" >&2
+    exit 1
+  fi
+  export PATH="$bin:$PATH"
+  echo "Using Node.js $(node --version)" >&2
 fi
 
 # A variable counts as set when it is in the environment or in .env (which the service reads itself; the

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { startServiceProcess } from '../support/service-process.js';
+import { waitFor } from '../support/wait.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /** The built service as a real process: logs, configuration errors and graceful shutdown. */
@@ -39,9 +40,7 @@ describe('the service process', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ grant_type: 'password', username: 'x@y.test', password: 'secret-password-value' }),
       });
-      await new Promise((r) => setTimeout(r, 200));
-      const line = service.logs.find((l) => l.includes('log-check-1'));
-      expect(line).toBeDefined();
+      const line = await waitFor(() => service.logs.find((l) => l.includes('log-check-1')), 'the request log line');
       expect(JSON.parse(line!)).toMatchObject({ reqId: 'log-check-1', method: 'GET', path: '/management/v1/projects', status: 200 });
       const all = service.logs.join('\n');
       expect(all).not.toContain(org.apiKey);

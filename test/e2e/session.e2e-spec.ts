@@ -138,11 +138,9 @@ describe('GET /messaging/v1/session (WebSocket)', () => {
       const shortLived = await tokenExpiringAt(shop.token, Math.floor(Date.now() / 1000) + 2);
       const c = client(wsUrl, { headers: { authorization: `Bearer ${shortLived}` } });
       await c.next((f) => f.type === 'ready');
-      const started = Date.now();
       const { code, reason } = await c.closed;
       expect(code).toBe(1008);
       expect(reason).toContain('expired');
-      expect(Date.now() - started).toBeLessThan(4000);
     });
   });
 

@@ -450,9 +450,11 @@ describe('agent versions (management)', () => {
         expires_at: expect.any(String),
         return_type: 'bundle',
       });
-      const ttl = Date.parse(current.body.expires_at) - before;
-      expect(ttl).toBeGreaterThanOrEqual(t.config.bundleCacheTtlSeconds * 1000 - 1000);
-      expect(ttl).toBeLessThanOrEqual(t.config.bundleCacheTtlSeconds * 1000 + 5000);
+      const after = Date.now();
+      // expires_at = the moment the service answered + the TTL: between the request's start and end, each + the TTL.
+      const expiresAt = Date.parse(current.body.expires_at);
+      expect(expiresAt).toBeGreaterThanOrEqual(before + t.config.bundleCacheTtlSeconds * 1000 - 1000);
+      expect(expiresAt).toBeLessThanOrEqual(after + t.config.bundleCacheTtlSeconds * 1000);
       expect((await pull(org, agent.id, v1.id, 'v1.1')).body).toMatchObject({ version_tag: 'v1.1', bundle: { welcome_message: 'one' } });
       expect((await pull(org, agent.id, v1.id, 'v1.0')).body.bundle).toEqual({ schema_version: 1, name: 'Trail Shop' });
     });

@@ -4,7 +4,8 @@ import { jest } from '@jest/globals';
 import { UnauthorizedError } from '../../common/errors/app-error.js';
 import { handshakeToken, SessionService } from './session.service.js';
 
-const upgrade = (url: string, headers: Record<string, string> = {}) => ({ url, headers }) as unknown as IncomingMessage;
+const upgrade = (url: string, headers: Record<string, string> = {}) =>
+  ({ url, headers, socket: { remoteAddress: '127.0.0.1' } }) as unknown as IncomingMessage;
 
 describe('WebSocket session credentials', () => {
   it('reads the token from the Authorization header, the access_token query or the bearer subprotocol', () => {
@@ -66,11 +67,19 @@ describe('WebSocket session: revocation reaches open sessions', () => {
       },
       authenticateMessagingToken: async (token: string) => {
         if (revoked.has(token)) throw new UnauthorizedError('The publishable key behind this token was revoked');
-        const principal = { kind: 'clientToken', organizationId: 'o', agentId: 'a', publishableKeyId: token, allowedOrigins: [] };
+        const principal = {
+          kind: 'clientToken',
+          organizationId: 'o',
+          agentId: 'a',
+          publishableKeyId: token,
+          allowedOrigins: [],
+          allowedIpRanges: [],
+        };
         return { principal, expiresAt: Date.now() + 3_600_000 };
       },
     };
     const config = {
+      http: { trustProxy: false },
       session: { framesPerSecond: 10, frameBurst: 30, maxInFlight: 8, maxPerCredential: 1000 },
       streaming: { maxBufferedBytes: 1 << 20 },
     };

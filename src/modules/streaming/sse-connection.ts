@@ -122,6 +122,11 @@ export class SseConnection {
       return;
     }
     this.ended = true;
+    if (this.corked) {
+      // From Node 22 on, end() on a corked response drops what was written since the cork (Node 20 sent it).
+      this.corked = false;
+      this.raw.uncork();
+    }
     if (this.opened && !this.raw.destroyed && !this.raw.writableEnded) this.raw.end();
     this.finish();
   }
@@ -147,8 +152,13 @@ export class SseConnection {
       this.corked = true;
       this.raw.cork();
       process.nextTick(() => {
+        if (!this.corked) return; // end() uncorked already
         this.corked = false;
         this.raw.uncork();
+        // A corked write past the high-water mark returned false, but from Node 22 on no 'drain' follows when the
+        // uncork hands everything to the socket at once (Node 20 emitted one). What the socket did not take counts in
+        // writableLength: below the mark there is nothing to wait for; above it the socket's 'drain' still comes.
+        if (this.waiting && this.raw.writableLength < this.raw.writableHighWaterMark) this.flush();
       });
     }
     if (!this.raw.write(chunk)) this.waiting = true;

@@ -167,14 +167,12 @@ describe.each([
     await expect(runtime.run(agent, turn('running shoes [[fail:500]]'))).rejects.toMatchObject({ status: 502 });
   });
 
-  it('turns a hang into 504 upstream_timeout, never waiting past the deadline', async () => {
+  it('turns a hang into 504 upstream_timeout: the deadline ends the wait (the fake never answers)', async () => {
     const agent = agentFor(impatient, 'v1', withProvider(SHOP_BUNDLE, provider));
     fake.behave({ hang: true });
-    const started = Date.now();
     const error = await impatient.run(agent, turn('running shoes')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamTimeoutError);
     expect(error).toMatchObject({ status: 504, code: 'upstream_timeout' });
-    expect(Date.now() - started).toBeLessThan(2000);
 
     fake.behave({ hangAfterFirstChunk: true });
     const seen: string[] = [];
