@@ -1122,7 +1122,128 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'turn.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * turn.completed
+     * @description A turn was recorded, on any surface (JSON, SSE, WebSocket, events webhook, channels, rerun). Signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); see docs/webhooks.md.
+     */
+    post: operations['webhook_turn_completed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'event.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * event.completed
+     * @description An events-webhook event (or a channel message handed over as one) completed. Signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); see docs/webhooks.md.
+     */
+    post: operations['webhook_event_completed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'event.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * event.failed
+     * @description Such an event failed for good. Signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); see docs/webhooks.md.
+     */
+    post: operations['webhook_event_failed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'thread.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * thread.created
+     * @description A thread was created (by its first turn, or a channel conversation started). Signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); see docs/webhooks.md.
+     */
+    post: operations['webhook_thread_created'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'version.published': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * version.published
+     * @description A version went live: a publish, or an agent rename that re-published the live revision. Signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); see docs/webhooks.md.
+     */
+    post: operations['webhook_version_published'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'channel.message.status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * channel.message.status
+     * @description An outbound WhatsApp/SMS message changed status. Signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); see docs/webhooks.md.
+     */
+    post: operations['webhook_channel_message_status'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     TokenRequestDto: {
@@ -3366,6 +3487,336 @@ export interface components {
        * @enum {string}
        */
       type: 'pong';
+    };
+    TurnUsageDto: {
+      input_tokens: number;
+      output_tokens: number;
+      cache_read_tokens: number;
+      reasoning_tokens: number;
+    };
+    TurnReplyDto: {
+      /**
+       * @description The reply message
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      message_id: string;
+      /** @description The reply text */
+      text: string;
+      /** @description Cards of the reply, as in the send answer */
+      cards: components['schemas']['CardResponseDto'][];
+      /** @description Follow-up prompts offered with the reply */
+      followup_suggestions: string[];
+      /** @description Link to the most relevant source of the reply; empty when none */
+      url: string;
+      /** @description The live version's greeting */
+      welcome_message: string;
+    };
+    TurnCompletedDataDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The turn
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /**
+       * @description The version that answered
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      version_id: string;
+      /** @example v1.2 */
+      version_tag: string;
+      /**
+       * @description The surface the turn came from
+       * @enum {string}
+       */
+      source: 'api' | 'rerun' | 'event' | 'channel';
+      /** @description The events-webhook event the turn answers */
+      event_id: string | null;
+      /** @description The end user's id */
+      user_id: string;
+      /** @description The end user's message (null: an image only) */
+      user_text: string | null;
+      usage: components['schemas']['TurnUsageDto'];
+      reply: components['schemas']['TurnReplyDto'];
+      /** Format: date-time */
+      created_at: string;
+    };
+    TurnCompletedWebhook: {
+      /** @enum {string} */
+      type: 'turn.completed';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The organization
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      organization_id: string;
+      /**
+       * @description The project whose endpoints receive it
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /** @description The thread it is about, if any */
+      thread_id: string | null;
+      /** @description The message's place among the thread's messages (1, 2, 3…); null for messages without a thread */
+      sequence: number | null;
+      data: components['schemas']['TurnCompletedDataDto'];
+    };
+    EventCompletedDataDto: {
+      /**
+       * @description The event
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      event_id: string;
+      /** @enum {string} */
+      status: 'completed';
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /** @description The caller's thread id */
+      external_thread_id: string | null;
+      /**
+       * @description The thread the event was answered in
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The turn that answered it
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /** @enum {string|null} */
+      error: null;
+    };
+    EventCompletedWebhook: {
+      /** @enum {string} */
+      type: 'event.completed';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The organization
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      organization_id: string;
+      /**
+       * @description The project whose endpoints receive it
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /** @description The thread it is about, if any */
+      thread_id: string | null;
+      /** @description The message's place among the thread's messages (1, 2, 3…); null for messages without a thread */
+      sequence: number | null;
+      data: components['schemas']['EventCompletedDataDto'];
+    };
+    EventFailedDataDto: {
+      /**
+       * @description The event
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      event_id: string;
+      /** @enum {string} */
+      status: 'failed';
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /** @description The caller's thread id */
+      external_thread_id: string | null;
+      /** @enum {string|null} */
+      thread_id: null;
+      /** @enum {string|null} */
+      interaction_id: null;
+      /**
+       * @description Why it failed, led by a wire code
+       * @example upstream_unavailable: the model provider did not answer
+       */
+      error: string;
+    };
+    EventFailedWebhook: {
+      /** @enum {string} */
+      type: 'event.failed';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The organization
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      organization_id: string;
+      /**
+       * @description The project whose endpoints receive it
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /** @description The thread it is about, if any */
+      thread_id: string | null;
+      /** @description The message's place among the thread's messages (1, 2, 3…); null for messages without a thread */
+      sequence: number | null;
+      data: components['schemas']['EventFailedDataDto'];
+    };
+    ThreadCreatedDataDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /** @description The end user's id */
+      user_id: string;
+      /** @description The caller's thread id (events webhook), else null */
+      external_id: string | null;
+      title: string;
+      /**
+       * @description The channel of a channel conversation
+       * @enum {string|null}
+       */
+      channel: 'whatsapp' | 'sms' | null;
+      /** Format: date-time */
+      created_at: string;
+    };
+    ThreadCreatedWebhook: {
+      /** @enum {string} */
+      type: 'thread.created';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The organization
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      organization_id: string;
+      /**
+       * @description The project whose endpoints receive it
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /** @description The thread it is about, if any */
+      thread_id: string | null;
+      /** @description The message's place among the thread's messages (1, 2, 3…); null for messages without a thread */
+      sequence: number | null;
+      data: components['schemas']['ThreadCreatedDataDto'];
+    };
+    VersionPublishedDataDto: {
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /**
+       * @description The version now live
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      version_id: string;
+      /**
+       * @description The revision now live
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      revision_id: string;
+      /** @example v2.0 */
+      version_tag: string;
+      /**
+       * @description A publish, or a rename that re-published the live revision
+       * @enum {string}
+       */
+      reason: 'publish' | 'rename';
+    };
+    VersionPublishedWebhook: {
+      /** @enum {string} */
+      type: 'version.published';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The organization
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      organization_id: string;
+      /**
+       * @description The project whose endpoints receive it
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /** @description The thread it is about, if any */
+      thread_id: string | null;
+      /** @description The message's place among the thread's messages (1, 2, 3…); null for messages without a thread */
+      sequence: number | null;
+      data: components['schemas']['VersionPublishedDataDto'];
+    };
+    ChannelMessageStatusDataDto: {
+      /**
+       * @description The outbound message
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      message_id: string;
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /** @enum {string} */
+      channel: 'whatsapp' | 'sms';
+      /** @enum {string} */
+      status: 'sent' | 'delivered' | 'undelivered';
+      /** @description Why it was not delivered */
+      error: string | null;
+    };
+    ChannelMessageStatusWebhook: {
+      /** @enum {string} */
+      type: 'channel.message.status';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The organization
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      organization_id: string;
+      /**
+       * @description The project whose endpoints receive it
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /** @description The thread it is about, if any */
+      thread_id: string | null;
+      /** @description The message's place among the thread's messages (1, 2, 3…); null for messages without a thread */
+      sequence: number | null;
+      data: components['schemas']['ChannelMessageStatusDataDto'];
     };
   };
   responses: never;
@@ -13942,6 +14393,138 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
+      };
+    };
+  };
+  webhook_turn_completed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TurnCompletedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within WEBHOOKS_TIMEOUT_MS counts as delivered; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_event_completed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventCompletedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within WEBHOOKS_TIMEOUT_MS counts as delivered; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_event_failed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventFailedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within WEBHOOKS_TIMEOUT_MS counts as delivered; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_thread_created: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ThreadCreatedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within WEBHOOKS_TIMEOUT_MS counts as delivered; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_version_published: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['VersionPublishedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within WEBHOOKS_TIMEOUT_MS counts as delivered; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_channel_message_status: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ChannelMessageStatusWebhook'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within WEBHOOKS_TIMEOUT_MS counts as delivered; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

@@ -62,6 +62,6 @@ export class BusRelay implements BusTransport, OnApplicationBootstrap, OnApplica
       return this.logger.warn({ message }, 'unreadable bus message ignored');
     }
     if (envelope.origin === this.origin || !envelope.name || !BROADCAST_EVENTS.has(envelope.name)) return;
-    this.bus.deliver(envelope.name, envelope.payload as EventMap[typeof envelope.name]);
+    void this.bus.deliver(envelope.name, envelope.payload as EventMap[typeof envelope.name]);
   }
 }

@@ -8,7 +8,6 @@ import { UnitOfWork } from '../../database/unit-of-work.js';
 import type { AgentEntity } from '../agents/agent.entity.js';
 import { AgentsRepository } from '../agents/agents.repository.js';
 import type { Principal } from '../auth/principal.js';
-import { AuditService } from '../audit/audit.service.js';
 import { changedFields } from '../audit/audit-summary.js';
 import { bundleDigest } from '../bundles/bundle-digest.js';
 import type { Bundle } from '../bundles/bundle.types.js';
@@ -26,7 +25,6 @@ import { VersionErrorCode } from './versions.errors.js';
 import { toVersionResponse } from './version-item.js';
 import { VersionsRepository } from './versions.repository.js';
 import { TrafficRepository } from './traffic.repository.js';
-import { WebhookOutbox } from '../webhooks/webhook-outbox.service.js';
 
 const tagOf = (number: number, revision: number) => `v${number}.${revision}`;
 
@@ -45,9 +43,7 @@ export class VersionsService {
     private readonly bundles: BundlesService,
     private readonly bus: EventBus,
     private readonly config: AppConfig,
-    private readonly audit: AuditService,
     private readonly traffic: TrafficRepository,
-    private readonly webhooks: WebhookOutbox,
   ) {}
 
   async create(who: Principal, agentId: string, dto: CreateVersionDto): Promise<VersionResponseDto> {
@@ -67,8 +63,8 @@ export class VersionsService {
       });
       const revision = await this.insertRevision(version, 0, bundle, null);
       await this.versions.updateVersion(version.id, { currentRevisionId: revision.id });
-      await this.audit.record(who, {
-        action: 'version.create',
+      await this.bus.publish('version.create', {
+        actor: who,
         resourceType: 'version',
         resourceId: version.id,
         after: {
@@ -109,8 +105,8 @@ export class VersionsService {
       if (dto.notes !== undefined) changes.notes = dto.notes;
       if (Object.keys(changes).length > 0) await this.versions.updateVersion(version.id, changes);
       const fields = (v: Pick<AgentVersionEntity, 'label' | 'tags' | 'notes'>) => ({ label: v.label, tags: v.tags, notes: v.notes });
-      await this.audit.record(who, {
-        action: 'version.update',
+      await this.bus.publish('version.update', {
+        actor: who,
         resourceType: 'version',
         resourceId: version.id,
         ...changedFields(fields(version), fields({ ...version, ...changes })),
@@ -137,24 +133,23 @@ export class VersionsService {
       await this.adjustSplitForPublish(agent, version.id, revision.id);
       const before = { status: version.status, live_version_id: agent.liveVersionId, live_version_tag: agent.liveVersionTag };
       const change = await this.moveLivePointer(agent, version.id, revision, 'publish');
-      await this.audit.record(who, {
-        action: 'version.publish',
+      await this.bus.publish('version.publish', {
+        actor: who,
         resourceType: 'version',
         resourceId: version.id,
         before,
         after: { status: 'published', live_version_id: version.id, live_version_tag: revision.versionTag, digest: revision.digest },
       });
-      await this.webhooks.versionPublished(change, agent.projectId);
+      await this.bus.publish('agent.live_changed', change);
+      await this.bus.publish('version.published', change);
       return change;
     });
-    this.bus.emit('agent.live_changed', change);
-    this.bus.emit('version.published', change);
     return this.item(change.agentId, versionId);
   }
 
   /** Any non-live version → archived; the live one → 409 version_is_live; an arm of the traffic split → 409 version_in_traffic_split. */
   async archive(who: Principal, agentId: string, versionId: string): Promise<VersionResponseDto> {
-    const archived = await this.unitOfWork.run(async () => {
+    await this.unitOfWork.run(async () => {
       const agent = await this.lockAgent(who, agentId);
       const version = await this.findVersion(agent.id, versionId, true);
       if (agent.liveVersionId === version.id) {
@@ -170,17 +165,16 @@ export class VersionsService {
         );
       }
       if (version.status !== 'archived') await this.versions.updateVersion(version.id, { status: 'archived' });
-      await this.audit.record(who, {
-        action: 'version.archive',
+      await this.bus.publish('version.archive', {
+        actor: who,
         resourceType: 'version',
         resourceId: version.id,
         before: { status: version.status },
         after: { status: 'archived' },
       });
-      return agent;
+      // Threads staying on this version move to the split's or the live version (docs/releases.md).
+      await this.bus.publish('agent.traffic_changed', { organizationId: agent.organizationId, agentId: agent.id, reason: 'archive' });
     });
-    // Threads staying on this version move to the split's or the live version (docs/releases.md).
-    this.bus.emit('agent.traffic_changed', { organizationId: archived.organizationId, agentId: archived.id, reason: 'archive' });
     return this.item(agentId.toLowerCase(), versionId);
   }
 
@@ -230,8 +224,8 @@ export class VersionsService {
       const digest = bundleDigest(bundle);
       const committed = current.digest === digest ? current : await this.commitRevision(version, bundle, message);
       // Digests and tags only: a bundle may hold provider keys and tool credentials.
-      await this.audit.record(who, {
-        action: 'version.push',
+      await this.bus.publish('version.push', {
+        actor: who,
         resourceType: 'version',
         resourceId: version.id,
         before: { version_tag: current.versionTag, digest: current.digest },

@@ -110,8 +110,8 @@ export class WebhookDeliveryService {
 
   private announceDisabled(endpoint: WebhookEndpointRow, reason: 'gone' | 'consecutive_failures'): void {
     this.logger.warn({ webhookId: endpoint.id, reason }, 'webhook endpoint disabled');
-    this.bus.emit('webhook.endpoints_changed', { organizationId: endpoint.organization_id });
-    this.bus.emit('webhook.disabled', {
+    void this.bus.publish('webhook.endpoints_changed', { organizationId: endpoint.organization_id });
+    void this.bus.publish('webhook.disabled', {
       organizationId: endpoint.organization_id,
       projectId: endpoint.project_id,
       webhookId: endpoint.id,

@@ -8,7 +8,6 @@ import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { AppConfig } from '../../config/app-config.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
-import { AuditService } from '../audit/audit.service.js';
 import type { Principal } from '../auth/principal.js';
 import { ProjectsService } from '../projects/projects.service.js';
 import type {
@@ -40,7 +39,6 @@ export class WebhooksService {
     private readonly unitOfWork: UnitOfWork,
     private readonly bus: EventBus,
     private readonly config: AppConfig,
-    private readonly audit: AuditService,
   ) {}
 
   async create(who: Principal, projectId: string, dto: CreateWebhookDto): Promise<WebhookWithSecretResponseDto> {
@@ -57,7 +55,7 @@ export class WebhooksService {
         enabled: dto.enabled ?? true,
         secret: generateWebhookSecret(),
       });
-      await this.audit.record(who, { action: 'webhook.create', resourceType: 'webhook', resourceId: created.id, after: summary(created) });
+      await this.bus.publish('webhook.create', { actor: who, resourceType: 'webhook', resourceId: created.id, after: summary(created) });
       return created;
     });
     await this.changed(who.organizationId);
@@ -84,8 +82,8 @@ export class WebhooksService {
         enabled: dto.enabled,
       });
       if (!updated) throw new NotFoundError('Webhook');
-      await this.audit.record(who, {
-        action: 'webhook.update',
+      await this.bus.publish('webhook.update', {
+        actor: who,
         resourceType: 'webhook',
         resourceId: updated.id,
         before: summary(before),
@@ -101,7 +99,7 @@ export class WebhooksService {
     await this.unitOfWork.run(async () => {
       const before = await this.visible(who, projectId, webhookId, true);
       if (!(await this.endpoints.delete(who.organizationId, before.project_id, before.id))) throw new NotFoundError('Webhook');
-      await this.audit.record(who, { action: 'webhook.delete', resourceType: 'webhook', resourceId: before.id, before: summary(before) });
+      await this.bus.publish('webhook.delete', { actor: who, resourceType: 'webhook', resourceId: before.id, before: summary(before) });
     });
     await this.changed(who.organizationId);
   }
@@ -118,8 +116,8 @@ export class WebhooksService {
       const before = await this.visible(who, projectId, webhookId, true);
       const rotated = await this.endpoints.rotate(who.organizationId, before.project_id, before.id, generateWebhookSecret(), overlap);
       if (!rotated) throw new NotFoundError('Webhook');
-      await this.audit.record(who, {
-        action: 'webhook.rotate_secret',
+      await this.bus.publish('webhook.rotate_secret', {
+        actor: who,
         resourceType: 'webhook',
         resourceId: rotated.id,
         before: { secret_sha256: digest(before.secret) },
@@ -147,8 +145,8 @@ export class WebhooksService {
       const endpoint = await this.visible(who, projectId, webhookId);
       const delivery = await this.deliveries.redeliver(endpoint.id, deliveryId.toLowerCase());
       if (!delivery) throw new NotFoundError('Delivery');
-      await this.audit.record(who, {
-        action: 'webhook.redeliver',
+      await this.bus.publish('webhook.redeliver', {
+        actor: who,
         resourceType: 'webhook_delivery',
         resourceId: delivery.id,
         after: { webhook_id: endpoint.id, event_type: delivery.event_type, attempts: delivery.attempts },
@@ -169,7 +167,7 @@ export class WebhooksService {
   /** This process's subscriptions reload before the answer; the others' on the broadcast. */
   private async changed(organizationId: string): Promise<void> {
     await this.subscriptions.reload({ organizationId });
-    this.bus.emit('webhook.endpoints_changed', { organizationId });
+    await this.bus.publish('webhook.endpoints_changed', { organizationId });
   }
 }
 
