@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { ErrorCode } from './common/errors/error-code.js';
-import { ErrorFilter } from './common/errors/error.filter.js';
+import { ErrorFilter } from './common/http/error.filter.js';
 import { answerClientError, answerRouterError } from './common/errors/protocol-errors.js';
 import { errorEnvelope } from './common/errors/error-envelope.js';
 import { authenticateAgentKeyBeforeBody } from './modules/events/authenticate-before-body.js';

@@ -14,7 +14,7 @@ import {
   ValidateIf,
   validateSync,
 } from 'class-validator';
-import { invalidCidrs } from '../common/outbound/outbound-policy.js';
+import { invalidCidrs } from './cidr.js';
 
 // Reads the raw string: implicit conversion would already have turned "false" into true.
 const toBool = ({ obj, key }: { obj: Record<string, unknown>; key: string }) => {

@@ -161,6 +161,12 @@ export interface CredentialRevoked {
   organizationId: string | null;
 }
 
+/** Agents are being deleted (in the deletion's transaction): their owners delete what goes with them (versions, keys). */
+export interface AgentsDeleted {
+  organizationId: string;
+  agentIds: string[];
+}
+
 /** A project was deleted (committed), and with it these agents. */
 export interface ProjectDeleted {
   organizationId: string;
@@ -235,6 +241,7 @@ export interface EventMap extends ManagementChangeMap {
   'version.published': LiveRevisionChange;
   'credential.revoked': CredentialRevoked;
   'project.deleted': ProjectDeleted;
+  'agents.deleted': AgentsDeleted;
   'event.completed': EventCompleted;
   'event.failed': EventFailed;
   'agent.traffic_changed': TrafficChanged;

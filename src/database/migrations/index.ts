@@ -16,7 +16,7 @@ import { ThreadRetention1732242100000 } from './1732242100000-thread-retention.j
 import { Webhooks1732242200000 } from './1732242200000-webhooks.js';
 import { ThreadUserAgentIndex1732242450000 } from './1732242450000-thread-user-agent-index.js';
 
-/** Every migration, in order. Passed as classes, not globs (ESM; see STACK.md P5). */
+/** Every migration, in order. Passed as classes, not globs (ESM: TypeORM cannot load migration globs). */
 export const migrations = [
   Foundation1732240000000,
   AgentVersions1732240100000,

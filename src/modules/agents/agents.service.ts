@@ -3,24 +3,26 @@ import { NotFoundError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
+import { toolSigningSecret } from '../../common/outbound/tool-signing.js';
+import { AppConfig } from '../../config/app-config.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
 import { changedFields } from '../audit/audit-summary.js';
-import { ApiKeysRepository } from '../auth/api-keys.repository.js';
 import type { Principal } from '../auth/principal.js';
 import { ProjectsService } from '../projects/projects.service.js';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { CredentialChanges } from '../auth/credential-changes.js';
 import { VersionsService } from '../versions/versions.service.js';
-import type { AgentEntity } from './agent.entity.js';
-import { deleteAgents } from './agent-deletion.js';
-import { AgentsRepository, type AgentLock } from './agents.repository.js';
+import type { AgentEntity, AgentLock } from '../agent-records/agent.entity.js';
+import { deleteAgents } from '../agent-records/agent-deletion.js';
+import { AgentsRepository } from '../agent-records/agents.repository.js';
 import {
   toAgentResponse,
   type AgentResponseDto,
   type CreateAgentDto,
   type ListAgentsQueryDto,
   type UpdateAgentDto,
-} from './dto/agent.dto.js';
+} from '../agent-records/dto/agent.dto.js';
+import type { ToolSigningSecretDto } from './dto/tool-signing-secret.dto.js';
 
 @Injectable()
 export class AgentsService {
@@ -29,9 +31,9 @@ export class AgentsService {
     private readonly unitOfWork: UnitOfWork,
     private readonly projects: ProjectsService,
     private readonly versions: VersionsService,
-    private readonly keys: ApiKeysRepository,
     private readonly bus: EventBus,
     private readonly credentials: CredentialChanges,
+    private readonly config: AppConfig,
   ) {}
 
   /** A new agent has no live version: it answers only once a version is published. */
@@ -100,7 +102,7 @@ export class AgentsService {
   async delete(who: Principal, agentId: string): Promise<void> {
     await this.credentials.commit(who.organizationId, async () => {
       const agent = await this.getVisible(who.organizationId, agentId, 'update');
-      const changes = await deleteAgents({ agents: this.agents, versions: this.versions, keys: this.keys }, agent.organizationId, {
+      const changes = await deleteAgents({ agents: this.agents, bus: this.bus }, agent.organizationId, {
         agentId: agent.id,
       });
       await this.bus.publish('agent.delete', {
@@ -116,6 +118,12 @@ export class AgentsService {
       });
       for (const change of changes) await this.bus.publish('agent.live_changed', change);
     });
+  }
+
+  /** The signing secret of the HTTP tool calls of an agent the caller can see (404 otherwise). */
+  async toolSigningSecret(who: Principal, agentId: string): Promise<ToolSigningSecretDto> {
+    const agent = await this.getVisible(who.organizationId, agentId);
+    return { agent_id: agent.id, secret: toolSigningSecret(this.config.httpTools.signingKey, agent.id), scheme: 'standard-webhooks-v1' };
   }
 
   /**

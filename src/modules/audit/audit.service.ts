@@ -12,7 +12,7 @@ import type { Principal } from '../auth/principal.js';
 import { AuditEventsRepository } from './audit-events.repository.js';
 import { actorColumns, type AuditActor, type AuditEntry } from './audit.types.js';
 import { toAuditEventResponse, type AuditEventResponseDto, type ListAuditEventsQueryDto } from './dto/audit-event.dto.js';
-import { currentRequestId } from './request-context.js';
+import { currentRequestId } from '../../common/http/request-context.js';
 
 /**
  * A summary larger than this is a bug (bundle contents, a transcript): records stay small. Room for the largest

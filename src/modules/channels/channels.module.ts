@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { MetricsModule } from '../metrics/metrics.module.js';
+import { AuthModule } from '../auth/auth.module.js';
 import { AppConfig } from '../../config/app-config.js';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { EventsModule } from '../events/events.module.js';
@@ -21,7 +23,7 @@ import { SendersService } from './senders.service.js';
  * Deliveries and sweeps run in ChannelsWorkerModule.
  */
 @Module({
-  imports: [ConversationsModule, MessagingModule, EventsModule],
+  imports: [MetricsModule, AuthModule, ConversationsModule, MessagingModule, EventsModule],
   controllers: [SendersController, ChannelThreadsController, ChannelWebhooksController],
   providers: [
     { provide: CHANNEL_PROVIDER, inject: [AppConfig], useFactory: (config: AppConfig) => new TwilioProvider(config) },

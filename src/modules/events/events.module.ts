@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module.js';
+import { MetricsModule } from '../metrics/metrics.module.js';
+import { AuthModule } from '../auth/auth.module.js';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { MessagingModule } from '../messaging/messaging.module.js';
 import { EventJobs } from './event-jobs.js';
@@ -13,7 +16,7 @@ import { EventsService } from './events.service.js';
  * module to hand their inbound messages over as events.
  */
 @Module({
-  imports: [ConversationsModule, MessagingModule],
+  imports: [AuthModule, MetricsModule, IdempotencyModule, ConversationsModule, MessagingModule],
   controllers: [EventsController],
   providers: [EventsRepository, EventJobs, EventsIngestService, EventsService],
   exports: [EventsService, EventsIngestService],

@@ -9,15 +9,17 @@ import { DataSource } from 'typeorm';
 import { RedisService, type FailOpenArea } from '../../common/redis/redis.service.js';
 import { AppConfig } from '../../config/app-config.js';
 import { QueueName } from '../../queue/queue.constants.js';
-import { providerErrorKind } from '../runtime/providers/provider-errors.js';
-import type { TokenUsage, TurnSurface } from '../runtime/runtime.types.js';
+import { providerErrorKind } from '../../common/errors/provider-error-kind.js';
 
 export type CacheName = 'credentials' | 'live_agents';
 export type ChannelMessageOutcome = 'accepted' | 'unrouted' | 'refused' | 'sent' | 'delivered' | 'failed' | 'retried';
 type Runtime = 'v1' | 'v2';
 type Provider = 'builtin' | 'openai' | 'anthropic';
 /** Ends a timed turn: with its token usage when it answered, with the error when it failed. */
-export type TurnTimer = { completed(usage: TokenUsage): void; failed(error: unknown): never };
+/** Token counts of a turn, by field (the runtime's TokenUsage). */
+type TokenCounts = Record<(typeof TOKEN_KINDS)[number][1], number>;
+
+export type TurnTimer = { completed(usage: TokenCounts): void; failed(error: unknown): never };
 
 const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
@@ -282,7 +284,7 @@ export class MetricsService implements OnApplicationShutdown {
   }
 
   /** Times one turn from now. */
-  turnStarted(surface: TurnSurface, runtime: Runtime, provider: Provider): TurnTimer {
+  turnStarted(surface: string, runtime: Runtime, provider: Provider): TurnTimer {
     const end = this.turnDuration.startTimer({ surface, runtime, provider });
     return {
       completed: (usage) => {

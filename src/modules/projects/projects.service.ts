@@ -5,12 +5,10 @@ import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
-import { deleteAgents } from '../agents/agent-deletion.js';
-import { AgentsRepository } from '../agents/agents.repository.js';
-import { ApiKeysRepository } from '../auth/api-keys.repository.js';
+import { deleteAgents } from '../agent-records/agent-deletion.js';
+import { AgentsRepository } from '../agent-records/agents.repository.js';
 import { CredentialChanges } from '../auth/credential-changes.js';
 import type { Principal } from '../auth/principal.js';
-import { VersionsService } from '../versions/versions.service.js';
 import {
   toProjectResponse,
   type CreateProjectDto,
@@ -26,8 +24,6 @@ export class ProjectsService {
   constructor(
     private readonly projects: ProjectsRepository,
     private readonly agents: AgentsRepository,
-    private readonly versions: VersionsService,
-    private readonly keys: ApiKeysRepository,
     private readonly bus: EventBus,
     private readonly credentials: CredentialChanges,
     private readonly unitOfWork: UnitOfWork,
@@ -98,8 +94,7 @@ export class ProjectsService {
     await this.credentials.commit(who.organizationId, async () => {
       const project = await this.projects.findVisible(who.organizationId, projectId.toLowerCase());
       if (!project || !(await this.projects.softDelete(who.organizationId, project.id))) throw new NotFoundError('Project');
-      const owners = { agents: this.agents, versions: this.versions, keys: this.keys };
-      const changes = await deleteAgents(owners, who.organizationId, { projectId: project.id });
+      const changes = await deleteAgents({ agents: this.agents, bus: this.bus }, who.organizationId, { projectId: project.id });
       await this.bus.publish('project.delete', {
         actor: who,
         resourceType: 'project',

@@ -5,8 +5,8 @@ import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { AppConfig } from '../../config/app-config.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
-import type { AgentEntity } from '../agents/agent.entity.js';
-import { AgentsRepository } from '../agents/agents.repository.js';
+import type { AgentEntity } from '../agent-records/agent.entity.js';
+import { AgentsRepository } from '../agent-records/agents.repository.js';
 import type { Principal } from '../auth/principal.js';
 import { changedFields } from '../audit/audit-summary.js';
 import { bundleDigest } from '../bundles/bundle-digest.js';
@@ -17,7 +17,8 @@ import type { ListVersionsQueryDto } from './dto/list-versions.query.dto.js';
 import type { CreateVersionDto, PushBundleDto, UpdateVersionDto } from './dto/version-request.dto.js';
 import type { BundleResponseDto, PushResponseDto, VersionResponseDto } from './dto/version-response.dto.js';
 import { EventBus } from '../../common/bus/event-bus.js';
-import type { LiveRevisionChange } from '../../common/bus/event-map.js';
+import type { AgentsDeleted, LiveRevisionChange } from '../../common/bus/event-map.js';
+import { OnBusEvent } from '../../common/bus/on-bus-event.decorator.js';
 import type { AgentRevisionEntity } from './entities/agent-revision.entity.js';
 import type { AgentVersionEntity } from './entities/agent-version.entity.js';
 import { assertProviderConfigured } from './provider-keys.check.js';
@@ -301,9 +302,10 @@ export class VersionsService {
     return change;
   }
 
-  /** Agent delete (inside the agents service's unit of work): hard-deletes the versions and, by cascade, revisions. */
-  deleteAllOfAgent(agentId: string): Promise<void> {
-    return this.versions.deleteAllOfAgent(agentId);
+  /** Agent deletion (in its transaction): hard-deletes the agents' versions and, by cascade, their revisions. */
+  @OnBusEvent('agents.deleted', { phase: 'transaction' })
+  async agentsDeleted({ agentIds }: AgentsDeleted): Promise<void> {
+    for (const agentId of agentIds) await this.versions.deleteAllOfAgent(agentId);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { WebhookOutboxModule } from './webhook-outbox.module.js';
 import { WebhooksController } from './webhooks.controller.js';
@@ -6,7 +7,7 @@ import { WebhooksService } from './webhooks.service.js';
 
 /** Outbound webhooks, management surface: endpoints, secrets and the delivery log (docs/webhooks.md). */
 @Module({
-  imports: [WebhookOutboxModule, ProjectsModule],
+  imports: [AuthModule, WebhookOutboxModule, ProjectsModule],
   controllers: [WebhooksController],
   providers: [WebhooksService],
   exports: [WebhooksService],
