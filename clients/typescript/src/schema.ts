@@ -381,6 +381,26 @@ export interface paths {
     patch: operations['Agents_update'];
     trace?: never;
   };
+  '/management/v1/agents/{agentId}/tool-signing-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the agent's HTTP tool signing secret
+     * @description Every call an HTTP tool of this agent makes carries `webhook-id`, `webhook-timestamp` and `webhook-signature` (Standard Webhooks); verify them with this secret to know the call came from this service (docs/http-tools.md).
+     */
+    get: operations['ToolSigning_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/management/v1/agents/{agentId}/publishable-keys': {
     parameters: {
       query?: never;
@@ -464,26 +484,6 @@ export interface paths {
      * @description The key is refused at once, on every instance.
      */
     delete: operations['Keys_revokeApiKey'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/management/v1/agents/{agentId}/tool-signing-secret': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Get the agent's HTTP tool signing secret
-     * @description Every call an HTTP tool of this agent makes carries `webhook-id`, `webhook-timestamp` and `webhook-signature` (Standard Webhooks); verify them with this secret to know the call came from this service (docs/http-tools.md).
-     */
-    get: operations['ToolSigning_get'];
-    put?: never;
-    post?: never;
-    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -984,7 +984,7 @@ export interface paths {
     put?: never;
     /**
      * Subscribe an endpoint to events
-     * @description Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The signing secret is in this answer only. Loopback, private, link-local and metadata addresses are refused.
+     * @description Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The signing secret is in this answer only. Loopback, private, link-local and metadata addresses are refused. A project and an organization may have a bounded number of endpoints (409 `webhook_limit_reached` beyond).
      */
     post: operations['Webhooks_create'];
     delete?: never;
@@ -1761,6 +1761,23 @@ export interface components {
       /** @description null clears it */
       description?: string | null;
     };
+    ToolSigningSecretDto: {
+      /**
+       * @description The agent
+       * @example 65f1c0ffee0000000000a001
+       */
+      agent_id: string;
+      /**
+       * @description Verifies the agent's HTTP tool calls: `webhook-signature` is `v1,` + base64 HMAC-SHA256 of `webhook-id.webhook-timestamp.body` under the base64 key after `whsec_` (Standard Webhooks; any of its libraries verifies it). Derived from the server key: the same on every instance and after restarts
+       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+       */
+      secret: string;
+      /**
+       * @description The signature scheme (https://www.standardwebhooks.com)
+       * @enum {string}
+       */
+      scheme: 'standard-webhooks-v1';
+    };
     CreatePublishableKeyDto: {
       /**
        * @description Web origins (scheme://host[:port]) allowed to exchange the key and call messaging; empty = any
@@ -1770,7 +1787,7 @@ export interface components {
        */
       allowed_origins?: string[];
       /**
-       * @description CIDR ranges (IPv4 or IPv6) allowed to exchange the key; a bare address means that address only; empty = any
+       * @description CIDR ranges (IPv4 or IPv6) allowed to exchange the key and to use the tokens minted from it (checked on every request); a bare address means that address only; empty = any
        * @example [
        *       "203.0.113.0/24",
        *       "2001:db8::/32"
@@ -1791,7 +1808,7 @@ export interface components {
       key_prefix: string;
       /** @description Web origins allowed to use the key; empty = any */
       allowed_origins: string[];
-      /** @description CIDR ranges allowed to exchange the key; empty = any */
+      /** @description CIDR ranges allowed to exchange the key and to use its tokens; empty = any */
       allowed_ip_ranges: string[];
       /**
        * Format: date-time
@@ -1817,7 +1834,7 @@ export interface components {
       key_prefix: string;
       /** @description Web origins allowed to use the key; empty = any */
       allowed_origins: string[];
-      /** @description CIDR ranges allowed to exchange the key; empty = any */
+      /** @description CIDR ranges allowed to exchange the key and to use its tokens; empty = any */
       allowed_ip_ranges: string[];
       /**
        * Format: date-time
@@ -1863,23 +1880,6 @@ export interface components {
        * @description When the key was created
        */
       created_at: string;
-    };
-    ToolSigningSecretDto: {
-      /**
-       * @description The agent
-       * @example 65f1c0ffee0000000000a001
-       */
-      agent_id: string;
-      /**
-       * @description Verifies the agent's HTTP tool calls: `webhook-signature` is `v1,` + base64 HMAC-SHA256 of `webhook-id.webhook-timestamp.body` under the base64 key after `whsec_` (Standard Webhooks; any of its libraries verifies it). Derived from the server key: the same on every instance and after restarts
-       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
-       */
-      secret: string;
-      /**
-       * @description The signature scheme (https://www.standardwebhooks.com)
-       * @enum {string}
-       */
-      scheme: 'standard-webhooks-v1';
     };
     AgentVariablesDto: {
       /** @description Values fixed for the conversation (e.g. store, locale) */
@@ -2250,6 +2250,8 @@ export interface components {
       model: string;
       /** @description Why the embeddings could not be used; null when used */
       reason: string | null;
+      /** @description True when the embeddings endpoint was not called in this turn: it failed for this revision less than 30 s ago (the failure hold), so the turn ranked lexically at once */
+      held: boolean;
       /** @description Similarity a dense hit needed to take part; null when failed */
       min_similarity: number | null;
       /** @description The fused order, best first (top 10); empty when failed */
@@ -3489,9 +3491,13 @@ export interface components {
       type: 'pong';
     };
     TurnUsageDto: {
+      /** @description Tokens the model read */
       input_tokens: number;
+      /** @description Tokens the model wrote */
       output_tokens: number;
+      /** @description Input tokens read from the provider cache */
       cache_read_tokens: number;
+      /** @description Output tokens spent reasoning */
       reasoning_tokens: number;
     };
     TurnReplyDto: {
@@ -3532,7 +3538,10 @@ export interface components {
        * @example 6740a1b2c3d4e5f601234567
        */
       version_id: string;
-      /** @example v1.2 */
+      /**
+       * @description The revision tag that answered
+       * @example v1.2
+       */
       version_tag: string;
       /**
        * @description The surface the turn came from
@@ -3547,11 +3556,17 @@ export interface components {
       user_text: string | null;
       usage: components['schemas']['TurnUsageDto'];
       reply: components['schemas']['TurnReplyDto'];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the turn was recorded
+       */
       created_at: string;
     };
     TurnCompletedWebhook: {
-      /** @enum {string} */
+      /**
+       * @description The event type
+       * @enum {string}
+       */
       type: 'turn.completed';
       /**
        * Format: date-time
@@ -3580,7 +3595,10 @@ export interface components {
        * @example 6740a1b2c3d4e5f601234567
        */
       event_id: string;
-      /** @enum {string} */
+      /**
+       * @description The final state
+       * @enum {string}
+       */
       status: 'completed';
       /**
        * @description The agent
@@ -3599,11 +3617,17 @@ export interface components {
        * @example 6740a1b2c3d4e5f601234567
        */
       interaction_id: string;
-      /** @enum {string|null} */
+      /**
+       * @description Always null: it completed
+       * @enum {string|null}
+       */
       error: null;
     };
     EventCompletedWebhook: {
-      /** @enum {string} */
+      /**
+       * @description The event type
+       * @enum {string}
+       */
       type: 'event.completed';
       /**
        * Format: date-time
@@ -3632,7 +3656,10 @@ export interface components {
        * @example 6740a1b2c3d4e5f601234567
        */
       event_id: string;
-      /** @enum {string} */
+      /**
+       * @description The final state
+       * @enum {string}
+       */
       status: 'failed';
       /**
        * @description The agent
@@ -3641,9 +3668,15 @@ export interface components {
       agent_id: string;
       /** @description The caller's thread id */
       external_thread_id: string | null;
-      /** @enum {string|null} */
+      /**
+       * @description Always null: no turn was recorded
+       * @enum {string|null}
+       */
       thread_id: null;
-      /** @enum {string|null} */
+      /**
+       * @description Always null: no turn was recorded
+       * @enum {string|null}
+       */
       interaction_id: null;
       /**
        * @description Why it failed, led by a wire code
@@ -3652,7 +3685,10 @@ export interface components {
       error: string;
     };
     EventFailedWebhook: {
-      /** @enum {string} */
+      /**
+       * @description The event type
+       * @enum {string}
+       */
       type: 'event.failed';
       /**
        * Format: date-time
@@ -3690,17 +3726,24 @@ export interface components {
       user_id: string;
       /** @description The caller's thread id (events webhook), else null */
       external_id: string | null;
+      /** @description The thread title (from its first message) */
       title: string;
       /**
        * @description The channel of a channel conversation
        * @enum {string|null}
        */
       channel: 'whatsapp' | 'sms' | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the thread was created
+       */
       created_at: string;
     };
     ThreadCreatedWebhook: {
-      /** @enum {string} */
+      /**
+       * @description The event type
+       * @enum {string}
+       */
       type: 'thread.created';
       /**
        * Format: date-time
@@ -3739,7 +3782,10 @@ export interface components {
        * @example 6740a1b2c3d4e5f601234567
        */
       revision_id: string;
-      /** @example v2.0 */
+      /**
+       * @description The revision tag now live
+       * @example v2.0
+       */
       version_tag: string;
       /**
        * @description A publish, or a rename that re-published the live revision
@@ -3748,7 +3794,10 @@ export interface components {
       reason: 'publish' | 'rename';
     };
     VersionPublishedWebhook: {
-      /** @enum {string} */
+      /**
+       * @description The event type
+       * @enum {string}
+       */
       type: 'version.published';
       /**
        * Format: date-time
@@ -3787,15 +3836,24 @@ export interface components {
        * @example 6740a1b2c3d4e5f601234567
        */
       agent_id: string;
-      /** @enum {string} */
+      /**
+       * @description The channel it was sent on
+       * @enum {string}
+       */
       channel: 'whatsapp' | 'sms';
-      /** @enum {string} */
+      /**
+       * @description Its new status
+       * @enum {string}
+       */
       status: 'sent' | 'delivered' | 'undelivered';
       /** @description Why it was not delivered */
       error: string | null;
     };
     ChannelMessageStatusWebhook: {
-      /** @enum {string} */
+      /**
+       * @description The event type
+       * @enum {string}
+       */
       type: 'channel.message.status';
       /**
        * Format: date-time
@@ -7805,6 +7863,125 @@ export interface operations {
       };
     };
   };
+  ToolSigning_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ToolSigningSecretDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
   Keys_listPublishableKeys: {
     parameters: {
       query?: {
@@ -8536,125 +8713,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
-      };
-      /** @description Missing or invalid credentials (`unauthorized`) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "unauthorized",
-           *         "message": "Missing or invalid credentials",
-           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelopeDto'];
-        };
-      };
-      /** @description Nothing the caller may see has this id (`not_found`) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "not_found",
-           *         "message": "Agent not found",
-           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelopeDto'];
-        };
-      };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "validation_error",
-           *         "message": "The request is invalid",
-           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
-           *         "details": [
-           *           {
-           *             "field": "name",
-           *             "message": "name must be longer than or equal to 1 characters"
-           *           }
-           *         ]
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelopeDto'];
-        };
-      };
-      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "rate_limited",
-           *         "message": "Rate limit reached; retry after 12 seconds",
-           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelopeDto'];
-        };
-      };
-      /** @description Unexpected error (`internal_error`) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "internal_error",
-           *         "message": "An unexpected error occurred",
-           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelopeDto'];
-        };
-      };
-    };
-  };
-  ToolSigning_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Id of an agent of your organization */
-        agentId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ToolSigningSecretDto'];
-        };
       };
       /** @description Missing or invalid credentials (`unauthorized`) */
       401: {
@@ -13226,6 +13284,24 @@ export interface operations {
            *       "error": {
            *         "code": "not_found",
            *         "message": "Project not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "webhook_limit_reached",
+           *         "message": "A project may have at most 20 webhook endpoints",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }

@@ -203,11 +203,6 @@ export interface TrafficChanged {
   reason: 'update' | 'delete' | 'archive';
 }
 
-/** An organization's webhook endpoints changed (created, updated, rotated, disabled, deleted): subscription caches reload. */
-export interface WebhookEndpointsChanged {
-  organizationId: string;
-}
-
 /** A webhook endpoint was disabled by its deliveries: the receiver answered 410, or too many attempts failed in a row. */
 export interface WebhookDisabled {
   organizationId: string;
@@ -232,6 +227,16 @@ export interface ThreadsDeleted {
   dependents: Record<string, number>;
 }
 
+/**
+ * A login proved a password whose stored hash is of an older scheme or other parameters (auth/passwords.ts): the
+ * users table's owner replaces `previousHash` with `passwordHash`, unless the password changed meanwhile.
+ */
+export interface PasswordRehashed {
+  userId: string;
+  previousHash: string;
+  passwordHash: string;
+}
+
 export interface EventMap extends ManagementChangeMap {
   'turn.recorded': TurnRecorded;
   'thread.opened': ThreadOpened;
@@ -245,9 +250,9 @@ export interface EventMap extends ManagementChangeMap {
   'event.completed': EventCompleted;
   'event.failed': EventFailed;
   'agent.traffic_changed': TrafficChanged;
-  'webhook.endpoints_changed': WebhookEndpointsChanged;
   'webhook.disabled': WebhookDisabled;
   'threads.deleted': ThreadsDeleted;
+  'user.password_rehashed': PasswordRehashed;
 }
 
 export type BusEventName = keyof EventMap;
@@ -262,5 +267,4 @@ export const BROADCAST_EVENTS: ReadonlySet<BusEventName> = new Set<BusEventName>
   'agent.live_changed',
   'project.deleted',
   'agent.traffic_changed',
-  'webhook.endpoints_changed',
 ]);
