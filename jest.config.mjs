@@ -1,4 +1,4 @@
-// Jest in native-ESM mode (Nest 12 is ESM-only; see shared STACK.md P6).
+// Jest in native-ESM mode (Nest 12 is ESM-only).
 export default {
   testEnvironment: 'node',
   testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],

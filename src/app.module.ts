@@ -5,6 +5,7 @@ import { BusModule } from './common/bus/bus.module.js';
 import { BusRelayModule } from './common/bus/bus-relay.module.js';
 import { RedisModule } from './common/redis/redis.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { entities } from './entities.js';
 import { SqlModule } from './database/sql.module.js';
 import { QueueModule } from './queue/queue.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
@@ -46,7 +47,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        DatabaseModule,
+        DatabaseModule.forRoot(entities),
         SqlModule,
         RedisModule,
         BusModule,

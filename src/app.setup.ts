@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/app-config.js';
 import { ErrorCode } from './common/errors/error-code.js';
-import { ErrorFilter } from './common/errors/error.filter.js';
+import { ErrorFilter } from './common/http/error.filter.js';
 import { answerClientError, answerRouterError } from './common/errors/protocol-errors.js';
 import { errorEnvelope } from './common/errors/error-envelope.js';
 import { authenticateAgentKeyBeforeBody } from './modules/events/authenticate-before-body.js';
@@ -20,7 +20,9 @@ import { registerPlayground } from './common/http/playground.js';
 import { SessionWsAdapter } from './modules/streaming/session-ws.adapter.js';
 import { SESSION_WEBSOCKET_DOC } from './modules/streaming/dto/session-frame.dto.js';
 import { SESSION_PATH } from './modules/streaming/session.gateway.js';
-import { completeOpenApiDocument, webSocketModels, type WebSocketRoute } from './common/swagger/openapi-document.js';
+import { completeOpenApiDocument, webSocketModels, type WebhookDoc, type WebSocketRoute } from './common/swagger/openapi-document.js';
+import { WEBHOOK_DESCRIPTIONS, WEBHOOK_MODELS } from './modules/webhooks/dto/webhook-payloads.dto.js';
+import { WEBHOOK_EVENT_TYPES } from './modules/webhooks/webhooks.constants.js';
 import { securityHeaders } from './common/http/security-headers.js';
 import { createLogger, PinoNestLogger } from './common/logging/logger.js';
 import { assertStorableDocument } from './common/validation/safe-json.js';
@@ -243,6 +245,13 @@ async function configureApp(
 /** The WebSocket routes, which OpenAPI 3.0 operations cannot describe (see completeOpenApiDocument). */
 const WEBSOCKET_ROUTES: WebSocketRoute[] = [{ path: SESSION_PATH, ...SESSION_WEBSOCKET_DOC }];
 
+/** The outbound webhooks, one per event type (docs/webhooks.md): the document's `webhooks`. */
+const WEBHOOKS: WebhookDoc[] = WEBHOOK_EVENT_TYPES.map((type) => ({
+  type,
+  description: WEBHOOK_DESCRIPTIONS[type],
+  model: WEBHOOK_MODELS[type],
+}));
+
 /** The OpenAPI document as served at /openapi.json and written by `npm run openapi:generate` (docs/api.md). */
 export function buildOpenApiDocument(app: NestFastifyApplication, basePath = ''): OpenAPIObject {
   const options = new DocumentBuilder()
@@ -255,6 +264,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication, basePath = '')
         '`x-websocket` and its tag. Guides: docs/ in the repository.',
     )
     .setVersion('0.1.0')
+    .setOpenAPIVersion('3.1.0')
     .addBearerAuth(
       { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /management/v1/auth/token' },
       SECURITY_BEARER,
@@ -270,9 +280,9 @@ export function buildOpenApiDocument(app: NestFastifyApplication, basePath = '')
     .build();
   const document = SwaggerModule.createDocument(app, options, {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
-    extraModels: webSocketModels(WEBSOCKET_ROUTES),
+    extraModels: [...webSocketModels(WEBSOCKET_ROUTES), ...WEBHOOKS.map((webhook) => webhook.model)],
   });
-  return completeOpenApiDocument(document, basePath, WEBSOCKET_ROUTES);
+  return completeOpenApiDocument(document, basePath, WEBSOCKET_ROUTES, WEBHOOKS);
 }
 
 function asArray<T>(value: T | T[] | undefined): T[] {

@@ -19,6 +19,7 @@ import { AppError } from './common/errors/app-error.js';
 import { loadConfig } from './config/app-config.js';
 import { ConfigModule } from './config/config.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import { entities } from './entities.js';
 import { SqlModule } from './database/sql.module.js';
 import { RedisModule } from './common/redis/redis.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
@@ -91,7 +92,7 @@ class CliModule {
   static register(): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule, OrganizationsModule, ...(commandModules[command!] ?? [])],
+      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(entities), OrganizationsModule, ...(commandModules[command!] ?? [])],
     };
   }
 }

@@ -1,7 +1,9 @@
 // The module boundaries of docs/architecture.md ("Module boundaries"), checked over the source tree on every test run:
-// infrastructure never imports features; no import cycle; a module reaches another only through what that module
-// publishes; SQL writes a table only in the module that owns it, and reads another module's table only where listed.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// infrastructure never imports features; the modules and the infrastructure folders form a DAG (no import cycle
+// between them, type-only imports included, nor between files); a module reaches another only through what that
+// module publishes; only infrastructure is @Global; runtime has no routes; SQL writes a table only in the module that
+// owns it, and reads another module's table only where listed.
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -16,7 +18,7 @@ const TABLE_OWNERS: Record<string, string> = {
   agent_api_keys: 'modules/auth',
   publishable_keys: 'modules/auth',
   projects: 'modules/projects',
-  agents: 'modules/agents',
+  agents: 'modules/agent-records',
   agent_versions: 'modules/versions',
   agent_revisions: 'modules/versions',
   agent_traffic_splits: 'modules/versions',
@@ -27,7 +29,7 @@ const TABLE_OWNERS: Record<string, string> = {
   senders: 'modules/channels',
   channel_messages: 'modules/channels',
   channel_unrouted_messages: 'modules/channels',
-  passage_embeddings: 'modules/knowledge',
+  passage_embeddings: 'modules/runtime',
   idempotency_keys: 'modules/idempotency',
   audit_events: 'modules/audit',
   webhook_endpoints: 'modules/webhooks',
@@ -47,7 +49,7 @@ const CROSS_MODULE_READS: Record<string, string[]> = {
   // The events webhook's target: the agent, its project and its live revision in one statement, cached.
   'modules/events': ['agents', 'projects', 'agent_revisions'],
   // A live agent is read with its live revision; a project's agents are listed through its visibility.
-  'modules/agents': ['projects', 'agent_revisions'],
+  'modules/agent-records': ['projects', 'agent_revisions'],
   // Version lists and locks check the agent's organization in the same statement.
   'modules/versions': ['agents'],
   // Channel conversations list their sender, agent and project beside the thread.
@@ -56,9 +58,8 @@ const CROSS_MODULE_READS: Record<string, string[]> = {
   'modules/webhooks': ['agents'],
 };
 
-/** Folders below the feature modules: they never import from `modules/` (the entity registry is the one exception). */
+/** Folders below the feature modules: they never import from `modules/`. */
 const INFRASTRUCTURE = new Set(['common', 'config', 'database', 'queue', 'telemetry']);
-const ENTITY_REGISTRY = join('database', 'entities.ts');
 
 /** Files that are a module's inside unless its Nest module publishes the class (`exports`). */
 const PRIVATE_FILE = /(\.repository|\.entity|\.query|-queries)\.ts$|[\\/]entities[\\/]/;
@@ -77,13 +78,20 @@ interface SourceFile {
   imports: Import[];
 }
 
-/** `modules/<name>` for feature modules, else the top-level folder (`common`, `database`, …) or the file itself. */
-function unitOf(path: string): string {
+/**
+ * The unit a file belongs to in the module graph: `modules/<name>` for feature modules, `common/<folder>` for the
+ * cross-cutting folders, else the top-level folder (`config`, `database`, …) or, for the entry points and the
+ * composition root (`app.module`, `main`, …), the file itself.
+ */
+export function unitOf(path: string): string {
   const parts = relative(SRC, path).split(sep);
-  const [top = '', feature = ''] = parts;
-  if (top === 'modules') return `modules/${feature}`;
+  const [top = '', folder = ''] = parts;
+  if (top === 'modules' || (top === 'common' && parts.length > 2)) return `${top}/${folder}`;
   return parts.length > 1 ? top : top.replace(/\.ts$/, '');
 }
+
+/** The top-level folder of a unit (`common/bus` → `common`). */
+const layerOf = (unit: string) => unit.split('/')[0] ?? unit;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -132,7 +140,7 @@ const at = (file: SourceFile) => relative(SRC, file.path);
 describe('module boundaries', () => {
   it('infrastructure (common, config, database, queue, telemetry) imports no feature module', () => {
     const violations = files
-      .filter((file) => INFRASTRUCTURE.has(file.unit) && relative(SRC, file.path) !== ENTITY_REGISTRY)
+      .filter((file) => INFRASTRUCTURE.has(layerOf(file.unit)))
       .flatMap((file) =>
         file.imports.filter((i) => unitOf(i.target).startsWith('modules/')).map((i) => `${at(file)} → ${relative(SRC, i.target)}`),
       );
@@ -140,15 +148,42 @@ describe('module boundaries', () => {
   });
 
   it('a module reaches into another only through what it publishes (services, exported classes, entity types)', () => {
-    const features = files.filter((file) => relative(SRC, file.path) !== ENTITY_REGISTRY);
-    const violations = features.flatMap((file) =>
-      file.imports
-        .filter((i) => unitOf(i.target) !== file.unit && unitOf(i.target).startsWith('modules/') && PRIVATE_FILE.test(i.target))
-        .filter((i) => !(i.typeOnly && ENTITY_FILE.test(i.target)))
-        .filter((i) => i.names.length === 0 || i.names.some((name) => !published.get(unitOf(i.target))?.has(name)))
-        .map((i) => `${at(file)} → ${relative(SRC, i.target)} (${i.names.join(', ')})`),
-    );
+    // The composition root (src/*.ts: app.module, entities, the entry points) assembles the modules: it is exempt.
+    const violations = files
+      .filter((file) => relative(SRC, file.path).includes(sep))
+      .flatMap((file) =>
+        file.imports
+          .filter((i) => unitOf(i.target) !== file.unit && unitOf(i.target).startsWith('modules/') && PRIVATE_FILE.test(i.target))
+          .filter((i) => !(i.typeOnly && ENTITY_FILE.test(i.target)))
+          .filter((i) => i.names.length === 0 || i.names.some((name) => !published.get(unitOf(i.target))?.has(name)))
+          .map((i) => `${at(file)} → ${relative(SRC, i.target)} (${i.names.join(', ')})`),
+      );
     expect(violations).toEqual([]);
+  });
+
+  it('no cycle between modules, nor between infrastructure folders (any import counts, type-only included)', () => {
+    expect(stronglyConnected(moduleGraph(files)).map((cycle) => cycle.join(' ↔ '))).toEqual([]);
+  });
+
+  it('docs/architecture.md shows the module graph as the code has it (WRITE_MODULE_GRAPH=1 rewrites it)', () => {
+    const doc = join(SRC, '..', 'docs', 'architecture.md');
+    const text = readFileSync(doc, 'utf8');
+    const [before, rest] = text.split(GRAPH_BEGIN);
+    const after = rest?.split(GRAPH_END)[1];
+    expect(after).toBeDefined();
+    const current = `${before}${GRAPH_BEGIN}\n${renderModuleGraph(moduleGraph(files))}${GRAPH_END}${after}`;
+    // eslint-disable-next-line no-restricted-syntax -- a switch of this test, not configuration of the service
+    if (process.env.WRITE_MODULE_GRAPH === '1') writeFileSync(doc, current);
+    expect(text).toBe(current);
+  });
+
+  it('only infrastructure is @Global', () => {
+    expect(files.filter((file) => !INFRASTRUCTURE.has(layerOf(file.unit)) && /@Global\(\)/.test(file.text)).map(at)).toEqual([]);
+  });
+
+  it('runtime (the engines) has no routes', () => {
+    const routes = /@\w*Controller\(|@WebSocketGateway\(|controllers:\s*\[\s*\w/;
+    expect(files.filter((file) => file.unit === 'modules/runtime' && routes.test(file.text)).map(at)).toEqual([]);
   });
 
   it('no import cycle between source files, and no forwardRef between Nest modules', () => {
@@ -181,8 +216,47 @@ describe('module boundaries', () => {
   });
 });
 
-/** Strongly connected components of more than one node (Tarjan): each is a set of files that import each other. */
-function stronglyConnected(edges: Map<string, string[]>): string[][] {
+/** Unit → the units its files import (every kind of import: values, types, re-exports). */
+export function moduleGraph(sources: Array<Pick<SourceFile, 'unit' | 'imports'>>): Map<string, string[]> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of sources) {
+    const targets = graph.get(file.unit) ?? new Set<string>();
+    for (const i of file.imports) if (unitOf(i.target) !== file.unit) targets.add(unitOf(i.target));
+    graph.set(file.unit, targets);
+  }
+  for (const targets of [...graph.values()]) for (const target of targets) if (!graph.has(target)) graph.set(target, new Set());
+  return new Map([...graph].map(([unit, targets]) => [unit, [...targets].sort()]));
+}
+
+const GRAPH_BEGIN = '<!-- module graph: generated by src/module-boundaries.spec.ts -->';
+const GRAPH_END = '<!-- end of module graph -->';
+
+/**
+ * The module graph as text, one unit per line with what it imports, lowest layer first: a unit's layer is one more
+ * than the highest layer among its imports (0: imports nothing of ours). Entry points and the composition root
+ * (top-level files) are left out: they import everything.
+ */
+export function renderModuleGraph(graph: Map<string, string[]>): string {
+  const layer = new Map<string, number>();
+  const layerOf = (unit: string): number => {
+    if (!layer.has(unit)) layer.set(unit, Math.max(-1, ...(graph.get(unit) ?? []).map(layerOf)) + 1);
+    return layer.get(unit)!;
+  };
+  const units = [...graph.keys()].filter((unit) => unit.includes('/') || INFRASTRUCTURE.has(unit));
+  const lines = units
+    .sort((a, b) => layerOf(a) - layerOf(b) || a.localeCompare(b))
+    .map((unit) => {
+      const targets = (graph.get(unit) ?? []).filter((target) => units.includes(target));
+      return `${String(layerOf(unit)).padStart(2)}  ${unit.padEnd(26)} ${targets.length > 0 ? `→ ${targets.join(', ')}` : ''}`.trimEnd();
+    });
+  return ['```', ...lines, '```', ''].join('\n');
+}
+
+/**
+ * Strongly connected components of more than one node (Tarjan): each is a set of nodes (files, modules) that import
+ * each other, directly or around a loop.
+ */
+export function stronglyConnected(edges: Map<string, string[]>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
@@ -215,3 +289,35 @@ function stronglyConnected(edges: Map<string, string[]>): string[][] {
   for (const node of edges.keys()) if (!index.has(node)) connect(node);
   return components;
 }
+
+describe('the cycle finder', () => {
+  const graph = (edges: Record<string, string[]>) => new Map(Object.entries(edges));
+
+  it('finds nothing in a DAG, diamonds included', () => {
+    expect(stronglyConnected(graph({ a: ['b', 'c'], b: ['d'], c: ['d'], d: [] }))).toEqual([]);
+  });
+
+  it('finds a two-node cycle, a longer loop and two separate knots', () => {
+    expect(stronglyConnected(graph({ a: ['b'], b: ['a'] }))).toEqual([['a', 'b']]);
+    expect(stronglyConnected(graph({ a: ['b'], b: ['c'], c: ['a'], d: ['a'] }))).toEqual([['a', 'b', 'c']]);
+    const knots = stronglyConnected(graph({ a: ['b'], b: ['a', 'c'], c: ['d'], d: ['c'], e: [] }));
+    expect(knots.sort()).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
+  });
+
+  it('builds the module graph from imports of every kind and sees a type-only cycle', () => {
+    const file = (unit: string, ...targets: string[]) => ({
+      unit,
+      imports: targets.map((target) => ({ target: join(SRC, target), names: [], typeOnly: true })),
+    });
+    const modules = moduleGraph([
+      file('modules/a', 'modules/b/b.service.ts'),
+      file('modules/b', 'modules/a/a.types.ts', 'common/bus/event-map.ts'),
+      file('common/bus', 'database/unit-of-work.ts'),
+    ]);
+    expect(modules.get('modules/b')).toEqual(['common/bus', 'modules/a']);
+    expect(stronglyConnected(modules)).toEqual([['modules/a', 'modules/b']]);
+  });
+});

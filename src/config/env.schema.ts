@@ -15,7 +15,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { isTrustedProxyList } from '../common/http/trusted-proxies.js';
-import { invalidCidrs } from '../common/outbound/outbound-policy.js';
+import { invalidCidrs } from './cidr.js';
 
 // Reads the raw string: implicit conversion would already have turned "false" into true.
 const toBool = ({ obj, key }: { obj: Record<string, unknown>; key: string }) => {

@@ -1,10 +1,12 @@
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
-import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
 
-/** The one options object, used by the app, the CLI, the migration runner and the tests. */
-export function dataSourceOptions(config: AppConfig): DataSourceOptions {
+/**
+ * The one options object, used by the app, the CLI, the migration runner and the tests. `entities`: the TypeORM
+ * entity classes (src/entities.ts, given by the composition root); migrations need none.
+ */
+export function dataSourceOptions(config: AppConfig, entities: DataSourceOptions['entities'] = []): DataSourceOptions {
   return {
     type: 'postgres',
     url: config.db.url,

@@ -11,31 +11,32 @@ import { DataSource, type EntityManager } from 'typeorm';
 @Injectable()
 export class UnitOfWork {
   private readonly current = new AsyncLocalStorage<EntityManager>();
-  private readonly committed = new WeakMap<EntityManager, Array<() => void>>();
+  private readonly committed = new WeakMap<EntityManager, Array<() => void | Promise<void>>>();
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Runs `work` in one transaction (the caller's when there is one); commits when it resolves, rolls back if it throws. */
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.current.getStore()) return work();
-    const callbacks: Array<() => void> = [];
+    const callbacks: Array<() => void | Promise<void>> = [];
     const result = await this.dataSource.transaction((manager) => {
       this.committed.set(manager, callbacks);
       return this.current.run(manager, work);
     });
-    for (const callback of callbacks) callback();
+    for (const callback of callbacks) await callback();
     return result;
   }
 
   /**
    * Runs `callback` once the current transaction has committed (at once outside a transaction; never when it rolls
-   * back): for telling the outside world (a queue) about rows the transaction wrote. The callback must not throw.
+   * back): for telling the outside world (a queue, caches) about rows the transaction wrote. `run` resolves after the
+   * callbacks, in order. The callback must not throw or reject.
    */
-  afterCommit(callback: () => void): void {
+  afterCommit(callback: () => void | Promise<void>): void {
     const manager = this.current.getStore();
     const callbacks = manager && this.committed.get(manager);
     if (callbacks) callbacks.push(callback);
-    else callback();
+    else void callback();
   }
 
   /** The current transaction's manager, or undefined outside one. */

@@ -1,16 +1,33 @@
 // Outbound webhooks (docs/webhooks.md): a local receiver verifies every delivery with the `standardwebhooks` npm
 // package (the spec's reference implementation), as an operator's receiver would.
 import { jest } from '@jest/globals';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { EventBus } from '../../src/common/bus/event-bus.js';
 import type { WebhookDisabled } from '../../src/common/bus/event-map.js';
 import { newId } from '../../src/common/ids/new-id.js';
 import { MessagingService } from '../../src/modules/messaging/messaging.service.js';
+import { WEBHOOK_EVENT_TYPES } from '../../src/modules/webhooks/webhooks.constants.js';
 import type { TestOrg } from '../factories/factory.js';
 import { expectStatus, liveAgent, shopBundle, type LiveTestAgent } from '../support/agents.js';
 import { startFakeTwilio, type FakeTwilio } from '../support/fake-twilio-server.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { waitFor } from '../support/wait.js';
 import { Receiver, type Answer } from '../support/webhook-receiver.js';
+
+/**
+ * The body schema of each event type's webhook in the service's OpenAPI document (`webhooks`), compiled against the
+ * document's components: every delivery received is checked against the schema of its type.
+ */
+function webhookSchemas(document: any): Map<string, ValidateFunction> {
+  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+  ajv.addSchema({ $id: 'openapi.json', components: document.components });
+  return new Map(
+    Object.entries(document.webhooks ?? {}).map(([type, webhook]: [string, any]) => [
+      type,
+      ajv.compile({ $ref: `openapi.json${webhook.post.requestBody.content['application/json'].schema.$ref}` }),
+    ]),
+  );
+}
 
 const webhooksOf = (projectId: string) => `/management/v1/projects/${projectId}/webhooks`;
 
@@ -21,6 +38,9 @@ describe('outbound webhooks', () => {
   let org: TestOrg;
   let agent: LiveTestAgent;
   let projectId: string;
+  let schemas: Map<string, ValidateFunction>;
+  /** `webhook-id`s of deliveries a test wrote itself (not the service's messages: no schema to match). */
+  const handMade = new Set<string>();
 
   beforeAll(async () => {
     receiver = new Receiver();
@@ -38,6 +58,7 @@ describe('outbound webhooks', () => {
       CHANNEL_PUBLIC_BASE_URL: 'https://agents.example.com',
       CHANNEL_DEFAULT_SENDER_WHATSAPP: '+15550002222',
     });
+    schemas = webhookSchemas(expectStatus(await t.http.get('/openapi.json'), 200, 'OpenAPI document').body);
   });
   beforeEach(async () => {
     await t.reset();
@@ -49,6 +70,14 @@ describe('outbound webhooks', () => {
   afterEach(() => {
     // Every delivery any test received verified with a secret the receiver was given for its endpoint.
     expect(receiver.received.filter((r) => r.verifiedWith.length === 0).map((r) => r.path)).toEqual([]);
+    // Every delivery matched the schema the OpenAPI document gives its type.
+    const mismatches = receiver.received.flatMap((r) => {
+      if (handMade.has(String(r.headers['webhook-id']))) return [];
+      const validate = schemas.get(r.payload.type);
+      if (!validate) return [`${r.payload.type}: not in the document's webhooks`];
+      return validate(r.payload) ? [] : [`${r.payload.type}: ${JSON.stringify(validate.errors)}`];
+    });
+    expect(mismatches).toEqual([]);
     receiver.received.length = 0;
   });
   afterAll(async () => {
@@ -341,6 +370,29 @@ describe('outbound webhooks', () => {
       });
     });
 
+    it('delivers version.published when a rename re-publishes the live revision', async () => {
+      const hook = await subscribe(['version.published']);
+      const renamed = await t.http.patch(`/management/v1/agents/${agent.agentId}`, { name: 'Renamed shop' }, org.headers);
+      expectStatus(renamed, 200, 'rename');
+      const [published] = await receiver.waitFor(hook.path, 1);
+      expect(published!.payload).toMatchObject({
+        type: 'version.published',
+        project_id: projectId,
+        thread_id: null,
+        sequence: null,
+        data: {
+          agent_id: agent.agentId,
+          version_id: renamed.body.live_version_id,
+          version_tag: renamed.body.live_version_tag,
+          reason: 'rename',
+        },
+      });
+    });
+
+    it('types every event type in the OpenAPI document (webhooks)', () => {
+      expect([...schemas.keys()].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    });
+
     it('delivers thread.created and channel.message.status of a channel conversation', async () => {
       const hook = await subscribe(['thread.created', 'channel.message.status']);
       const started = await t.http.post(
@@ -517,6 +569,7 @@ describe('outbound webhooks', () => {
       const hook = await subscribe(['turn.completed']);
       const id = newId();
       const body = JSON.stringify({ type: 'turn.completed', timestamp: new Date().toISOString(), data: { lost: true } });
+      handMade.add(`msg_${id}`);
       // As a crash between the commit and the enqueue leaves it: committed, due, and in no queue.
       await t.dataSource.query(
         `INSERT INTO webhook_deliveries (id, endpoint_id, organization_id, event_type, body, next_attempt_at)

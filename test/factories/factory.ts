@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { newId } from '../../src/common/ids/new-id.js';
-import { AgentEntity } from '../../src/modules/agents/agent.entity.js';
+import { AgentEntity } from '../../src/modules/agent-records/agent.entity.js';
 import type { AgentRuntime } from '../../src/modules/bundles/bundle.types.js';
 import { AgentApiKeyEntity } from '../../src/modules/auth/entities/agent-api-key.entity.js';
 import { OrganizationApiKeyEntity } from '../../src/modules/organizations/entities/organization-api-key.entity.js';

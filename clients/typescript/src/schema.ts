@@ -381,6 +381,26 @@ export interface paths {
     patch: operations['Agents_update'];
     trace?: never;
   };
+  '/management/v1/agents/{agentId}/tool-signing-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the agent's HTTP tool signing secret
+     * @description Every call an HTTP tool of this agent makes carries `webhook-id`, `webhook-timestamp` and `webhook-signature` (Standard Webhooks); verify them with this secret to know the call came from this service (docs/http-tools.md).
+     */
+    get: operations['ToolSigning_get'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/management/v1/agents/{agentId}/publishable-keys': {
     parameters: {
       query?: never;
@@ -464,26 +484,6 @@ export interface paths {
      * @description The key is refused at once, on every instance.
      */
     delete: operations['Keys_revokeApiKey'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/management/v1/agents/{agentId}/tool-signing-secret': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Get the agent's HTTP tool signing secret
-     * @description Every call an HTTP tool of this agent makes carries `webhook-id`, `webhook-timestamp` and `webhook-signature` (Standard Webhooks); verify them with this secret to know the call came from this service (docs/http-tools.md).
-     */
-    get: operations['ToolSigning_get'];
-    put?: never;
-    post?: never;
-    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1122,7 +1122,128 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  'turn.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * turn.completed
+     * @description A turn was recorded, on any surface (JSON, SSE, WebSocket, events webhook, channels, rerun). Signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); see docs/webhooks.md.
+     */
+    post: operations['webhook_turn_completed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'event.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * event.completed
+     * @description An events-webhook event (or a channel message handed over as one) completed. Signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); see docs/webhooks.md.
+     */
+    post: operations['webhook_event_completed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'event.failed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * event.failed
+     * @description Such an event failed for good. Signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); see docs/webhooks.md.
+     */
+    post: operations['webhook_event_failed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'thread.created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * thread.created
+     * @description A thread was created (by its first turn, or a channel conversation started). Signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); see docs/webhooks.md.
+     */
+    post: operations['webhook_thread_created'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'version.published': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * version.published
+     * @description A version went live: a publish, or an agent rename that re-published the live revision. Signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); see docs/webhooks.md.
+     */
+    post: operations['webhook_version_published'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'channel.message.status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * channel.message.status
+     * @description An outbound WhatsApp/SMS message changed status. Signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); see docs/webhooks.md.
+     */
+    post: operations['webhook_channel_message_status'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     TokenRequestDto: {
@@ -1640,6 +1761,23 @@ export interface components {
       /** @description null clears it */
       description?: string | null;
     };
+    ToolSigningSecretDto: {
+      /**
+       * @description The agent
+       * @example 65f1c0ffee0000000000a001
+       */
+      agent_id: string;
+      /**
+       * @description Verifies the agent's HTTP tool calls: `webhook-signature` is `v1,` + base64 HMAC-SHA256 of `webhook-id.webhook-timestamp.body` under the base64 key after `whsec_` (Standard Webhooks; any of its libraries verifies it). Derived from the server key: the same on every instance and after restarts
+       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+       */
+      secret: string;
+      /**
+       * @description The signature scheme (https://www.standardwebhooks.com)
+       * @enum {string}
+       */
+      scheme: 'standard-webhooks-v1';
+    };
     CreatePublishableKeyDto: {
       /**
        * @description Web origins (scheme://host[:port]) allowed to exchange the key and call messaging; empty = any
@@ -1742,23 +1880,6 @@ export interface components {
        * @description When the key was created
        */
       created_at: string;
-    };
-    ToolSigningSecretDto: {
-      /**
-       * @description The agent
-       * @example 65f1c0ffee0000000000a001
-       */
-      agent_id: string;
-      /**
-       * @description Verifies the agent's HTTP tool calls: `webhook-signature` is `v1,` + base64 HMAC-SHA256 of `webhook-id.webhook-timestamp.body` under the base64 key after `whsec_` (Standard Webhooks; any of its libraries verifies it). Derived from the server key: the same on every instance and after restarts
-       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
-       */
-      secret: string;
-      /**
-       * @description The signature scheme (https://www.standardwebhooks.com)
-       * @enum {string}
-       */
-      scheme: 'standard-webhooks-v1';
     };
     AgentVariablesDto: {
       /** @description Values fixed for the conversation (e.g. store, locale) */
@@ -3368,6 +3489,392 @@ export interface components {
        * @enum {string}
        */
       type: 'pong';
+    };
+    TurnUsageDto: {
+      /** @description Tokens the model read */
+      input_tokens: number;
+      /** @description Tokens the model wrote */
+      output_tokens: number;
+      /** @description Input tokens read from the provider cache */
+      cache_read_tokens: number;
+      /** @description Output tokens spent reasoning */
+      reasoning_tokens: number;
+    };
+    TurnReplyDto: {
+      /**
+       * @description The reply message
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      message_id: string;
+      /** @description The reply text */
+      text: string;
+      /** @description Cards of the reply, as in the send answer */
+      cards: components['schemas']['CardResponseDto'][];
+      /** @description Follow-up prompts offered with the reply */
+      followup_suggestions: string[];
+      /** @description Link to the most relevant source of the reply; empty when none */
+      url: string;
+      /** @description The live version's greeting */
+      welcome_message: string;
+    };
+    TurnCompletedDataDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The turn
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /**
+       * @description The version that answered
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      version_id: string;
+      /**
+       * @description The revision tag that answered
+       * @example v1.2
+       */
+      version_tag: string;
+      /**
+       * @description The surface the turn came from
+       * @enum {string}
+       */
+      source: 'api' | 'rerun' | 'event' | 'channel';
+      /** @description The events-webhook event the turn answers */
+      event_id: string | null;
+      /** @description The end user's id */
+      user_id: string;
+      /** @description The end user's message (null: an image only) */
+      user_text: string | null;
+      usage: components['schemas']['TurnUsageDto'];
+      reply: components['schemas']['TurnReplyDto'];
+      /**
+       * Format: date-time
+       * @description When the turn was recorded
+       */
+      created_at: string;
+    };
+    TurnCompletedWebhook: {
+      /**
+       * @description The event type
+       * @enum {string}
+       */
+      type: 'turn.completed';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The organization
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      organization_id: string;
+      /**
+       * @description The project whose endpoints receive it
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /** @description The thread it is about, if any */
+      thread_id: string | null;
+      /** @description The message's place among the thread's messages (1, 2, 3…); null for messages without a thread */
+      sequence: number | null;
+      data: components['schemas']['TurnCompletedDataDto'];
+    };
+    EventCompletedDataDto: {
+      /**
+       * @description The event
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      event_id: string;
+      /**
+       * @description The final state
+       * @enum {string}
+       */
+      status: 'completed';
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /** @description The caller's thread id */
+      external_thread_id: string | null;
+      /**
+       * @description The thread the event was answered in
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The turn that answered it
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /**
+       * @description Always null: it completed
+       * @enum {string|null}
+       */
+      error: null;
+    };
+    EventCompletedWebhook: {
+      /**
+       * @description The event type
+       * @enum {string}
+       */
+      type: 'event.completed';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The organization
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      organization_id: string;
+      /**
+       * @description The project whose endpoints receive it
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /** @description The thread it is about, if any */
+      thread_id: string | null;
+      /** @description The message's place among the thread's messages (1, 2, 3…); null for messages without a thread */
+      sequence: number | null;
+      data: components['schemas']['EventCompletedDataDto'];
+    };
+    EventFailedDataDto: {
+      /**
+       * @description The event
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      event_id: string;
+      /**
+       * @description The final state
+       * @enum {string}
+       */
+      status: 'failed';
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /** @description The caller's thread id */
+      external_thread_id: string | null;
+      /**
+       * @description Always null: no turn was recorded
+       * @enum {string|null}
+       */
+      thread_id: null;
+      /**
+       * @description Always null: no turn was recorded
+       * @enum {string|null}
+       */
+      interaction_id: null;
+      /**
+       * @description Why it failed, led by a wire code
+       * @example upstream_unavailable: the model provider did not answer
+       */
+      error: string;
+    };
+    EventFailedWebhook: {
+      /**
+       * @description The event type
+       * @enum {string}
+       */
+      type: 'event.failed';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The organization
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      organization_id: string;
+      /**
+       * @description The project whose endpoints receive it
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /** @description The thread it is about, if any */
+      thread_id: string | null;
+      /** @description The message's place among the thread's messages (1, 2, 3…); null for messages without a thread */
+      sequence: number | null;
+      data: components['schemas']['EventFailedDataDto'];
+    };
+    ThreadCreatedDataDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /** @description The end user's id */
+      user_id: string;
+      /** @description The caller's thread id (events webhook), else null */
+      external_id: string | null;
+      /** @description The thread title (from its first message) */
+      title: string;
+      /**
+       * @description The channel of a channel conversation
+       * @enum {string|null}
+       */
+      channel: 'whatsapp' | 'sms' | null;
+      /**
+       * Format: date-time
+       * @description When the thread was created
+       */
+      created_at: string;
+    };
+    ThreadCreatedWebhook: {
+      /**
+       * @description The event type
+       * @enum {string}
+       */
+      type: 'thread.created';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The organization
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      organization_id: string;
+      /**
+       * @description The project whose endpoints receive it
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /** @description The thread it is about, if any */
+      thread_id: string | null;
+      /** @description The message's place among the thread's messages (1, 2, 3…); null for messages without a thread */
+      sequence: number | null;
+      data: components['schemas']['ThreadCreatedDataDto'];
+    };
+    VersionPublishedDataDto: {
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /**
+       * @description The version now live
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      version_id: string;
+      /**
+       * @description The revision now live
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      revision_id: string;
+      /**
+       * @description The revision tag now live
+       * @example v2.0
+       */
+      version_tag: string;
+      /**
+       * @description A publish, or a rename that re-published the live revision
+       * @enum {string}
+       */
+      reason: 'publish' | 'rename';
+    };
+    VersionPublishedWebhook: {
+      /**
+       * @description The event type
+       * @enum {string}
+       */
+      type: 'version.published';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The organization
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      organization_id: string;
+      /**
+       * @description The project whose endpoints receive it
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /** @description The thread it is about, if any */
+      thread_id: string | null;
+      /** @description The message's place among the thread's messages (1, 2, 3…); null for messages without a thread */
+      sequence: number | null;
+      data: components['schemas']['VersionPublishedDataDto'];
+    };
+    ChannelMessageStatusDataDto: {
+      /**
+       * @description The outbound message
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      message_id: string;
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /**
+       * @description The channel it was sent on
+       * @enum {string}
+       */
+      channel: 'whatsapp' | 'sms';
+      /**
+       * @description Its new status
+       * @enum {string}
+       */
+      status: 'sent' | 'delivered' | 'undelivered';
+      /** @description Why it was not delivered */
+      error: string | null;
+    };
+    ChannelMessageStatusWebhook: {
+      /**
+       * @description The event type
+       * @enum {string}
+       */
+      type: 'channel.message.status';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The organization
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      organization_id: string;
+      /**
+       * @description The project whose endpoints receive it
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /** @description The thread it is about, if any */
+      thread_id: string | null;
+      /** @description The message's place among the thread's messages (1, 2, 3…); null for messages without a thread */
+      sequence: number | null;
+      data: components['schemas']['ChannelMessageStatusDataDto'];
     };
   };
   responses: never;
@@ -7356,6 +7863,125 @@ export interface operations {
       };
     };
   };
+  ToolSigning_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ToolSigningSecretDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
   Keys_listPublishableKeys: {
     parameters: {
       query?: {
@@ -8087,125 +8713,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
-      };
-      /** @description Missing or invalid credentials (`unauthorized`) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "unauthorized",
-           *         "message": "Missing or invalid credentials",
-           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelopeDto'];
-        };
-      };
-      /** @description Nothing the caller may see has this id (`not_found`) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "not_found",
-           *         "message": "Agent not found",
-           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelopeDto'];
-        };
-      };
-      /** @description Invalid input (`validation_error`); `details[].field` names each field */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "validation_error",
-           *         "message": "The request is invalid",
-           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
-           *         "details": [
-           *           {
-           *             "field": "name",
-           *             "message": "name must be longer than or equal to 1 characters"
-           *           }
-           *         ]
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelopeDto'];
-        };
-      };
-      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "rate_limited",
-           *         "message": "Rate limit reached; retry after 12 seconds",
-           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelopeDto'];
-        };
-      };
-      /** @description Unexpected error (`internal_error`) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "error": {
-           *         "code": "internal_error",
-           *         "message": "An unexpected error occurred",
-           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['ErrorEnvelopeDto'];
-        };
-      };
-    };
-  };
-  ToolSigning_get: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Id of an agent of your organization */
-        agentId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description OK */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ToolSigningSecretDto'];
-        };
       };
       /** @description Missing or invalid credentials (`unauthorized`) */
       401: {
@@ -13962,6 +14469,138 @@ export interface operations {
            */
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
+      };
+    };
+  };
+  webhook_turn_completed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TurnCompletedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within WEBHOOKS_TIMEOUT_MS counts as delivered; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_event_completed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventCompletedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within WEBHOOKS_TIMEOUT_MS counts as delivered; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_event_failed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EventFailedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within WEBHOOKS_TIMEOUT_MS counts as delivered; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_thread_created: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ThreadCreatedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within WEBHOOKS_TIMEOUT_MS counts as delivered; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_version_published: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['VersionPublishedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within WEBHOOKS_TIMEOUT_MS counts as delivered; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_channel_message_status: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ChannelMessageStatusWebhook'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within WEBHOOKS_TIMEOUT_MS counts as delivered; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

@@ -74,6 +74,6 @@ export class BusRelay implements BusTransport, OnApplicationBootstrap, OnApplica
     }
     if (envelope.origin === this.origin || !envelope.name || !BROADCAST_EVENTS.has(envelope.name)) return;
     this.counts.received += 1;
-    this.bus.deliver(envelope.name, envelope.payload as EventMap[typeof envelope.name]);
+    void this.bus.deliver(envelope.name, envelope.payload as EventMap[typeof envelope.name]);
   }
 }

@@ -1,8 +1,8 @@
 import { Global, Module } from '@nestjs/common';
-import { EventEmitterModule } from '@nestjs/event-emitter';
+import { DiscoveryModule } from '@nestjs/core';
 import { EventBus } from './event-bus.js';
 
-/** The in-process bus: every module may emit and listen without importing anything. */
+/** The in-process change-event bus: every module may publish and subscribe without importing anything. */
 @Global()
-@Module({ imports: [EventEmitterModule.forRoot({ wildcard: false })], providers: [EventBus], exports: [EventBus] })
+@Module({ imports: [DiscoveryModule], providers: [EventBus], exports: [EventBus] })
 export class BusModule {}

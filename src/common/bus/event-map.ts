@@ -1,7 +1,148 @@
 /**
- * What modules tell each other, by name. Payloads are plain JSON (strings, numbers, nulls, arrays) so that a
- * broadcast event crosses processes unchanged. docs/architecture.md ("Event map") lists emitters and listeners.
+ * The change-event map: what modules tell each other, by name, with each name's payload type. A write site publishes
+ * its changes inside its unit of work (`EventBus.publish`); subscribers say whether they run in the transaction (the
+ * audit log, the webhook outbox: their rows commit or roll back with the change) or after the commit (caches, the
+ * relay to the other processes). Payloads of broadcast events are plain JSON (strings, numbers, nulls, arrays) so
+ * that they cross processes unchanged. docs/architecture.md ("Change events") lists publishers and subscribers.
  */
+
+/** Who made a change: a request's credential, or the service itself (a scheduled job) on an organization's behalf. */
+export type ChangeActor =
+  | { kind: 'clientToken'; organizationId: string; publishableKeyId: string }
+  | { kind: 'session'; organizationId: string; userId: string; agentId: string | null }
+  | { kind: 'orgKey'; organizationId: string; keyId: string }
+  | { kind: 'agentKey'; organizationId: string; keyId: string }
+  | { kind: 'system'; organizationId: string; name: string };
+
+/**
+ * A management write, published under its audit action (`<resource>.<verb>`): the audit log records each one in the
+ * write's transaction. `before`/`after` are small summaries — changed fields, ids and digests, never secrets or
+ * bundle contents.
+ */
+export interface ManagementChange {
+  actor: ChangeActor;
+  resourceType: string;
+  resourceId: string;
+  before?: object | null;
+  after?: object | null;
+}
+
+/** The management writes, by audit action. */
+export interface ManagementChangeMap {
+  'project.create': ManagementChange;
+  'project.update': ManagementChange;
+  'project.delete': ManagementChange;
+  'agent.create': ManagementChange;
+  'agent.update': ManagementChange;
+  'agent.delete': ManagementChange;
+  'version.create': ManagementChange;
+  'version.update': ManagementChange;
+  'version.push': ManagementChange;
+  'version.publish': ManagementChange;
+  'version.archive': ManagementChange;
+  'traffic.update': ManagementChange;
+  'traffic.delete': ManagementChange;
+  'publishable_key.create': ManagementChange;
+  'publishable_key.revoke': ManagementChange;
+  'agent_api_key.create': ManagementChange;
+  'agent_api_key.revoke': ManagementChange;
+  'sender.create': ManagementChange;
+  'sender.delete': ManagementChange;
+  'thread.update': ManagementChange;
+  'thread.delete': ManagementChange;
+  'webhook.create': ManagementChange;
+  'webhook.update': ManagementChange;
+  'webhook.delete': ManagementChange;
+  'webhook.rotate_secret': ManagementChange;
+  'webhook.redeliver': ManagementChange;
+}
+
+export type ManagementChangeName = keyof ManagementChangeMap;
+
+/** Every management change name, at run time (the compiler keeps the list complete). */
+export const MANAGEMENT_CHANGES = Object.keys({
+  'project.create': true,
+  'project.update': true,
+  'project.delete': true,
+  'agent.create': true,
+  'agent.update': true,
+  'agent.delete': true,
+  'version.create': true,
+  'version.update': true,
+  'version.push': true,
+  'version.publish': true,
+  'version.archive': true,
+  'traffic.update': true,
+  'traffic.delete': true,
+  'publishable_key.create': true,
+  'publishable_key.revoke': true,
+  'agent_api_key.create': true,
+  'agent_api_key.revoke': true,
+  'sender.create': true,
+  'sender.delete': true,
+  'thread.update': true,
+  'thread.delete': true,
+  'webhook.create': true,
+  'webhook.update': true,
+  'webhook.delete': true,
+  'webhook.rotate_secret': true,
+  'webhook.redeliver': true,
+} satisfies Record<ManagementChangeName, true>) as ManagementChangeName[];
+
+/** Token counts of a turn, as reported. */
+export interface TurnUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  reasoning_tokens: number;
+}
+
+/** A recorded turn, as its subscribers read it (the conversation store's turn record has these fields and more). */
+export interface TurnRecorded {
+  organizationId: string;
+  projectId: string;
+  agentId: string;
+  threadId: string;
+  interactionId: string;
+  /** Set when the turn opened its thread. */
+  newThread: { title: string; externalId: string | null } | null;
+  source: 'api' | 'rerun' | 'event' | 'channel';
+  eventId?: string | null;
+  userId: string;
+  userText: string | null;
+  versionId: string;
+  versionTag: string;
+  usage: TurnUsage;
+  replyMessageId: string;
+  replyText: string;
+  /** The reply's parts beside its text: cards, follow-up suggestions, url, welcome message. */
+  reply: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/** A thread opened before its first turn (a channel conversation). */
+export interface ThreadOpened {
+  id: string;
+  organizationId: string;
+  projectId: string;
+  agentId: string;
+  userId: string;
+  externalId: string | null;
+  title: string;
+  createdAt?: Date;
+  channel?: { channel: string };
+}
+
+/** An outbound channel message changed status (sent, delivered, undelivered). */
+export interface ChannelMessageStatusChanged {
+  organizationId: string;
+  agentId: string;
+  threadId: string;
+  messageId: string;
+  channel: string;
+  status: string;
+  error: string | null;
+}
 
 export type LiveRevisionChangeReason = 'publish' | 'rename' | 'agent_deleted';
 
@@ -18,6 +159,12 @@ export interface LiveRevisionChange {
 /** Credentials of an organization were revoked or deleted; `organizationId` null: any organization's may have been. */
 export interface CredentialRevoked {
   organizationId: string | null;
+}
+
+/** Agents are being deleted (in the deletion's transaction): their owners delete what goes with them (versions, keys). */
+export interface AgentsDeleted {
+  organizationId: string;
+  agentIds: string[];
 }
 
 /** A project was deleted (committed), and with it these agents. */
@@ -67,14 +214,17 @@ export interface WebhookDisabled {
 }
 
 /**
- * Threads were deleted (committed): erasure of one thread or of an end user's threads, or a retention batch.
- * `interactionIds`: the deleted interactions recent enough to still have a stream replay buffer.
+ * Threads are being deleted (in the deletion's transaction): erasure of one thread or of an end user's threads, or a
+ * retention batch. `interactionIds`: the deleted interactions recent enough to still have a stream replay buffer.
+ * `dependents`: rows of other modules about these threads that went with them, by table — an in-transaction
+ * subscriber that deletes rows adds their count, which the deletion's audit record reports.
  */
 export interface ThreadsDeleted {
   organizationId: string;
   threadIds: string[];
   interactionIds: string[];
   reason: 'erasure' | 'retention';
+  dependents: Record<string, number>;
 }
 
 /**
@@ -87,12 +237,16 @@ export interface PasswordRehashed {
   passwordHash: string;
 }
 
-export interface EventMap {
+export interface EventMap extends ManagementChangeMap {
+  'turn.recorded': TurnRecorded;
+  'thread.opened': ThreadOpened;
+  'channel.message.status': ChannelMessageStatusChanged;
   'agent.live_changed': LiveRevisionChange;
   /** A revision went live through this process (publish, or a rename's re-publish): follow-up work runs once, here. */
   'version.published': LiveRevisionChange;
   'credential.revoked': CredentialRevoked;
   'project.deleted': ProjectDeleted;
+  'agents.deleted': AgentsDeleted;
   'event.completed': EventCompleted;
   'event.failed': EventFailed;
   'agent.traffic_changed': TrafficChanged;

@@ -1,4 +1,5 @@
-import { checkOutboundUrl, invalidCidrs, OutboundPolicy, parseCidr } from './outbound-policy.js';
+import { invalidCidrs, parseCidr } from '../../config/cidr.js';
+import { checkOutboundUrl, OutboundPolicy } from './outbound-policy.js';
 
 describe('outbound policy', () => {
   const strict = new OutboundPolicy([]);

@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { parseCidr } from '../../config/cidr.js';
 
 /**
  * The SSRF guard for every request this service makes to an address an operator chose (outbound webhooks, HTTP
@@ -41,31 +42,6 @@ const BLOCKED_RANGES: ReadonlyArray<readonly [string, number, 'ipv4' | 'ipv6', s
 ];
 
 export type OutboundRefusal = 'invalid_url' | 'blocked_address';
-
-/** Parses `a.b.c.d/n` or `x::y/n`; null when it is not a CIDR. */
-export function parseCidr(text: string): { address: string; prefix: number; family: 'ipv4' | 'ipv6' } | null {
-  const slash = text.indexOf('/');
-  if (slash <= 0) return null;
-  const address = text.slice(0, slash);
-  const prefixText = text.slice(slash + 1);
-  const version = isIP(address);
-  if (version === 0 || !/^\d{1,3}$/.test(prefixText)) return null;
-  const prefix = Number(prefixText);
-  if (prefix > (version === 4 ? 32 : 128)) return null;
-  return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
-}
-
-/** Splits a comma-separated CIDR list; returns the entries that are not CIDRs (empty = valid). */
-export function invalidCidrs(list: string): string[] {
-  return splitList(list).filter((entry) => parseCidr(entry) === null);
-}
-
-function splitList(list: string): string[] {
-  return list
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-}
 
 export class OutboundPolicy {
   private readonly blocked = new BlockList();

@@ -16,6 +16,13 @@ export interface WebSocketRoute {
   closeCodes: Record<string, string>;
 }
 
+/** An outbound webhook: the body the service POSTs to subscribed endpoints for one event type. */
+export interface WebhookDoc {
+  type: string;
+  description: string;
+  model: Type<unknown>;
+}
+
 /** The frame models of the routes, to register as components (`extraModels` of the document). */
 export const webSocketModels = (routes: WebSocketRoute[]): Array<Type<unknown>> =>
   routes.flatMap((route) => [...Object.values(route.clientFrames), ...Object.values(route.serverFrames)]);
@@ -30,10 +37,16 @@ const frameList = (frames: Record<string, Type<unknown>>) =>
 
 /**
  * What the decorators cannot say: the servers, `security: []` on public operations (a route without `@Auth` is public:
- * the global RouteAccessGuard refuses routes that declare neither), and the WebSocket routes with their frames
- * (`x-websocket`, and a tag whose description lists the frames for readers of Swagger UI).
+ * the global RouteAccessGuard refuses routes that declare neither), the WebSocket routes with their frames
+ * (`x-websocket`, and a tag whose description lists the frames for readers of Swagger UI), and the outbound webhooks
+ * (OpenAPI 3.1 `webhooks`: one POST per event type, its body the event's model).
  */
-export function completeOpenApiDocument(document: OpenAPIObject, basePath: string, webSockets: WebSocketRoute[]): OpenAPIObject {
+export function completeOpenApiDocument(
+  document: OpenAPIObject,
+  basePath: string,
+  webSockets: WebSocketRoute[],
+  webhooks: WebhookDoc[],
+): OpenAPIObject {
   document.servers = [
     {
       url: '/',
@@ -61,6 +74,22 @@ export function completeOpenApiDocument(document: OpenAPIObject, basePath: strin
         clientFrames: frameRefs(route.clientFrames),
         serverFrames: frameRefs(route.serverFrames),
         closeCodes: route.closeCodes,
+      },
+    ]),
+  );
+  (document as OpenAPIObject & Record<'webhooks', unknown>).webhooks = Object.fromEntries(
+    webhooks.map((webhook) => [
+      webhook.type,
+      {
+        post: {
+          operationId: `webhook_${webhook.type.replaceAll('.', '_')}`,
+          summary: webhook.type,
+          description: `${webhook.description} Signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); see docs/webhooks.md.`,
+          tags: ['Webhooks'],
+          security: [],
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: getSchemaPath(webhook.model) } } } },
+          responses: { '200': { description: 'Any 2xx within WEBHOOKS_TIMEOUT_MS counts as delivered; anything else is retried' } },
+        },
       },
     ]),
   );

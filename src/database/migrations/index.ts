@@ -19,7 +19,7 @@ import { WebhookFairness1732242600000 } from './1732242600000-webhook-fairness.j
 import { WebhookSecretsSealed1732242700000 } from './1732242700000-webhook-secrets-sealed.js';
 import { EventLeases1732242800000 } from './1732242800000-event-leases.js';
 
-/** Every migration, in order. Passed as classes, not globs (ESM; see STACK.md P5). */
+/** Every migration, in order. Passed as classes, not globs (ESM: TypeORM cannot load migration globs). */
 export const migrations = [
   Foundation1732240000000,
   AgentVersions1732240100000,

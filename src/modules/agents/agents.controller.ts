@@ -11,7 +11,7 @@ import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import { ProjectIdParams } from '../projects/dto/project.dto.js';
 import { AgentsService } from './agents.service.js';
-import { AgentIdParams, AgentResponseDto, CreateAgentDto, ListAgentsQueryDto, UpdateAgentDto } from './dto/agent.dto.js';
+import { AgentIdParams, AgentResponseDto, CreateAgentDto, ListAgentsQueryDto, UpdateAgentDto } from '../agent-records/dto/agent.dto.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 
 @ManagementController('Agents')

@@ -3,25 +3,26 @@ import { NotFoundError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
+import { toolSigningSecret } from '../../common/outbound/tool-signing.js';
+import { AppConfig } from '../../config/app-config.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
-import { AuditService } from '../audit/audit.service.js';
 import { changedFields } from '../audit/audit-summary.js';
-import { ApiKeysRepository } from '../auth/api-keys.repository.js';
 import type { Principal } from '../auth/principal.js';
 import { ProjectsService } from '../projects/projects.service.js';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { CredentialChanges } from '../auth/credential-changes.js';
 import { VersionsService } from '../versions/versions.service.js';
-import type { AgentEntity } from './agent.entity.js';
-import { deleteAgents } from './agent-deletion.js';
-import { AgentsRepository, type AgentLock } from './agents.repository.js';
+import type { AgentEntity, AgentLock } from '../agent-records/agent.entity.js';
+import { deleteAgents } from '../agent-records/agent-deletion.js';
+import { AgentsRepository } from '../agent-records/agents.repository.js';
 import {
   toAgentResponse,
   type AgentResponseDto,
   type CreateAgentDto,
   type ListAgentsQueryDto,
   type UpdateAgentDto,
-} from './dto/agent.dto.js';
+} from '../agent-records/dto/agent.dto.js';
+import type { ToolSigningSecretDto } from './dto/tool-signing-secret.dto.js';
 
 @Injectable()
 export class AgentsService {
@@ -30,10 +31,9 @@ export class AgentsService {
     private readonly unitOfWork: UnitOfWork,
     private readonly projects: ProjectsService,
     private readonly versions: VersionsService,
-    private readonly keys: ApiKeysRepository,
     private readonly bus: EventBus,
     private readonly credentials: CredentialChanges,
-    private readonly audit: AuditService,
+    private readonly config: AppConfig,
   ) {}
 
   /** A new agent has no live version: it answers only once a version is published. */
@@ -52,8 +52,8 @@ export class AgentsService {
         liveVersionTag: null,
         deletedAt: null,
       });
-      await this.audit.record(who, {
-        action: 'agent.create',
+      await this.bus.publish('agent.create', {
+        actor: who,
         resourceType: 'agent',
         resourceId: created.id,
         after: { project_id: created.projectId, name: created.name, description: created.description, runtime: created.runtime },
@@ -74,7 +74,7 @@ export class AgentsService {
 
   /** Renaming re-publishes the live revision with the new name as a new revision that becomes live (same live version). */
   async update(who: Principal, agentId: string, dto: UpdateAgentDto): Promise<AgentResponseDto> {
-    const { agent, change } = await this.unitOfWork.run(async () => {
+    const agent = await this.unitOfWork.run(async () => {
       const agent = await this.getVisible(who.organizationId, agentId, 'update');
       const before = { name: agent.name, description: agent.description, live_version_tag: agent.liveVersionTag };
       const renamed = dto.name !== undefined && dto.name !== agent.name;
@@ -83,30 +83,30 @@ export class AgentsService {
       await this.agents.updateDetails(agent.id, { name: agent.name, description: agent.description });
       const change = renamed ? await this.versions.republishLiveWithName(agent, agent.name) : null;
       const after = { name: agent.name, description: agent.description, live_version_tag: agent.liveVersionTag };
-      await this.audit.record(who, {
-        action: 'agent.update',
+      await this.bus.publish('agent.update', {
+        actor: who,
         resourceType: 'agent',
         resourceId: agent.id,
         ...changedFields(before, after),
       });
-      return { agent, change };
+      if (change) {
+        await this.bus.publish('agent.live_changed', change);
+        await this.bus.publish('version.published', change);
+      }
+      return agent;
     });
-    if (change) {
-      this.bus.emit('agent.live_changed', change);
-      this.bus.emit('version.published', change);
-    }
     return toAgentResponse(await this.getVisible(who.organizationId, agent.id));
   }
 
   /** Deletes the agent (see deleteAgents): its keys and every token minted from them are refused at once, everywhere. */
   async delete(who: Principal, agentId: string): Promise<void> {
-    const changes = await this.credentials.commit(who.organizationId, async () => {
+    await this.credentials.commit(who.organizationId, async () => {
       const agent = await this.getVisible(who.organizationId, agentId, 'update');
-      const changes = await deleteAgents({ agents: this.agents, versions: this.versions, keys: this.keys }, agent.organizationId, {
+      const changes = await deleteAgents({ agents: this.agents, bus: this.bus }, agent.organizationId, {
         agentId: agent.id,
       });
-      await this.audit.record(who, {
-        action: 'agent.delete',
+      await this.bus.publish('agent.delete', {
+        actor: who,
         resourceType: 'agent',
         resourceId: agent.id,
         before: {
@@ -116,9 +116,14 @@ export class AgentsService {
           live_version_tag: agent.liveVersionTag,
         },
       });
-      return changes;
+      for (const change of changes) await this.bus.publish('agent.live_changed', change);
     });
-    for (const change of changes) this.bus.emit('agent.live_changed', change);
+  }
+
+  /** The signing secret of the HTTP tool calls of an agent the caller can see (404 otherwise). */
+  async toolSigningSecret(who: Principal, agentId: string): Promise<ToolSigningSecretDto> {
+    const agent = await this.getVisible(who.organizationId, agentId);
+    return { agent_id: agent.id, secret: toolSigningSecret(this.config.httpTools.signingKey, agent.id), scheme: 'standard-webhooks-v1' };
   }
 
   /**

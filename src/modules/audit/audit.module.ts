@@ -1,11 +1,12 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module.js';
 import { AuditController } from './audit.controller.js';
 import { AuditEventsRepository } from './audit-events.repository.js';
 import { AuditService } from './audit.service.js';
 
-/** The audit log. Global: every module that makes management writes records them through AuditService. */
-@Global()
+/** The audit log: an in-transaction subscriber of every management change (no module calls it), and its read routes. */
 @Module({
+  imports: [AuthModule],
   controllers: [AuditController],
   providers: [AuditService, AuditEventsRepository],
   exports: [AuditService],

@@ -1,4 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { EventBus } from '../../common/bus/event-bus.js';
+import { MANAGEMENT_CHANGES, type WebhookDisabled } from '../../common/bus/event-map.js';
+import { OnBusEvent } from '../../common/bus/on-bus-event.decorator.js';
 import { NotFoundError, ValidationError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
@@ -9,9 +12,7 @@ import type { Principal } from '../auth/principal.js';
 import { AuditEventsRepository } from './audit-events.repository.js';
 import { actorColumns, type AuditActor, type AuditEntry } from './audit.types.js';
 import { toAuditEventResponse, type AuditEventResponseDto, type ListAuditEventsQueryDto } from './dto/audit-event.dto.js';
-import { currentRequestId } from './request-context.js';
-
-export type { AuditActor, AuditEntry } from './audit.types.js';
+import { currentRequestId } from '../../common/http/request-context.js';
 
 /**
  * A summary larger than this is a bug (bundle contents, a transcript): records stay small. Room for the largest
@@ -21,20 +22,41 @@ const MAX_SUMMARY_CHARS = 65_536;
 
 /**
  * The audit log: one record per management write, appended in the write's own transaction so that a committed
- * change always has its record and a failed (rolled back) one never does. Records are never updated or deleted
- * through the service; the table refuses it too (docs/governance.md "Audit log").
+ * change always has its record and a failed (rolled back) one never does. It subscribes, in the transaction, to
+ * every management change of the bus (MANAGEMENT_CHANGES, recorded under their name) and to the service's own
+ * disabling of a webhook endpoint; no write site calls it. Records are never updated or deleted through the
+ * service; the table refuses it too (docs/governance.md "Audit log").
  */
 @Injectable()
 export class AuditService {
   constructor(
     private readonly unitOfWork: UnitOfWork,
     private readonly events: AuditEventsRepository,
-  ) {}
+    bus: EventBus,
+  ) {
+    for (const action of MANAGEMENT_CHANGES) {
+      bus.on(action, ({ actor, ...entry }) => this.record(actor, { action, ...entry }), { phase: 'transaction' });
+    }
+  }
+
+  @OnBusEvent('webhook.disabled', { phase: 'transaction' })
+  async webhookDisabled(event: WebhookDisabled): Promise<void> {
+    await this.record(
+      { kind: 'system', organizationId: event.organizationId, name: 'webhooks' },
+      {
+        action: 'webhook.disable',
+        resourceType: 'webhook',
+        resourceId: event.webhookId,
+        before: { enabled: true },
+        after: { enabled: false, reason: event.reason, consecutive_failures: event.consecutiveFailures, project_id: event.projectId },
+      },
+    );
+  }
 
   /**
-   * Appends one record in the CURRENT transaction. Call it inside `UnitOfWork.run(...)` together with the write it
-   * records; outside a transaction it throws, so a write wired without one fails its tests instead of auditing
-   * changes that may still roll back.
+   * Appends one record in the CURRENT transaction (the publisher's): outside one it throws, so a change published
+   * without a unit of work fails its tests instead of auditing changes that may still roll back. Write sites publish
+   * changes instead of calling it.
    */
   async record(actor: AuditActor, entry: AuditEntry): Promise<void> {
     if (!this.unitOfWork.transaction) {

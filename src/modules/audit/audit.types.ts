@@ -1,7 +1,7 @@
-import type { Principal } from '../auth/principal.js';
+import type { ChangeActor } from '../../common/bus/event-map.js';
 
 /** Who made a change: the request's principal, or the service itself (a scheduled job) on an organization's behalf. */
-export type AuditActor = Principal | { kind: 'system'; organizationId: string; name: string };
+export type AuditActor = ChangeActor;
 
 /** One change to record. `action` is `<resource>.<verb>` (`project.create`, `version.publish`). */
 export interface AuditEntry {

@@ -1,3 +1,5 @@
+import type { AgentsDeleted } from '../../common/bus/event-map.js';
+import { OnBusEvent } from '../../common/bus/on-bus-event.decorator.js';
 import { Injectable } from '@nestjs/common';
 import { IsNull, type DeepPartial } from 'typeorm';
 import type { Page } from '../../common/pagination/page.dto.js';
@@ -65,8 +67,9 @@ export class ApiKeysRepository {
     return Boolean(result.affected);
   }
 
-  /** Agent deletion: every key of these agents goes for good. */
-  async deleteAllForAgents(agentIds: string[]): Promise<void> {
+  /** Agent deletion (in its transaction): every key of these agents goes for good. */
+  @OnBusEvent('agents.deleted', { phase: 'transaction' })
+  async deleteAllForAgents({ agentIds }: AgentsDeleted): Promise<void> {
     await this.sql.rows(`DELETE FROM publishable_keys WHERE agent_id = ANY($1)`, [agentIds]);
     await this.sql.rows(`DELETE FROM agent_api_keys WHERE agent_id = ANY($1)`, [agentIds]);
   }

@@ -1,4 +1,5 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { MetricsModule } from '../metrics/metrics.module.js';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard.js';
@@ -15,10 +16,9 @@ import { OrgApiKeyStrategy } from './strategies/org-api-key.strategy.js';
 import { TokenController } from './token.controller.js';
 import { TokenService } from './token.service.js';
 
-/** Global so every feature module can use `@Auth(...)` without importing it. */
-@Global()
+/** Credentials and their guards: a module whose routes use `@Auth(...)` (or the surface decorators) imports it. */
 @Module({
-  imports: [PassportModule, CredentialChangesModule],
+  imports: [MetricsModule, PassportModule, CredentialChangesModule],
   controllers: [TokenController],
   providers: [
     AuthService,
@@ -34,6 +34,7 @@ import { TokenService } from './token.service.js';
     RateLimitGuard,
     { provide: APP_GUARD, useClass: RouteAccessGuard },
   ],
-  exports: [AuthService, TokenService, ApiKeysRepository, CredentialGuard, RateLimitGuard, CredentialChangesModule],
+  // MetricsModule too: the guards are instantiated in the module of each controller that uses them.
+  exports: [AuthService, TokenService, ApiKeysRepository, CredentialGuard, RateLimitGuard, CredentialChangesModule, MetricsModule],
 })
 export class AuthModule {}

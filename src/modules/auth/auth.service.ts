@@ -156,7 +156,7 @@ export class AuthService {
     if (!user || !check.valid) throw new TokenGrantError('invalid_grant', 'invalid_credentials');
     await this.loginAttempts.recordSuccess(email, clientIp);
     if (check.outdated) {
-      await this.bus.emitAsync('user.password_rehashed', {
+      await this.bus.publish('user.password_rehashed', {
         userId: user.id,
         previousHash: user.password_hash,
         passwordHash: await hashPassword(password),

@@ -37,9 +37,9 @@ export class CredentialChanges {
       const value = await change();
       const notice: Notice = { organizationId, origin: this.origin };
       await this.credentials.announce(CREDENTIALS_CHANNEL, JSON.stringify(notice));
+      await this.bus.publish('credential.revoked', { organizationId });
       return value;
     });
-    this.bus.emit('credential.revoked', { organizationId });
     return result;
   }
 
@@ -53,9 +53,9 @@ export class CredentialChanges {
     }
     if (typeof notice.organizationId !== 'string') {
       this.logger.warn({ payload }, 'unreadable credentials notice: forgetting every cached credential');
-      this.bus.emit('credential.revoked', { organizationId: null });
+      void this.bus.publish('credential.revoked', { organizationId: null });
       return;
     }
-    if (notice.origin !== this.origin) this.bus.emit('credential.revoked', { organizationId: notice.organizationId });
+    if (notice.origin !== this.origin) void this.bus.publish('credential.revoked', { organizationId: notice.organizationId });
   }
 }

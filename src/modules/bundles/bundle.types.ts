@@ -1,5 +1,5 @@
 /**
- * The configuration bundle an agent version carries (DESIGN.md "Bundles and the agent engines").
+ * The configuration bundle an agent version carries (docs/bundle.md).
  * The JSON Schema in bundle.schema.ts enforces this shape on push; engines read it through these types.
  */
 

@@ -5,7 +5,7 @@ import { AppConfig } from '../../config/app-config.js';
 import { JobName, QueueName, type JobPayloads } from '../../queue/queue.constants.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
-import { WebhookOutbox } from '../webhooks/webhook-outbox.service.js';
+import { EventBus } from '../../common/bus/event-bus.js';
 import { ChannelMessagesRepository, type ChannelStatusRow } from './channel-messages.repository.js';
 import type { Channel } from './channels.constants.js';
 import { CHANNEL_PROVIDER, ChannelProviderError, type ChannelProvider } from './providers/channel-provider.js';
@@ -34,23 +34,23 @@ export class ChannelOutboundService {
     private readonly messages: ChannelMessagesRepository,
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
-    private readonly webhooks: WebhookOutbox,
+    private readonly bus: EventBus,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
   /**
-   * Applies a status change of an outbound message; with `channel.message.status` webhooks subscribed anywhere, their
-   * deliveries are written in the same transaction.
+   * Applies a status change of an outbound message; with a subscriber of `channel.message.status` anywhere (a
+   * webhook), the change is published in the same transaction.
    */
   async changeStatus(change: () => Promise<ChannelStatusRow | undefined>): Promise<void> {
-    if (!this.webhooks.wantsAnywhere('channel.message.status')) {
+    if (!this.bus.wants('channel.message.status', null)) {
       await change();
       return;
     }
     await this.unitOfWork.run(async () => {
       const row = await change();
       if (!row) return;
-      await this.webhooks.channelMessageStatus({
+      await this.bus.publish('channel.message.status', {
         organizationId: row.organization_id,
         agentId: row.agent_id,
         threadId: row.thread_id,

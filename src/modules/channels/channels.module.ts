@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
+import { MetricsModule } from '../metrics/metrics.module.js';
+import { AuthModule } from '../auth/auth.module.js';
 import { AppConfig } from '../../config/app-config.js';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { EventsModule } from '../events/events.module.js';
 import { MessagingModule } from '../messaging/messaging.module.js';
-import { WebhookOutboxModule } from '../webhooks/webhook-outbox.module.js';
 import { ChannelInboundService } from './channel-inbound.service.js';
 import { ChannelMessagesRepository } from './channel-messages.repository.js';
 import { ChannelOutboundService } from './channel-outbound.service.js';
@@ -22,7 +23,7 @@ import { SendersService } from './senders.service.js';
  * Deliveries and sweeps run in ChannelsWorkerModule.
  */
 @Module({
-  imports: [ConversationsModule, MessagingModule, EventsModule, WebhookOutboxModule],
+  imports: [MetricsModule, AuthModule, ConversationsModule, MessagingModule, EventsModule],
   controllers: [SendersController, ChannelThreadsController, ChannelWebhooksController],
   providers: [
     { provide: CHANNEL_PROVIDER, inject: [AppConfig], useFactory: (config: AppConfig) => new TwilioProvider(config) },

@@ -1,10 +1,10 @@
+import { EventBus } from '../../common/bus/event-bus.js';
 import { Injectable } from '@nestjs/common';
 import { ConflictError, NotFoundError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
-import { AuditService } from '../audit/audit.service.js';
 import type { Principal } from '../auth/principal.js';
 import { ChannelsErrorCode } from './channels.errors.js';
 import { toSenderResponse, type CreateSenderDto, type ListSendersQueryDto, type SenderResponseDto } from './dto/sender.dto.js';
@@ -17,7 +17,7 @@ export class SendersService {
   constructor(
     private readonly senders: SendersRepository,
     private readonly unitOfWork: UnitOfWork,
-    private readonly audit: AuditService,
+    private readonly bus: EventBus,
   ) {}
 
   async create(who: Principal, dto: CreateSenderDto): Promise<SenderResponseDto> {
@@ -30,7 +30,7 @@ export class SendersService {
           phoneNumber: dto.phone_number,
           displayName: dto.display_name ?? null,
         });
-        await this.audit.record(who, { action: 'sender.create', resourceType: 'sender', resourceId: created.id, after: summary(created) });
+        await this.bus.publish('sender.create', { actor: who, resourceType: 'sender', resourceId: created.id, after: summary(created) });
         return created;
       });
       return toSenderResponse(sender);
@@ -54,7 +54,7 @@ export class SendersService {
     await this.unitOfWork.run(async () => {
       const sender = await this.senders.find(who.organizationId, senderId.toLowerCase());
       if (!sender || !(await this.senders.delete(who.organizationId, sender.id))) throw new NotFoundError('Sender');
-      await this.audit.record(who, { action: 'sender.delete', resourceType: 'sender', resourceId: sender.id, before: summary(sender) });
+      await this.bus.publish('sender.delete', { actor: who, resourceType: 'sender', resourceId: sender.id, before: summary(sender) });
     });
   }
 

@@ -4,7 +4,7 @@ import type { PageQuery } from '../../common/pagination/page-query.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { SqlParams } from '../../database/sql-params.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
-import { WebhookOutbox } from '../webhooks/webhook-outbox.service.js';
+import { EventBus } from '../../common/bus/event-bus.js';
 import type { ThreadListFilter } from './thread-list-filter.js';
 import { ConversationsRepository } from './conversations.repository.js';
 import type {
@@ -38,7 +38,7 @@ export class ConversationsService {
 
   constructor(
     private readonly store: ConversationsRepository,
-    private readonly webhooks: WebhookOutbox,
+    private readonly bus: EventBus,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
@@ -49,21 +49,21 @@ export class ConversationsService {
 
   /** Records one turn atomically; `TurnAlreadyRecordedError` when its event already has one. */
   recordTurn(turn: TurnRecord): Promise<void> {
-    // With a subscribed webhook, its deliveries are written in the turn's transaction (outbox); without, no extra SQL.
-    if (!this.webhooks.wantsTurn(turn)) return this.store.recordTurn(turn);
+    // With a subscriber (a webhook), its work joins the turn's transaction; without, the turn is one statement.
+    if (!this.bus.wants('turn.recorded', turn)) return this.store.recordTurn(turn);
     return this.store.recordTurn(turn, (write) =>
       this.unitOfWork.run(async () => {
         await write();
-        await this.webhooks.turnRecorded(turn);
+        await this.bus.publish('turn.recorded', turn);
       }),
     );
   }
 
   createThread(thread: NewThread): Promise<void> {
-    if (!this.webhooks.wants(thread.organizationId, 'thread.created')) return this.store.createThread(thread);
+    if (!this.bus.wants('thread.opened', thread)) return this.store.createThread(thread);
     return this.unitOfWork.run(async () => {
       await this.store.createThread(thread);
-      await this.webhooks.threadCreated(thread);
+      await this.bus.publish('thread.opened', thread);
     });
   }
 

@@ -1,5 +1,5 @@
 import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { ErrorFilter } from '../../common/errors/error.filter.js';
+import { ErrorFilter } from '../../common/http/error.filter.js';
 import { RouteIndex } from '../../common/http/route-index.js';
 import { EventsErrorCode, EventStoreUnavailableError } from './events.errors.js';
 import { isStoreUnavailable } from './failure-kinds.js';

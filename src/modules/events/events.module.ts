@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module.js';
+import { MetricsModule } from '../metrics/metrics.module.js';
+import { AuthModule } from '../auth/auth.module.js';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { MessagingModule } from '../messaging/messaging.module.js';
 import { EventsBacklogReporter } from './events-backlog.reporter.js';
@@ -14,7 +17,7 @@ import { EventsService } from './events.service.js';
  * module to hand their inbound messages over as events.
  */
 @Module({
-  imports: [ConversationsModule, MessagingModule],
+  imports: [AuthModule, MetricsModule, IdempotencyModule, ConversationsModule, MessagingModule],
   controllers: [EventsController],
   providers: [EventsRepository, EventsWakeup, EventsIngestService, EventsService, EventsBacklogReporter],
   exports: [EventsService, EventsIngestService, EventsWakeup],

@@ -175,9 +175,9 @@ export class EventsService {
       externalThreadId: event.external_thread_id,
     };
     if (outcome.status === 'completed') {
-      await this.bus.emitAsync('event.completed', { ...about, threadId: outcome.threadId, interactionId: outcome.interactionId });
+      await this.bus.publish('event.completed', { ...about, threadId: outcome.threadId, interactionId: outcome.interactionId });
     } else {
-      await this.bus.emitAsync('event.failed', { ...about, error: outcome.error });
+      await this.bus.publish('event.failed', { ...about, error: outcome.error });
     }
   }
 }

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { defer, from, mergeAll, of, type Observable } from 'rxjs';
 import type { Principal } from '../auth/principal.js';
-import { SSE_HEADERS, sseFrame } from '../streaming/sse-connection.js';
+import { SSE_HEADERS, sseFrame } from '../../common/http/sse.js';
 import {
   IDEMPOTENT,
   idempotencyContextOf,

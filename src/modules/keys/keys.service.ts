@@ -1,3 +1,4 @@
+import { EventBus } from '../../common/bus/event-bus.js';
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
@@ -8,7 +9,6 @@ import { AgentsService } from '../agents/agents.service.js';
 import { ApiKeysRepository } from '../auth/api-keys.repository.js';
 import { CredentialChanges } from '../auth/credential-changes.js';
 import type { Principal } from '../auth/principal.js';
-import { AuditService } from '../audit/audit.service.js';
 import { generateSecret, hashSecret, secretPrefix } from '../auth/secrets.js';
 import {
   ListKeysQueryDto,
@@ -34,8 +34,8 @@ export class KeysService {
     private readonly agents: AgentsService,
     private readonly changes: CredentialChanges,
     private readonly unitOfWork: UnitOfWork,
+    private readonly bus: EventBus,
     private readonly keys: ApiKeysRepository,
-    private readonly audit: AuditService,
   ) {}
 
   async createPublishableKey(who: Principal, agentId: string, dto: CreatePublishableKeyDto): Promise<CreatedPublishableKeyResponseDto> {
@@ -56,8 +56,8 @@ export class KeysService {
         createdAt: new Date(),
       });
       // The prefix (shown in listings) identifies the key; the secret and its hash are never recorded.
-      await this.audit.record(who, {
-        action: 'publishable_key.create',
+      await this.bus.publish('publishable_key.create', {
+        actor: who,
         resourceType: 'publishable_key',
         resourceId: created.id,
         after: { agent_id: agent.id, key_prefix: created.keyPrefix, allowed_origins: allowedOrigins, allowed_ip_ranges: allowedIpRanges },
@@ -81,8 +81,8 @@ export class KeysService {
     const agent = await this.agents.getVisible(who.organizationId, agentId);
     await this.changes.commit(agent.organizationId, async () => {
       if (!(await this.keys.revoke('publishable', agent.id, keyId))) throw new NotFoundError('Publishable key');
-      await this.audit.record(who, {
-        action: 'publishable_key.revoke',
+      await this.bus.publish('publishable_key.revoke', {
+        actor: who,
         resourceType: 'publishable_key',
         resourceId: keyId.toLowerCase(),
         before: { agent_id: agent.id, revoked: false },
@@ -104,8 +104,8 @@ export class KeysService {
         revokedAt: null,
         createdAt: new Date(),
       });
-      await this.audit.record(who, {
-        action: 'agent_api_key.create',
+      await this.bus.publish('agent_api_key.create', {
+        actor: who,
         resourceType: 'agent_api_key',
         resourceId: created.id,
         after: { agent_id: agent.id, key_prefix: created.keyPrefix },
@@ -124,8 +124,8 @@ export class KeysService {
     const agent = await this.agents.getVisible(who.organizationId, agentId);
     await this.changes.commit(agent.organizationId, async () => {
       if (!(await this.keys.revoke('agent_api', agent.id, keyId))) throw new NotFoundError('Agent API key');
-      await this.audit.record(who, {
-        action: 'agent_api_key.revoke',
+      await this.bus.publish('agent_api_key.revoke', {
+        actor: who,
         resourceType: 'agent_api_key',
         resourceId: keyId.toLowerCase(),
         before: { agent_id: agent.id, revoked: false },

@@ -3,7 +3,7 @@ import type { LiveRevisionChange } from '../../common/bus/event-map.js';
 import { OnBusEvent } from '../../common/bus/on-bus-event.decorator.js';
 import { RuntimeService } from '../runtime/runtime.service.js';
 import { VersionsService } from '../versions/versions.service.js';
-import { embeddableRevision, PassageEmbeddingsService } from './passage-embeddings.service.js';
+import { embeddableRevision, PassageEmbeddingsService } from '../runtime/embeddings/passage-embeddings.service.js';
 
 /**
  * Publish (and the rename re-publish) of a revision whose bundle names an embeddings model starts embedding its

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AgentRecordsModule } from '../agents/agent-records.module.js';
+import { IdempotencyModule } from '../idempotency/idempotency.module.js';
+import { MetricsModule } from '../metrics/metrics.module.js';
+import { AgentRecordsModule } from '../agent-records/agent-records.module.js';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { RuntimeModule } from '../runtime/runtime.module.js';
 import { VersionsModule } from '../versions/versions.module.js';
@@ -8,7 +10,7 @@ import { MessagingController } from './messaging.controller.js';
 import { MessagingService } from './messaging.service.js';
 
 @Module({
-  imports: [AgentRecordsModule, ConversationsModule, RuntimeModule, VersionsModule],
+  imports: [MetricsModule, IdempotencyModule, AgentRecordsModule, ConversationsModule, RuntimeModule, VersionsModule],
   controllers: [MessagingController],
   providers: [MessagingService, LiveAgentsService],
   exports: [MessagingService, LiveAgentsService],

@@ -10,15 +10,17 @@ import { BusRelay } from '../../common/bus/bus-relay.js';
 import { RedisService, type FailOpenArea } from '../../common/redis/redis.service.js';
 import { AppConfig } from '../../config/app-config.js';
 import { QueueName } from '../../queue/queue.constants.js';
-import { providerErrorKind } from '../runtime/providers/provider-errors.js';
-import type { TokenUsage, TurnSurface } from '../runtime/runtime.types.js';
+import { providerErrorKind } from '../../common/errors/provider-error-kind.js';
 
 export type CacheName = 'credentials' | 'live_agents';
 export type ChannelMessageOutcome = 'accepted' | 'unrouted' | 'refused' | 'sent' | 'delivered' | 'failed' | 'retried';
 type Runtime = 'v1' | 'v2';
 type Provider = 'builtin' | 'openai' | 'anthropic';
 /** Ends a timed turn: with its token usage when it answered, with the error when it failed. */
-export type TurnTimer = { completed(usage: TokenUsage): void; failed(error: unknown): never };
+/** Token counts of a turn, by field (the runtime's TokenUsage). */
+type TokenCounts = Record<(typeof TOKEN_KINDS)[number][1], number>;
+
+export type TurnTimer = { completed(usage: TokenCounts): void; failed(error: unknown): never };
 /** Due events from the events table, grouped by organization bucket and age bucket (index into EVENT_AGE_BOUNDS). */
 export type EventsBacklogSource = (
   ageBounds: readonly number[],
@@ -393,7 +395,7 @@ export class MetricsService implements OnApplicationShutdown {
   }
 
   /** Times one turn from now. */
-  turnStarted(surface: TurnSurface, runtime: Runtime, provider: Provider): TurnTimer {
+  turnStarted(surface: string, runtime: Runtime, provider: Provider): TurnTimer {
     const end = this.turnDuration.startTimer({ surface, runtime, provider });
     return {
       completed: (usage) => {

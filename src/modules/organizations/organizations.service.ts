@@ -18,7 +18,7 @@ export interface CreatedOrganization {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Organizations, their API keys and users: issued and deleted by the CLI, and the start-up bootstrap (DESIGN.md). */
+/** Organizations, their API keys and users: issued and deleted by the CLI, and the start-up bootstrap (docs/operations.md). */
 @Injectable()
 export class OrganizationsService implements OnApplicationBootstrap {
   private readonly logger = new Logger('Organizations');

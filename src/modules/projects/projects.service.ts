@@ -5,13 +5,10 @@ import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
-import { AuditService } from '../audit/audit.service.js';
-import { deleteAgents } from '../agents/agent-deletion.js';
-import { AgentsRepository } from '../agents/agents.repository.js';
-import { ApiKeysRepository } from '../auth/api-keys.repository.js';
+import { deleteAgents } from '../agent-records/agent-deletion.js';
+import { AgentsRepository } from '../agent-records/agents.repository.js';
 import { CredentialChanges } from '../auth/credential-changes.js';
 import type { Principal } from '../auth/principal.js';
-import { VersionsService } from '../versions/versions.service.js';
 import {
   toProjectResponse,
   type CreateProjectDto,
@@ -27,12 +24,9 @@ export class ProjectsService {
   constructor(
     private readonly projects: ProjectsRepository,
     private readonly agents: AgentsRepository,
-    private readonly versions: VersionsService,
-    private readonly keys: ApiKeysRepository,
     private readonly bus: EventBus,
     private readonly credentials: CredentialChanges,
     private readonly unitOfWork: UnitOfWork,
-    private readonly audit: AuditService,
   ) {}
 
   async create(who: Principal, dto: CreateProjectDto): Promise<ProjectResponseDto> {
@@ -44,8 +38,8 @@ export class ProjectsService {
         deletedAt: null,
         threadRetentionDays: null,
       });
-      await this.audit.record(who, {
-        action: 'project.create',
+      await this.bus.publish('project.create', {
+        actor: who,
         resourceType: 'project',
         resourceId: created.id,
         after: { name: created.name },
@@ -74,8 +68,8 @@ export class ProjectsService {
       const before = await this.getVisible(who.organizationId, id);
       if (!(await this.projects.update(who.organizationId, id, changes))) throw new NotFoundError('Project');
       const after = await this.getVisible(who.organizationId, id);
-      await this.audit.record(who, {
-        action: 'project.update',
+      await this.bus.publish('project.update', {
+        actor: who,
         resourceType: 'project',
         resourceId: id,
         before: { name: before.name, thread_retention_days: before.threadRetentionDays },
@@ -97,21 +91,19 @@ export class ProjectsService {
    * once on every surface and every instance, and the messaging and events caches drop them (`project.deleted`).
    */
   async delete(who: Principal, projectId: string): Promise<void> {
-    const deleted = await this.credentials.commit(who.organizationId, async () => {
+    await this.credentials.commit(who.organizationId, async () => {
       const project = await this.projects.findVisible(who.organizationId, projectId.toLowerCase());
       if (!project || !(await this.projects.softDelete(who.organizationId, project.id))) throw new NotFoundError('Project');
-      const owners = { agents: this.agents, versions: this.versions, keys: this.keys };
-      const changes = await deleteAgents(owners, who.organizationId, { projectId: project.id });
-      await this.audit.record(who, {
-        action: 'project.delete',
+      const changes = await deleteAgents({ agents: this.agents, bus: this.bus }, who.organizationId, { projectId: project.id });
+      await this.bus.publish('project.delete', {
+        actor: who,
         resourceType: 'project',
         resourceId: project.id,
         before: { name: project.name, deleted_agent_ids: changes.map((change) => change.agentId) },
       });
-      return changes;
+      const agentIds = changes.map((change) => change.agentId);
+      await this.bus.publish('project.deleted', { organizationId: who.organizationId, projectId: project.id, agentIds });
     });
-    const agentIds = deleted.map((change) => change.agentId);
-    this.bus.emit('project.deleted', { organizationId: who.organizationId, projectId: projectId.toLowerCase(), agentIds });
   }
 
   /** The caller's live project, or 404 — never 403, so other tenants' ids cannot be probed. */

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { EventsModule } from '../events/events.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
-import { WebhookOutboxModule } from '../webhooks/webhook-outbox.module.js';
 import { ThreadDeletionService } from './thread-deletion.service.js';
 
 /**
@@ -10,7 +9,7 @@ import { ThreadDeletionService } from './thread-deletion.service.js';
  * the threads module's (`DELETE /management/v1/threads…`); the scheduled job is in RetentionWorkerModule.
  */
 @Module({
-  imports: [ConversationsModule, EventsModule, ProjectsModule, WebhookOutboxModule],
+  imports: [ConversationsModule, EventsModule, ProjectsModule],
   providers: [ThreadDeletionService],
   exports: [ThreadDeletionService],
 })

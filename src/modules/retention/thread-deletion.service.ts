@@ -4,13 +4,12 @@ import { EventBus } from '../../common/bus/event-bus.js';
 import { NotFoundError } from '../../common/errors/app-error.js';
 import { AppConfig } from '../../config/app-config.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
-import { AuditService, type AuditActor } from '../audit/audit.service.js';
+import type { ChangeActor } from '../../common/bus/event-map.js';
 import type { Principal } from '../auth/principal.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import type { ThreadSelection } from '../conversations/conversations.types.js';
 import { EventsService } from '../events/events.service.js';
 import { ProjectsService } from '../projects/projects.service.js';
-import { WebhookOutbox } from '../webhooks/webhook-outbox.service.js';
 import type { UserErasureResponseDto } from './dto/erasure.dto.js';
 
 const DAY_MS = 86_400_000;
@@ -39,7 +38,7 @@ export const RETENTION_ACTOR_NAME = 'thread-retention';
 
 /** Who asked for a batch and what its audit record names. */
 interface BatchAudit {
-  actor: AuditActor;
+  actor: ChangeActor;
   resourceType: 'thread' | 'end_user' | 'project';
   resourceId: string;
   /** Extra summary fields (never contents). */
@@ -64,8 +63,6 @@ export class ThreadDeletionService {
     private readonly unitOfWork: UnitOfWork,
     private readonly bus: EventBus,
     private readonly config: AppConfig,
-    private readonly audit: AuditService,
-    private readonly webhooks: WebhookOutbox,
   ) {}
 
   /** End-user erasure of one thread of the caller's organization, now; another organization's thread is 404. */
@@ -129,9 +126,9 @@ export class ThreadDeletionService {
 
   /**
    * One batch in one transaction: lock and delete up to RETENTION_BATCH_SIZE threads (their interactions and channel
-   * messages cascade), delete their events, and append the audit record (counts, not contents) when something was
-   * deleted — all in the batch's transaction; after the commit, tell the other modules (`threads.deleted`: replay
-   * buffers, caches) and wait for them, so an erasure answers once the buffers are gone too.
+   * messages cascade), delete their events, publish `threads.deleted` (in the transaction, the webhook outbox deletes
+   * their deliveries; after the commit, replay buffers go, and the batch waits for that, so an erasure answers once
+   * the buffers are gone too) and, when something was deleted, `thread.delete` (the audit record: counts, not contents).
    */
   private async batch(selection: ThreadSelection, reason: DeletionReason, audit: BatchAudit): Promise<DeletionCounts> {
     const recentSince = new Date(Date.now() - this.config.streaming.replayTtlSeconds * 1000 - REPLAY_MARGIN_MS);
@@ -139,27 +136,29 @@ export class ThreadDeletionService {
       const gone = await this.conversations.deleteThreads(selection, this.config.retention.batchSize, recentSince);
       const threadIds = gone.threads.map((t) => t.id);
       const events = await this.events.deleteForThreads(threadIds);
-      const webhookDeliveries = await this.webhooks.deleteForThreads(threadIds);
-      if (threadIds.length > 0) {
-        await this.audit.record(audit.actor, {
-          action: 'thread.delete',
-          resourceType: audit.resourceType,
-          resourceId: audit.resourceId,
-          before: { threads: threadIds.length, interactions: gone.interactionCount, events, webhook_deliveries: webhookDeliveries },
-          after: { reason, ...audit.summary },
+      if (threadIds.length === 0) return { ...gone, threadIds, events };
+      const dependents: Record<string, number> = {};
+      // A batch of `expired` spans one project; an erasure one organization: one event per organization either way.
+      for (const organizationId of new Set(gone.threads.map((t) => t.organizationId))) {
+        const ids = gone.threads.filter((t) => t.organizationId === organizationId).map((t) => t.id);
+        await this.bus.publish('threads.deleted', {
+          organizationId,
+          threadIds: ids,
+          interactionIds: gone.recentInteractionIds,
+          reason,
+          dependents,
         });
       }
+      await this.bus.publish('thread.delete', {
+        actor: audit.actor,
+        resourceType: audit.resourceType,
+        resourceId: audit.resourceId,
+        before: { threads: threadIds.length, interactions: gone.interactionCount, events, ...dependents },
+        after: { reason, ...audit.summary },
+      });
       return { ...gone, threadIds, events };
     });
-    const counts = { threads: deleted.threadIds.length, interactions: deleted.interactionCount, events: deleted.events };
-    if (counts.threads === 0) return counts;
-    // A batch of `expired` spans one project; an erasure one organization: one event per organization either way.
-    for (const organizationId of new Set(deleted.threads.map((t) => t.organizationId))) {
-      const threadIds = deleted.threads.filter((t) => t.organizationId === organizationId).map((t) => t.id);
-      const interactionIds = deleted.recentInteractionIds;
-      await this.bus.emitAsync('threads.deleted', { organizationId, threadIds, interactionIds, reason });
-    }
-    return counts;
+    return { threads: deleted.threadIds.length, interactions: deleted.interactionCount, events: deleted.events };
   }
 
   private logged(summary: RetentionRunSummary): RetentionRunSummary {

@@ -19,7 +19,7 @@ import type { EngineTurn, PinnedTurnInput, TokenUsage, TurnEvent, TurnInput, Tur
 import { contentTerms, tokenPieces } from './text/terms.js';
 import { countTextTokens } from './text/token-counter.js';
 import { tracingEnabled, withSpan, withStreamSpan } from '../../telemetry/tracing.js';
-import { embeddableRevision, PassageEmbeddingsService } from '../knowledge/passage-embeddings.service.js';
+import { embeddableRevision, PassageEmbeddingsService } from './embeddings/passage-embeddings.service.js';
 import type { DenseRanking } from './knowledge/dense-index.js';
 
 /** The wording of a turn: its text, who wrote it, the usage the provider reported (if any), the model request. */

@@ -5,7 +5,7 @@ import { ReplayBufferRepository } from './replay-buffer.repository.js';
 
 /**
  * Deleted threads take their stream replay buffers with them (docs/governance.md): a resume of an erased turn finds
- * nothing to replay. The deleting process handles it (`emitAsync`, so erasure answers once the buffers are gone);
+ * nothing to replay. The deleting process handles it (after the commit, before the unit of work resolves, so erasure answers once the buffers are gone);
  * Redis is shared, so once is enough.
  */
 @Injectable()

@@ -19,7 +19,7 @@ export interface BufferOwner {
 }
 
 /**
- * The replay buffers of streamed turns (DESIGN.md "SSE stream": resume with Last-Event-ID from any instance).
+ * The replay buffers of streamed turns (docs/streaming.md: resume with Last-Event-ID from any instance).
  *
  * Per interaction, a Redis Stream `<prefix>:replay:<interaction_id>` whose entry ids are `0-<seq>`, so "every event
  * after seq N" is `XRANGE (0-N +` and the live tail is `XREAD BLOCK … 0-N`; and `<prefix>:replay:<interaction_id>:owner`

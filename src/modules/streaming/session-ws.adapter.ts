@@ -8,10 +8,10 @@ import { requestIdFrom } from '../../common/http/request-id.js';
 import { AppConfig } from '../../config/app-config.js';
 
 /**
- * The `ws` adapter (STACK.md P15) for the messaging WebSocket session:
+ * The `ws` adapter for the messaging WebSocket session:
  * - gateway paths honour BASE_PATH (`@WebSocketGateway({ path })` is fixed at import time), and the legacy base
  *   path (`BASE_PATH` + `-v2`) upgrades too, like every HTTP route;
- * - frames are not parsed here: the gateway reads its own JSON frames (`{type, ...}`, DESIGN.md "WebSocket session"),
+ * - frames are not parsed here: the gateway reads its own JSON frames (`{type, ...}`, docs/streaming.md),
  *   so the adapter's `{event, data}` dispatch is switched off;
  * - frames over SESSION_MAX_FRAME_BYTES are not read: `ws` closes the session with 1009 (bounds memory per frame);
  * - a handshake `ws` refuses (wrong method, missing or bad Sec-WebSocket-* headers) is answered in the envelope

@@ -59,7 +59,7 @@ interface Session {
 type ServerFrame = Record<string, unknown> & { type: string };
 
 /**
- * The messaging WebSocket session (DESIGN.md "WebSocket session"): authenticated on the upgrade, then any number of
+ * The messaging WebSocket session (docs/streaming.md): authenticated on the upgrade, then any number of
  * turns, several at a time, each told apart by the client's request `id`. A thin transport over
  * `MessagingService.send`, like SSE; a bad frame is answered with an `error` frame and the session stays open.
  *

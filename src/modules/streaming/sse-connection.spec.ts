@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
-import { SseConnection, sseFrame } from './sse-connection.js';
+import { sseFrame } from '../../common/http/sse.js';
+import { SseConnection } from './sse-connection.js';
 
 /** A response whose socket accepts writes only when `release()` is called (a reader that stopped reading). */
 class StalledResponse extends Writable {

@@ -1,13 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-
-/** Headers that make proxies pass events through at once (nginx honours x-accel-buffering). */
-export const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache, no-transform',
-  'x-accel-buffering': 'no',
-  connection: 'keep-alive',
-} as const;
+import { SSE_HEADERS, sseFrame } from '../../common/http/sse.js';
 
 export interface SseOptions {
   /** A `: ping` comment this often while the stream is open. */
@@ -16,13 +9,8 @@ export interface SseOptions {
   maxBufferedBytes: number;
 }
 
-/** One SSE frame: `id` (unless empty), `event`, one `data` line (JSON has no raw newlines), blank line. */
-export function sseFrame(id: string, event: string, json: string): string {
-  return id ? `id: ${id}\nevent: ${event}\ndata: ${json}\n\n` : `event: ${event}\ndata: ${json}\n\n`;
-}
-
 /**
- * The client side of one SSE response on a hijacked Fastify reply (STACK.md P14): headers set earlier by hooks
+ * The client side of one SSE response on a hijacked Fastify reply: headers set earlier by hooks
  * (x-request-id, CORS, security headers) are copied into `writeHead`, because a hijacked reply drops them.
  *
  * Backpressure: a frame goes to the socket only while the socket accepts more (`write()` returned true, or after

@@ -31,7 +31,7 @@ export interface SseSink {
 }
 
 /**
- * SSE turns and resumes (DESIGN.md "SSE stream"). A new turn runs through `MessagingService.send` with an event
+ * SSE turns and resumes (docs/streaming.md). A new turn runs through `MessagingService.send` with an event
  * callback; every event is numbered, stored in the replay buffer and then written to the client, so the client's
  * ids are always resumable. The client going away never cancels the turn: it runs to the end and is saved, and its
  * events keep going to the buffer for a later resume.

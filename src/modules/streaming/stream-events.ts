@@ -6,7 +6,7 @@ import type { TurnStreamEvent } from '../messaging/messaging.service.js';
 import type { CardDto } from '../runtime/runtime.types.js';
 
 /**
- * The events of one streamed turn (DESIGN.md "SSE stream"), in order: `thread` → `delta`* → `card`* → `message` →
+ * The events of one streamed turn (docs/streaming.md), in order: `thread` → `delta`* → `card`* → `message` →
  * `suggestions` → `done`; or `error` (then nothing) once the stream has begun. WebSocket frames carry the same
  * payloads with `type` and the client's request `id` at the top level.
  */

@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module.js';
+import { MetricsModule } from '../metrics/metrics.module.js';
+import { AuthModule } from '../auth/auth.module.js';
 import { MessagingModule } from '../messaging/messaging.module.js';
 import { ReplayBufferEraser } from './replay-buffer-eraser.js';
 import { ReplayBufferRepository } from './replay-buffer.repository.js';
@@ -9,7 +12,7 @@ import { StreamController } from './stream.controller.js';
 
 /** The streaming transports over the messaging turn: resumable SSE and the WebSocket session. */
 @Module({
-  imports: [MessagingModule],
+  imports: [AuthModule, MetricsModule, IdempotencyModule, MessagingModule],
   controllers: [StreamController],
   providers: [SseStreamService, ReplayBufferRepository, ReplayBufferEraser, SessionGateway, SessionService],
 })

@@ -1,9 +1,9 @@
+import { EventBus } from '../../common/bus/event-bus.js';
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../common/errors/app-error.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
-import { AuditService } from '../audit/audit.service.js';
 import type { Principal } from '../auth/principal.js';
 import { selectedRuntime } from '../conversations/thread-list-filter.js';
 import type { ListMessagesQueryDto, ListThreadsQueryDto } from './dto/thread-query.dto.js';
@@ -24,7 +24,7 @@ export class ThreadsService {
   constructor(
     private readonly conversations: ConversationsService,
     private readonly unitOfWork: UnitOfWork,
-    private readonly audit: AuditService,
+    private readonly bus: EventBus,
   ) {}
 
   async list(who: Principal, query: ListThreadsQueryDto, request: PageRequest): Promise<Page<ThreadItemDto>> {
@@ -40,8 +40,8 @@ export class ThreadsService {
       const before = await this.conversations.findThread(who.organizationId, threadId);
       const renamed = await this.conversations.renameThread(who.organizationId, threadId, selectedRuntime(runtimeVersion), title);
       if (!renamed) throw new NotFoundError('Thread');
-      await this.audit.record(who, {
-        action: 'thread.update',
+      await this.bus.publish('thread.update', {
+        actor: who,
         resourceType: 'thread',
         resourceId: renamed.id,
         before: { title: before?.title ?? null },

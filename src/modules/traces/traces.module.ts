@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module.js';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { ThreadsModule } from '../threads/threads.module.js';
 import { TracesController } from './traces.controller.js';
 import { TracesService } from './traces.service.js';
 
 @Module({
-  imports: [ConversationsModule, ThreadsModule],
+  imports: [AuthModule, ConversationsModule, ThreadsModule],
   controllers: [TracesController],
   providers: [TracesService],
 })

@@ -2,7 +2,7 @@ import { Body, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { ApiExampleBody } from '../../common/swagger/api-example-body.decorator.js';
-import { AgentIdParams } from '../agents/dto/agent.dto.js';
+import { AgentIdParams } from '../agent-records/dto/agent.dto.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import { ManagementController } from '../auth/decorators/surface.decorators.js';
 import type { Principal } from '../auth/principal.js';

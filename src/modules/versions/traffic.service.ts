@@ -2,9 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { NotFoundError, ValidationError, type ErrorDetail } from '../../common/errors/app-error.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
-import type { AgentEntity } from '../agents/agent.entity.js';
-import { AgentsRepository } from '../agents/agents.repository.js';
-import { AuditService } from '../audit/audit.service.js';
+import type { AgentEntity } from '../agent-records/agent.entity.js';
+import { AgentsRepository } from '../agent-records/agents.repository.js';
 import type { Principal } from '../auth/principal.js';
 import type { TrafficResponseDto, UpdateTrafficDto } from './dto/traffic.dto.js';
 import { TrafficRepository, type PinnedRevisionRow, type RoutingRow, type TrafficArmRow } from './traffic.repository.js';
@@ -24,7 +23,6 @@ export class TrafficService {
     private readonly versions: VersionsRepository,
     private readonly agents: AgentsRepository,
     private readonly bus: EventBus,
-    private readonly audit: AuditService,
   ) {}
 
   async get(who: Principal, agentId: string): Promise<TrafficResponseDto> {
@@ -77,36 +75,35 @@ export class TrafficService {
       const before = await this.traffic.arms(agent.id);
       await this.traffic.replace(agent.organizationId, agent.id, resolved);
       const arms = await this.traffic.arms(agent.id);
-      await this.audit.record(who, {
-        action: 'traffic.update',
+      await this.bus.publish('traffic.update', {
+        actor: who,
         resourceType: 'agent',
         resourceId: agent.id,
         before: before.length > 0 ? auditSummary(before) : null,
         after: auditSummary(arms),
       });
+      await this.bus.publish('agent.traffic_changed', { organizationId: agent.organizationId, agentId: agent.id, reason: 'update' });
       return { agent, arms };
     });
-    this.bus.emit('agent.traffic_changed', { organizationId: agent.organizationId, agentId: agent.id, reason: 'update' });
     return toResponse(agent, arms);
   }
 
   /** Ends the split (a no-op without one, which records nothing); the live version is untouched. */
   async remove(who: Principal, agentId: string): Promise<void> {
-    const { agent, removed } = await this.unitOfWork.run(async () => {
+    await this.unitOfWork.run(async () => {
       const agent = await this.lockAgent(who, agentId);
       const before = await this.traffic.arms(agent.id);
-      if (before.length === 0) return { agent, removed: 0 };
+      if (before.length === 0) return;
       await this.traffic.clear(agent.id);
-      await this.audit.record(who, {
-        action: 'traffic.delete',
+      await this.bus.publish('traffic.delete', {
+        actor: who,
         resourceType: 'agent',
         resourceId: agent.id,
         before: auditSummary(before),
         after: null,
       });
-      return { agent, removed: before.length };
+      await this.bus.publish('agent.traffic_changed', { organizationId: agent.organizationId, agentId: agent.id, reason: 'delete' });
     });
-    if (removed > 0) this.bus.emit('agent.traffic_changed', { organizationId: agent.organizationId, agentId: agent.id, reason: 'delete' });
   }
 
   /** The live pointer, live revision and split arms of an agent (messaging's cache loads this; undefined: no such agent). */

@@ -7,7 +7,7 @@ import { CurrentPageRequest } from '../../common/pagination/page-request.decorat
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { ApiExampleBody } from '../../common/swagger/api-example-body.decorator.js';
-import { AgentIdParams } from '../agents/dto/agent.dto.js';
+import { AgentIdParams } from '../agent-records/dto/agent.dto.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import { ListVersionsQueryDto } from './dto/list-versions.query.dto.js';

@@ -1,16 +1,17 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module.js';
+import { AuthModule } from '../auth/auth.module.js';
 import { BundlesModule } from '../bundles/bundles.module.js';
-import { AgentRecordsModule } from '../agents/agent-records.module.js';
+import { AgentRecordsModule } from '../agent-records/agent-records.module.js';
 import { TrafficController } from './traffic.controller.js';
 import { TrafficRepository } from './traffic.repository.js';
 import { TrafficService } from './traffic.service.js';
-import { WebhookOutboxModule } from '../webhooks/webhook-outbox.module.js';
 import { VersionsController } from './versions.controller.js';
 import { VersionsRepository } from './versions.repository.js';
 import { VersionsService } from './versions.service.js';
 
 @Module({
-  imports: [AgentRecordsModule, BundlesModule, WebhookOutboxModule],
+  imports: [AuthModule, IdempotencyModule, AgentRecordsModule, BundlesModule],
   controllers: [VersionsController, TrafficController],
   providers: [VersionsService, VersionsRepository, TrafficService, TrafficRepository],
   exports: [VersionsService, TrafficService],

@@ -5,10 +5,9 @@ import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { AppConfig } from '../../config/app-config.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
-import type { AgentEntity } from '../agents/agent.entity.js';
-import { AgentsRepository } from '../agents/agents.repository.js';
+import type { AgentEntity } from '../agent-records/agent.entity.js';
+import { AgentsRepository } from '../agent-records/agents.repository.js';
 import type { Principal } from '../auth/principal.js';
-import { AuditService } from '../audit/audit.service.js';
 import { changedFields } from '../audit/audit-summary.js';
 import { bundleDigest } from '../bundles/bundle-digest.js';
 import type { Bundle } from '../bundles/bundle.types.js';
@@ -18,7 +17,8 @@ import type { ListVersionsQueryDto } from './dto/list-versions.query.dto.js';
 import type { CreateVersionDto, PushBundleDto, UpdateVersionDto } from './dto/version-request.dto.js';
 import type { BundleResponseDto, PushResponseDto, VersionResponseDto } from './dto/version-response.dto.js';
 import { EventBus } from '../../common/bus/event-bus.js';
-import type { LiveRevisionChange } from '../../common/bus/event-map.js';
+import type { AgentsDeleted, LiveRevisionChange } from '../../common/bus/event-map.js';
+import { OnBusEvent } from '../../common/bus/on-bus-event.decorator.js';
 import type { AgentRevisionEntity } from './entities/agent-revision.entity.js';
 import type { AgentVersionEntity } from './entities/agent-version.entity.js';
 import { assertProviderConfigured } from './provider-keys.check.js';
@@ -26,7 +26,6 @@ import { VersionErrorCode } from './versions.errors.js';
 import { toVersionResponse } from './version-item.js';
 import { VersionsRepository } from './versions.repository.js';
 import { TrafficRepository } from './traffic.repository.js';
-import { WebhookOutbox } from '../webhooks/webhook-outbox.service.js';
 
 const tagOf = (number: number, revision: number) => `v${number}.${revision}`;
 
@@ -45,9 +44,7 @@ export class VersionsService {
     private readonly bundles: BundlesService,
     private readonly bus: EventBus,
     private readonly config: AppConfig,
-    private readonly audit: AuditService,
     private readonly traffic: TrafficRepository,
-    private readonly webhooks: WebhookOutbox,
   ) {}
 
   async create(who: Principal, agentId: string, dto: CreateVersionDto): Promise<VersionResponseDto> {
@@ -67,8 +64,8 @@ export class VersionsService {
       });
       const revision = await this.insertRevision(version, 0, bundle, null);
       await this.versions.updateVersion(version.id, { currentRevisionId: revision.id });
-      await this.audit.record(who, {
-        action: 'version.create',
+      await this.bus.publish('version.create', {
+        actor: who,
         resourceType: 'version',
         resourceId: version.id,
         after: {
@@ -109,8 +106,8 @@ export class VersionsService {
       if (dto.notes !== undefined) changes.notes = dto.notes;
       if (Object.keys(changes).length > 0) await this.versions.updateVersion(version.id, changes);
       const fields = (v: Pick<AgentVersionEntity, 'label' | 'tags' | 'notes'>) => ({ label: v.label, tags: v.tags, notes: v.notes });
-      await this.audit.record(who, {
-        action: 'version.update',
+      await this.bus.publish('version.update', {
+        actor: who,
         resourceType: 'version',
         resourceId: version.id,
         ...changedFields(fields(version), fields({ ...version, ...changes })),
@@ -137,24 +134,23 @@ export class VersionsService {
       await this.adjustSplitForPublish(agent, version.id, revision.id);
       const before = { status: version.status, live_version_id: agent.liveVersionId, live_version_tag: agent.liveVersionTag };
       const change = await this.moveLivePointer(agent, version.id, revision, 'publish');
-      await this.audit.record(who, {
-        action: 'version.publish',
+      await this.bus.publish('version.publish', {
+        actor: who,
         resourceType: 'version',
         resourceId: version.id,
         before,
         after: { status: 'published', live_version_id: version.id, live_version_tag: revision.versionTag, digest: revision.digest },
       });
-      await this.webhooks.versionPublished(change, agent.projectId);
+      await this.bus.publish('agent.live_changed', change);
+      await this.bus.publish('version.published', change);
       return change;
     });
-    this.bus.emit('agent.live_changed', change);
-    this.bus.emit('version.published', change);
     return this.item(change.agentId, versionId);
   }
 
   /** Any non-live version → archived; the live one → 409 version_is_live; an arm of the traffic split → 409 version_in_traffic_split. */
   async archive(who: Principal, agentId: string, versionId: string): Promise<VersionResponseDto> {
-    const archived = await this.unitOfWork.run(async () => {
+    await this.unitOfWork.run(async () => {
       const agent = await this.lockAgent(who, agentId);
       const version = await this.findVersion(agent.id, versionId, true);
       if (agent.liveVersionId === version.id) {
@@ -170,17 +166,16 @@ export class VersionsService {
         );
       }
       if (version.status !== 'archived') await this.versions.updateVersion(version.id, { status: 'archived' });
-      await this.audit.record(who, {
-        action: 'version.archive',
+      await this.bus.publish('version.archive', {
+        actor: who,
         resourceType: 'version',
         resourceId: version.id,
         before: { status: version.status },
         after: { status: 'archived' },
       });
-      return agent;
+      // Threads staying on this version move to the split's or the live version (docs/releases.md).
+      await this.bus.publish('agent.traffic_changed', { organizationId: agent.organizationId, agentId: agent.id, reason: 'archive' });
     });
-    // Threads staying on this version move to the split's or the live version (docs/releases.md).
-    this.bus.emit('agent.traffic_changed', { organizationId: archived.organizationId, agentId: archived.id, reason: 'archive' });
     return this.item(agentId.toLowerCase(), versionId);
   }
 
@@ -230,8 +225,8 @@ export class VersionsService {
       const digest = bundleDigest(bundle);
       const committed = current.digest === digest ? current : await this.commitRevision(version, bundle, message);
       // Digests and tags only: a bundle may hold provider keys and tool credentials.
-      await this.audit.record(who, {
-        action: 'version.push',
+      await this.bus.publish('version.push', {
+        actor: who,
         resourceType: 'version',
         resourceId: version.id,
         before: { version_tag: current.versionTag, digest: current.digest },
@@ -307,9 +302,10 @@ export class VersionsService {
     return change;
   }
 
-  /** Agent delete (inside the agents service's unit of work): hard-deletes the versions and, by cascade, revisions. */
-  deleteAllOfAgent(agentId: string): Promise<void> {
-    return this.versions.deleteAllOfAgent(agentId);
+  /** Agent deletion (in its transaction): hard-deletes the agents' versions and, by cascade, their revisions. */
+  @OnBusEvent('agents.deleted', { phase: 'transaction' })
+  async agentsDeleted({ agentIds }: AgentsDeleted): Promise<void> {
+    for (const agentId of agentIds) await this.versions.deleteAllOfAgent(agentId);
   }
 
   /**

@@ -159,7 +159,7 @@ export class WebhookDeliveryService {
       .bumpSubscriptionVersion(endpoint.organization_id)
       .then((version) => this.subscriptions.propagate(endpoint.organization_id, version))
       .catch((error: unknown) => this.logger.warn({ err: error }, 'could not announce a disabled endpoint'));
-    this.bus.emit('webhook.disabled', {
+    void this.bus.publish('webhook.disabled', {
       organizationId: endpoint.organization_id,
       projectId: endpoint.project_id,
       webhookId: endpoint.id,

@@ -1,9 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import type { EventCompleted, EventFailed, LiveRevisionChange } from '../../common/bus/event-map.js';
+import type {
+  ChannelMessageStatusChanged,
+  EventCompleted,
+  EventFailed,
+  LiveRevisionChange,
+  ThreadOpened,
+  ThreadsDeleted,
+  TurnRecorded,
+} from '../../common/bus/event-map.js';
 import { OnBusEvent } from '../../common/bus/on-bus-event.decorator.js';
 import { newId } from '../../common/ids/new-id.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
-import type { NewThread, TurnRecord } from '../conversations/conversations.types.js';
+import type { TurnReplyDto, WebhookData } from './dto/webhook-payloads.dto.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { WebhookJobs } from './webhook-jobs.js';
@@ -11,33 +19,27 @@ import { WebhookSubscriptions } from './webhook-subscriptions.js';
 import type { WebhookEventType } from './webhooks.constants.js';
 
 /** One message to send to the subscribed endpoints of a project. */
-export interface WebhookMessage {
+export interface WebhookMessage<T extends WebhookEventType = WebhookEventType> {
   organizationId: string;
   /** The project whose endpoints receive it; when null, the agent's project. */
   projectId: string | null;
   agentId: string | null;
-  type: WebhookEventType;
+  type: T;
   /** The thread it is about, if any: the message then carries the thread's next sequence number. */
   threadId: string | null;
   occurredAt: Date;
-  data: Record<string, unknown>;
+  data: WebhookData[T];
 }
 
-/** An outbound channel message changed status (delivery reports, sends, failures). */
-export interface ChannelMessageStatusChange {
-  organizationId: string;
-  agentId: string;
-  threadId: string;
-  messageId: string;
-  channel: string;
-  status: string;
-  error: string | null;
-}
+/** Whether the organization's endpoints subscribe to `type`; for a null payload, any organization's (no I/O). */
+const wanted = (outbox: WebhookOutbox, change: { organizationId: string } | null, type: WebhookEventType): boolean =>
+  change ? outbox.wants(change.organizationId, type) : outbox.wantsAnywhere(type);
 
 /**
- * The outbox of outbound webhooks. Sources call it inside the transaction of the change they report: the delivery
- * rows commit or roll back with the change, and are enqueued once it has committed (`UnitOfWork.afterCommit`).
- * Every source first asks `wants()`, which answers from memory: a change nobody subscribed to costs nothing.
+ * The outbox of outbound webhooks: an in-transaction subscriber of the bus changes it reports. Its delivery rows
+ * commit or roll back with the change, and are enqueued once it has committed (`UnitOfWork.afterCommit`). Each
+ * subscription's `wants` answers from memory (WebhookSubscriptions), so a change nobody subscribed to costs nothing:
+ * its publisher needs no transaction for it.
  */
 @Injectable()
 export class WebhookOutbox {
@@ -59,23 +61,23 @@ export class WebhookOutbox {
     return this.subscriptions.wantsAnywhere(type);
   }
 
-  /** Whether recording this turn produces any message (`turn.completed`, and `thread.created` for a new thread). */
-  wantsTurn(turn: Pick<TurnRecord, 'organizationId' | 'newThread'>): boolean {
-    return (
-      this.wants(turn.organizationId, 'turn.completed') || (turn.newThread !== null && this.wants(turn.organizationId, 'thread.created'))
-    );
-  }
-
   /**
    * Thread erasure and retention: the deliveries of these threads go with them, pending ones too — their bodies
-   * carry the turns' text, and an erased conversation must not leave later. Call in the deletion's transaction.
+   * carry the turns' text, and an erased conversation must not leave later.
    */
-  deleteForThreads(threadIds: string[]): Promise<number> {
-    return this.deliveries.deleteForThreads(threadIds);
+  @OnBusEvent('threads.deleted', { phase: 'transaction' })
+  async threadsDeleted(deleted: ThreadsDeleted): Promise<void> {
+    deleted.dependents.webhook_deliveries =
+      (deleted.dependents.webhook_deliveries ?? 0) + (await this.deliveries.deleteForThreads(deleted.threadIds));
   }
 
-  /** The messages of a recorded turn; call in the turn's transaction. */
-  async turnRecorded(turn: TurnRecord): Promise<void> {
+  /** `turn.completed`, and `thread.created` for a turn that opened its thread. */
+  @OnBusEvent('turn.recorded', {
+    phase: 'transaction',
+    wants: (outbox: WebhookOutbox, turn) =>
+      wanted(outbox, turn, 'turn.completed') || ((!turn || turn.newThread !== null) && wanted(outbox, turn, 'thread.created')),
+  })
+  async turnRecorded(turn: TurnRecorded): Promise<void> {
     const base = { organizationId: turn.organizationId, projectId: turn.projectId, agentId: turn.agentId, threadId: turn.threadId };
     if (turn.newThread && this.wants(turn.organizationId, 'thread.created')) {
       await this.record({
@@ -109,16 +111,16 @@ export class WebhookOutbox {
           user_id: turn.userId,
           user_text: turn.userText,
           usage: turn.usage,
-          reply: { message_id: turn.replyMessageId, text: turn.replyText, ...turn.reply },
+          reply: { message_id: turn.replyMessageId, text: turn.replyText, ...turn.reply } as TurnReplyDto,
           created_at: turn.createdAt.toISOString(),
         },
       });
     }
   }
 
-  /** `thread.created` for a thread opened before its first turn (a channel conversation); call in its transaction. */
-  async threadCreated(thread: NewThread): Promise<void> {
-    if (!this.wants(thread.organizationId, 'thread.created')) return;
+  /** `thread.created` for a thread opened before its first turn (a channel conversation). */
+  @OnBusEvent('thread.opened', { phase: 'transaction', wants: (outbox: WebhookOutbox, thread) => wanted(outbox, thread, 'thread.created') })
+  async threadOpened(thread: ThreadOpened): Promise<void> {
     const createdAt = thread.createdAt ?? new Date();
     await this.record({
       organizationId: thread.organizationId,
@@ -139,12 +141,16 @@ export class WebhookOutbox {
     });
   }
 
-  /** `version.published`; call in the publish's transaction. */
-  async versionPublished(change: LiveRevisionChange, projectId: string): Promise<void> {
-    if (!this.wants(change.organizationId, 'version.published')) return;
+  /** `version.published`: a publish, or a rename that re-published the live revision. */
+  @OnBusEvent('version.published', {
+    phase: 'transaction',
+    wants: (outbox: WebhookOutbox, change) => wanted(outbox, change, 'version.published'),
+  })
+  async versionPublished(change: LiveRevisionChange): Promise<void> {
+    if (change.reason === 'agent_deleted' || !change.versionId || !change.revisionId || !change.versionTag) return;
     await this.record({
       organizationId: change.organizationId,
-      projectId,
+      projectId: null,
       agentId: change.agentId,
       threadId: null,
       type: 'version.published',
@@ -159,9 +165,11 @@ export class WebhookOutbox {
     });
   }
 
-  /** `channel.message.status`; call in the transaction of the status change. */
-  async channelMessageStatus(change: ChannelMessageStatusChange): Promise<void> {
-    if (!this.wants(change.organizationId, 'channel.message.status')) return;
+  @OnBusEvent('channel.message.status', {
+    phase: 'transaction',
+    wants: (outbox: WebhookOutbox, change) => wanted(outbox, change, 'channel.message.status'),
+  })
+  async channelMessageStatus(change: ChannelMessageStatusChanged): Promise<void> {
     await this.record({
       organizationId: change.organizationId,
       projectId: null,
@@ -181,59 +189,56 @@ export class WebhookOutbox {
   }
 
   /**
-   * An accepted event's outcome, from the bus (the events worker emits it once the outcome has committed): a crash
-   * between that commit and this write loses the message — the one source without a transaction of its own here.
+   * An accepted event's outcome. The events worker publishes it once the outcome has committed, so this runs in a
+   * transaction of its own: a crash between that commit and this write loses the message.
    */
-  @OnBusEvent('event.completed')
+  @OnBusEvent('event.completed', {
+    phase: 'transaction',
+    wants: (outbox: WebhookOutbox, event) => wanted(outbox, event, 'event.completed'),
+  })
   async eventCompleted(event: EventCompleted): Promise<void> {
-    if (!this.wants(event.organizationId, 'event.completed')) return;
-    await this.unitOfWork.run(() =>
-      this.record({
-        organizationId: event.organizationId,
-        projectId: null,
-        agentId: event.agentId,
-        threadId: event.threadId,
-        type: 'event.completed',
-        occurredAt: new Date(),
-        data: {
-          event_id: event.eventId,
-          status: 'completed',
-          agent_id: event.agentId,
-          external_thread_id: event.externalThreadId,
-          thread_id: event.threadId,
-          interaction_id: event.interactionId,
-          error: null,
-        },
-      }),
-    );
+    await this.record({
+      organizationId: event.organizationId,
+      projectId: null,
+      agentId: event.agentId,
+      threadId: event.threadId,
+      type: 'event.completed',
+      occurredAt: new Date(),
+      data: {
+        event_id: event.eventId,
+        status: 'completed',
+        agent_id: event.agentId,
+        external_thread_id: event.externalThreadId,
+        thread_id: event.threadId,
+        interaction_id: event.interactionId,
+        error: null,
+      },
+    });
   }
 
-  @OnBusEvent('event.failed')
+  @OnBusEvent('event.failed', { phase: 'transaction', wants: (outbox: WebhookOutbox, event) => wanted(outbox, event, 'event.failed') })
   async eventFailed(event: EventFailed): Promise<void> {
-    if (!this.wants(event.organizationId, 'event.failed')) return;
-    await this.unitOfWork.run(() =>
-      this.record({
-        organizationId: event.organizationId,
-        projectId: null,
-        agentId: event.agentId,
-        threadId: null,
-        type: 'event.failed',
-        occurredAt: new Date(),
-        data: {
-          event_id: event.eventId,
-          status: 'failed',
-          agent_id: event.agentId,
-          external_thread_id: event.externalThreadId,
-          thread_id: null,
-          interaction_id: null,
-          error: event.error,
-        },
-      }),
-    );
+    await this.record({
+      organizationId: event.organizationId,
+      projectId: null,
+      agentId: event.agentId,
+      threadId: null,
+      type: 'event.failed',
+      occurredAt: new Date(),
+      data: {
+        event_id: event.eventId,
+        status: 'failed',
+        agent_id: event.agentId,
+        external_thread_id: event.externalThreadId,
+        thread_id: null,
+        interaction_id: null,
+        error: event.error,
+      },
+    });
   }
 
   /** Writes one delivery per subscribed endpoint of the project, enqueued after the transaction commits. */
-  async record(message: WebhookMessage): Promise<void> {
+  private async record<T extends WebhookEventType>(message: WebhookMessage<T>): Promise<void> {
     const targets = await this.endpoints.targets(message);
     if (targets.endpointIds.length === 0) return;
     const body = JSON.stringify({

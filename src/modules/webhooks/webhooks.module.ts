@@ -1,15 +1,15 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module.js';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { WebhookOutboxModule } from './webhook-outbox.module.js';
 import { WebhooksController } from './webhooks.controller.js';
 import { WebhooksService } from './webhooks.service.js';
-import { WebhookAuditListener } from './webhook-audit.listener.js';
 
 /** Outbound webhooks, management surface: endpoints, secrets and the delivery log (docs/webhooks.md). */
 @Module({
-  imports: [WebhookOutboxModule, ProjectsModule],
+  imports: [AuthModule, WebhookOutboxModule, ProjectsModule],
   controllers: [WebhooksController],
-  providers: [WebhooksService, WebhookAuditListener],
+  providers: [WebhooksService],
   exports: [WebhooksService],
 })
 export class WebhooksModule {}

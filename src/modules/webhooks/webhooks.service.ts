@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EventBus } from '../../common/bus/event-bus.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import { checkOutboundUrl } from '../../common/outbound/outbound-policy.js';
@@ -7,7 +8,6 @@ import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { AppConfig } from '../../config/app-config.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
-import { AuditService } from '../audit/audit.service.js';
 import type { Principal } from '../auth/principal.js';
 import { ProjectsService } from '../projects/projects.service.js';
 import type {
@@ -40,7 +40,7 @@ export class WebhooksService {
     private readonly jobs: WebhookJobs,
     private readonly unitOfWork: UnitOfWork,
     private readonly config: AppConfig,
-    private readonly audit: AuditService,
+    private readonly bus: EventBus,
   ) {}
 
   async create(who: Principal, projectId: string, dto: CreateWebhookDto): Promise<WebhookWithSecretResponseDto> {
@@ -60,8 +60,8 @@ export class WebhooksService {
         enabled: dto.enabled ?? true,
         secret: this.secrets.seal(id, secret),
       });
-      await this.audit.record(who, {
-        action: 'webhook.create',
+      await this.bus.publish('webhook.create', {
+        actor: who,
         resourceType: 'webhook',
         resourceId: created.id,
         after: this.summary(created),
@@ -92,8 +92,8 @@ export class WebhooksService {
         enabled: dto.enabled,
       });
       if (!updated) throw new NotFoundError('Webhook');
-      await this.audit.record(who, {
-        action: 'webhook.update',
+      await this.bus.publish('webhook.update', {
+        actor: who,
         resourceType: 'webhook',
         resourceId: updated.id,
         before: this.summary(before),
@@ -109,8 +109,8 @@ export class WebhooksService {
     const version = await this.unitOfWork.run(async () => {
       const before = await this.visible(who, projectId, webhookId, true);
       if (!(await this.endpoints.delete(who.organizationId, before.project_id, before.id))) throw new NotFoundError('Webhook');
-      await this.audit.record(who, {
-        action: 'webhook.delete',
+      await this.bus.publish('webhook.delete', {
+        actor: who,
         resourceType: 'webhook',
         resourceId: before.id,
         before: this.summary(before),
@@ -139,8 +139,8 @@ export class WebhooksService {
         overlap,
       );
       if (!rotated) throw new NotFoundError('Webhook');
-      await this.audit.record(who, {
-        action: 'webhook.rotate_secret',
+      await this.bus.publish('webhook.rotate_secret', {
+        actor: who,
         resourceType: 'webhook',
         resourceId: rotated.id,
         before: { secret_sha256: this.digestOf(before) },
@@ -168,8 +168,8 @@ export class WebhooksService {
       const endpoint = await this.visible(who, projectId, webhookId);
       const delivery = await this.deliveries.redeliver(endpoint.id, deliveryId.toLowerCase());
       if (!delivery) throw new NotFoundError('Delivery');
-      await this.audit.record(who, {
-        action: 'webhook.redeliver',
+      await this.bus.publish('webhook.redeliver', {
+        actor: who,
         resourceType: 'webhook_delivery',
         resourceId: delivery.id,
         after: { webhook_id: endpoint.id, event_type: delivery.event_type, attempts: delivery.attempts },

@@ -2,7 +2,7 @@ import { applyDecorators, Controller, UseInterceptors } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ManagementAuth, MessagingAuth } from './auth.decorator.js';
 import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
-import { requestContextInterceptor } from '../../audit/request-context.js';
+import { requestContextInterceptor } from '../../../common/http/request-context.js';
 
 /**
  * A controller on the management surface: `/management/v1`, session token or organization API key. Its handlers

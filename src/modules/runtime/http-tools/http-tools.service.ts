@@ -1,13 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { hkdfSync } from 'node:crypto';
 import { AppConfig } from '../../../config/app-config.js';
 import { newId } from '../../../common/ids/new-id.js';
 import { OutboundHttpClient, OutboundRequestError } from '../../../common/outbound/outbound-http.client.js';
+import { toolSigningSecret } from '../../../common/outbound/tool-signing.js';
 import { signPayload } from '../../../common/outbound/webhook-signature.js';
-import type { Principal } from '../../auth/principal.js';
-import { AgentsService } from '../../agents/agents.service.js';
 import { HTTP_TOOL_MAX_RESPONSE_BYTES, type CompiledHttpTool, type HttpCallResult, type HttpToolRequest } from '../engines/v1/http-tool.js';
-import type { ToolSigningSecretDto } from './tool-signing-secret.dto.js';
 
 /**
  * The I/O of HTTP tools (docs/http-tools.md): each call is signed per Standard Webhooks with the agent's signing
@@ -19,20 +16,7 @@ export class HttpToolsService {
   constructor(
     private readonly config: AppConfig,
     private readonly client: OutboundHttpClient,
-    private readonly agents: AgentsService,
   ) {}
-
-  /** The agent's signing secret (`whsec_…`), derived from the server key: stable across instances and restarts. */
-  signingSecret(agentId: string): string {
-    const key = hkdfSync('sha256', this.config.httpTools.signingKey, 'agent-service/http-tools', agentId.toLowerCase(), 32);
-    return `whsec_${Buffer.from(key).toString('base64')}`;
-  }
-
-  /** The signing secret of an agent the caller can see (404 otherwise). */
-  async signingSecretFor(who: Principal, agentId: string): Promise<ToolSigningSecretDto> {
-    const agent = await this.agents.get(who, agentId);
-    return { agent_id: agent.id, secret: this.signingSecret(agent.id), scheme: 'standard-webhooks-v1' };
-  }
 
   /** One tool call; `agentId` absent (engine-only callers) sends it unsigned. */
   async call(agentId: string | undefined, tool: CompiledHttpTool, request: HttpToolRequest): Promise<HttpCallResult> {
@@ -43,7 +27,12 @@ export class HttpToolsService {
       const at = new Date();
       headers['webhook-id'] = id;
       headers['webhook-timestamp'] = String(Math.floor(at.getTime() / 1000));
-      headers['webhook-signature'] = signPayload([this.signingSecret(agentId)], id, at, request.body ?? '');
+      headers['webhook-signature'] = signPayload(
+        [toolSigningSecret(this.config.httpTools.signingKey, agentId)],
+        id,
+        at,
+        request.body ?? '',
+      );
     }
     const started = performance.now();
     try {

@@ -1,15 +1,6 @@
 import { UpstreamTimeoutError, UpstreamUnavailableError } from '../runtime.errors.js';
 import { AppError } from '../../../common/errors/app-error.js';
-
-export type ProviderErrorKind = 'timeout' | 'unavailable' | 'rate_limited' | 'rejected' | 'other';
-
-// The failures toProviderError made, by kind (for the provider-error metric); weak, so errors are not kept.
-const kinds = new WeakMap<object, ProviderErrorKind>();
-
-/** The kind of a provider failure, when `error` is one (anything else: undefined). */
-export function providerErrorKind(error: unknown): ProviderErrorKind | undefined {
-  return typeof error === 'object' && error !== null ? kinds.get(error) : undefined;
-}
+import { classifyProviderError, type ProviderErrorKind } from '../../../common/errors/provider-error-kind.js';
 
 /**
  * Maps an SDK or network failure to our errors: timeouts (SDK timeout, or our own abort) → 504
@@ -46,8 +37,7 @@ function statusKind(status: number): ProviderErrorKind {
 }
 
 function classified(kind: ProviderErrorKind, error: AppError): AppError {
-  kinds.set(error, kind);
-  return error;
+  return classifyProviderError(kind, error);
 }
 
 /**

@@ -37,7 +37,7 @@ export class ThreadIdParams {
 export const THREAD_SORT_FIELDS = ['created_at'] as const;
 
 /**
- * Thread list filters (spec "Thread list filters"; DESIGN.md "Management reads"). Repeatable filters combine
+ * Thread list filters (docs/threads.md). Repeatable filters combine
  * with OR within the field; different fields combine with AND.
  */
 export class ListThreadsQueryDto extends PageQueryDto(THREAD_SORT_FIELDS, 'created_at', 'desc') implements ThreadListFilter {

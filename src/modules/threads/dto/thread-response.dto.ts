@@ -3,7 +3,7 @@ import { ApiId } from '../../../common/ids/is-id.decorator.js';
 import { CardResponseDto } from '../../messaging/dto/message-response.dto.js';
 import type { MessageRow, ThreadItemRow, ThreadRow } from '../../conversations/conversations.types.js';
 
-/** Thread list item (spec "Thread (list item)" plus DESIGN.md's agent, user and external ids). */
+/** Thread list item (the spec's "Thread (list item)" plus the agent, user and external ids; docs/threads.md). */
 export class ThreadItemDto {
   @ApiId('Thread id') id: string;
   @ApiProperty({ description: 'The first message, shortened; renamable' }) title: string;

@@ -33,3 +33,6 @@ export class AgentEntity extends TimestampedEntity {
   @Column({ name: 'deleted_at', type: 'timestamptz', precision: 3, nullable: true })
   deletedAt: Date | null;
 }
+
+/** Locks a visible agent's row for the rest of the current transaction (see `findVisible`). */
+export type AgentLock = 'update' | 'share' | false;

@@ -1,9 +1,9 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RouteIndex } from '../http/route-index.js';
-import { AppError, UnsupportedMediaTypeError, ValidationError } from './app-error.js';
-import { ErrorCode } from './error-code.js';
-import { errorEnvelope } from './error-envelope.js';
+import type { RouteIndex } from './route-index.js';
+import { AppError, UnsupportedMediaTypeError, ValidationError } from '../errors/app-error.js';
+import { ErrorCode } from '../errors/error-code.js';
+import { errorEnvelope } from '../errors/error-envelope.js';
 
 /** Fastify's body errors that mean "this body cannot be read" (ours, from the body parsers, are already AppErrors). */
 const FASTIFY_BODY_ERRORS_AS_VALIDATION = new Set(['FST_ERR_CTP_INVALID_CONTENT_LENGTH']);

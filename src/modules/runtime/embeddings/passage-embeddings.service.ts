@@ -1,9 +1,9 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { AppConfig } from '../../config/app-config.js';
-import type { EmbeddingsSettings } from '../bundles/bundle.types.js';
-import type { PreparedAgent } from '../runtime/prepared-agent.js';
-import { EmbeddingsClient, EmbeddingsError, type EmbedOptions } from '../runtime/knowledge/dense-client.js';
+import { AppConfig } from '../../../config/app-config.js';
+import type { EmbeddingsSettings } from '../../bundles/bundle.types.js';
+import type { PreparedAgent } from '../prepared-agent.js';
+import { EmbeddingsClient, EmbeddingsError, type EmbedOptions } from '../knowledge/dense-client.js';
 import {
   DEFAULT_MIN_SIMILARITY,
   DENSE_CANDIDATES,
@@ -12,7 +12,7 @@ import {
   passageHash,
   passageInput,
   type DenseRanking,
-} from '../runtime/knowledge/dense-index.js';
+} from '../knowledge/dense-index.js';
 import { PassageEmbeddingsRepository, type StoredVector } from './passage-embeddings.repository.js';
 
 /** What embedding needs of a revision: its digest, its settings and its passages in the engine's order. */

@@ -3,7 +3,7 @@ import type { Page } from '../../common/pagination/page.dto.js';
 import { paginate, type PageRequest } from '../../common/pagination/paginate.js';
 import { SqlService } from '../../database/sql.service.js';
 import type { Bundle } from '../bundles/bundle.types.js';
-import { AgentEntity } from './agent.entity.js';
+import { AgentEntity, type AgentLock } from './agent.entity.js';
 import { ListAgentsQueryDto } from './dto/agent.dto.js';
 
 const SORT_COLUMNS: Record<string, string> = { created_at: 'a.created_at', updated_at: 'a.updated_at', name: 'a.name' };
@@ -12,9 +12,6 @@ const SORT_VALUE: Record<string, (a: AgentEntity) => string> = {
   updated_at: (a) => a.updatedAt.toISOString(),
   name: (a) => a.name,
 };
-
-/** Locks a visible agent's row for the rest of the current transaction (see `findVisible`). */
-export type AgentLock = 'update' | 'share' | false;
 
 /** An agent's live pointer with the live revision's bundle (the messaging hot path's one read on a cache miss). */
 export interface LiveAgentRow {

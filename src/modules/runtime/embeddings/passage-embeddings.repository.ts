@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SqlService } from '../../database/sql.service.js';
+import { SqlService } from '../../../database/sql.service.js';
 
 export interface StoredVector {
   hash: string;

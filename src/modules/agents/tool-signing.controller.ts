@@ -1,16 +1,16 @@
 import { Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ApiErrors } from '../../../common/swagger/api-errors.decorator.js';
-import { AgentIdParams } from '../../agents/dto/agent.dto.js';
-import { CurrentPrincipal } from '../../auth/decorators/auth.decorator.js';
-import { ManagementController } from '../../auth/decorators/surface.decorators.js';
-import type { Principal } from '../../auth/principal.js';
-import { HttpToolsService } from './http-tools.service.js';
-import { ToolSigningSecretDto } from './tool-signing-secret.dto.js';
+import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
+import { ManagementController } from '../auth/decorators/surface.decorators.js';
+import type { Principal } from '../auth/principal.js';
+import { AgentsService } from './agents.service.js';
+import { AgentIdParams } from '../agent-records/dto/agent.dto.js';
+import { ToolSigningSecretDto } from './dto/tool-signing-secret.dto.js';
 
 @ManagementController('Agents')
 export class ToolSigningController {
-  constructor(private readonly httpTools: HttpToolsService) {}
+  constructor(private readonly agents: AgentsService) {}
 
   @Get('agents/:agentId/tool-signing-secret')
   @ApiOperation({
@@ -21,6 +21,6 @@ export class ToolSigningController {
   @ApiOkResponse({ type: ToolSigningSecretDto })
   @ApiErrors(404, 422)
   get(@CurrentPrincipal() who: Principal, @Param() { agentId }: AgentIdParams): Promise<ToolSigningSecretDto> {
-    return this.httpTools.signingSecretFor(who, agentId);
+    return this.agents.toolSigningSecret(who, agentId);
   }
 }
