@@ -34,6 +34,7 @@ const TABLE_OWNERS: Record<string, string> = {
   webhook_deliveries: 'modules/webhooks',
   webhook_thread_sequences: 'modules/webhooks',
   usage_erased: 'modules/conversations',
+  thread_items: 'modules/conversations',
 };
 
 /**

@@ -11,6 +11,7 @@ import { expectStatus, liveAgent, shopBundle } from '../support/agents.js';
 import { startFakeOpenAI, type FakeServer } from '../support/fake-openai-server.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { waitFor } from '../support/wait.js';
+import { TURNS_WITH_MESSAGES } from '../support/threads.js';
 
 const EVENTS = '/messaging/v1/events';
 
@@ -118,7 +119,7 @@ describe('events webhook', () => {
       const [thread] = await t.dataSource.query(`SELECT external_id, agent_id, user_id FROM threads WHERE id = $1`, [done.thread_id]);
       expect(thread).toEqual({ external_id: 'order-1042', agent_id: agent.agentId, user_id: 'order-1042' });
       const [turn] = await t.dataSource.query(
-        `SELECT source, user_text, agent_variables, event_id, reply_text FROM interactions WHERE thread_id = $1`,
+        `SELECT source, user_text, agent_variables, event_id, reply_text FROM ${TURNS_WITH_MESSAGES} WHERE thread_id = $1`,
         [done.thread_id],
       );
       expect(turn).toMatchObject({
@@ -162,9 +163,10 @@ describe('events webhook', () => {
       });
       const [done] = await settled([eventId], agent.headers);
       expect(done.status).toBe('completed');
-      const [turn] = await t.dataSource.query(`SELECT user_id, user_text, agent_variables FROM interactions WHERE event_id = $1`, [
-        eventId,
-      ]);
+      const [turn] = await t.dataSource.query(
+        `SELECT user_id, user_text, agent_variables FROM ${TURNS_WITH_MESSAGES} WHERE event_id = $1`,
+        [eventId],
+      );
       expect(turn).toEqual({ user_id: 'customer-7', user_text: null, agent_variables: { user_id: 'customer-7', cart: [1, 2] } });
     });
 
@@ -424,7 +426,7 @@ describe('events webhook', () => {
       expect(done.every((d) => d.status === 'completed' && d.attempts === 1)).toBe(true);
       expect(new Set(done.map((d) => d.thread_id)).size).toBe(1);
       const turns: Array<{ event_id: string; seq: number; user_text: string }> = await t.dataSource.query(
-        `SELECT event_id, seq, user_text FROM interactions WHERE thread_id = $1 ORDER BY seq`,
+        `SELECT event_id, seq, user_text FROM ${TURNS_WITH_MESSAGES} WHERE thread_id = $1 ORDER BY seq`,
         [done[0].thread_id],
       );
       expect(turns.map((r) => r.event_id)).toEqual(ids);
