@@ -5,7 +5,7 @@ import { EventJobs } from '../../src/modules/events/event-jobs.js';
 import { EventsIngestService } from '../../src/modules/events/events-ingest.service.js';
 import { EventsRepository } from '../../src/modules/events/events.repository.js';
 import { EventsService } from '../../src/modules/events/events.service.js';
-import { MessagingService } from '../../src/modules/messaging/messaging.service.js';
+import { TurnPipeline } from '../../src/modules/messaging/turn-pipeline.js';
 import type { TestOrg } from '../factories/factory.js';
 import { expectStatus, liveAgent, shopBundle } from '../support/agents.js';
 import { startFakeOpenAI, type FakeServer } from '../support/fake-openai-server.js';
@@ -497,11 +497,11 @@ describe('events webhook', () => {
 
     it('fails an event whose processing can never succeed after 1 attempt, with its reason, and runs the next event of its conversation', async () => {
       const agent = await webhookAgent();
-      const messaging = t.app.get(MessagingService);
-      const send = messaging.send.bind(messaging);
+      const messaging = t.app.get(TurnPipeline);
+      const send = messaging.run.bind(messaging);
       // Deterministic failures inside the turn: the engine's failed allocation (what a 100,000-character text
       // caused) and PostgreSQL refusing the turn's data as too deeply nested.
-      const spy = jest.spyOn(messaging, 'send').mockImplementation(async (caller, request, onEvent) => {
+      const spy = jest.spyOn(messaging, 'run').mockImplementation(async (caller, request, onEvent) => {
         if (request.text === 'engine blow-up') throw new RangeError('Invalid string length');
         if (request.text === 'too complex') {
           throw Object.assign(new DatabaseError('stack depth limit exceeded', 0, 'error'), { code: '54001' });

@@ -12,6 +12,7 @@ import {
   HISTORY_TURNS,
   type ChannelThread,
   type DeletedThreads,
+  type ExternalThread,
   type ItemKind,
   type MessageRow,
   type NewThread,
@@ -243,13 +244,12 @@ export class ConversationsRepository {
     );
   }
 
-  async threadIdByExternalId(organizationId: string, agentId: string, externalId: string): Promise<string | undefined> {
-    const row = await this.sql.one<{ id: string }>(
-      `SELECT id FROM threads WHERE agent_id = $1 AND external_id = $2 AND organization_id = $3`,
+  threadByExternalId(organizationId: string, agentId: string, externalId: string): Promise<ExternalThread | undefined> {
+    return this.sql.one<ExternalThread>(
+      `SELECT id, channel FROM threads WHERE agent_id = $1 AND external_id = $2 AND organization_id = $3`,
       [agentId, externalId, organizationId],
       'conversations_thread_by_external_id',
     );
-    return row?.id;
   }
 
   /** A thread with no turn yet (a channel conversation's opening message is the channel's own). */

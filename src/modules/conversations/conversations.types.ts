@@ -184,6 +184,12 @@ export interface NewThread {
   channel?: { channel: string; phoneNumber: string; senderId: string | null; senderNumber: string; agentDisplayName: string | null };
 }
 
+/** A thread named by the caller's own id: a channel thread records its channel (`whatsapp`, `sms`), others null. */
+export interface ExternalThread {
+  id: string;
+  channel: string | null;
+}
+
 /** A channel thread as channels read it. */
 export interface ChannelThread {
   id: string;
