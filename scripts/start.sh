@@ -17,7 +17,7 @@ fi
 is_set() { [ -n "${!1:-}" ] || { [ -f .env ] && grep -qE "^[[:space:]]*(export[[:space:]]+)?$1=[^[:space:]]" .env; }; }
 
 if ! is_set DATABASE_URL || ! is_set REDIS_URL; then bash scripts/services.sh; fi
-[ -d node_modules ] || npm install --no-audit --no-fund
+[ -d node_modules ] || npm ci --ignore-scripts --no-audit --no-fund
 npm run -s build
 
 # Secrets for local use, kept across restarts in .data/ (gitignored), readable by this user only.

@@ -12,6 +12,6 @@ if [ ! -x /usr/bin/chromium ]; then
   $SUDO apt-get update -q >/dev/null
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends chromium fonts-liberation >/dev/null
 fi
-[ -d node_modules ] || npm install --no-audit --no-fund
+[ -d node_modules ] || npm ci --ignore-scripts --no-audit --no-fund
 npm run -s build
 NODE_ENV=test npm run -s test:jest -- "$@"

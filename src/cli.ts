@@ -6,6 +6,8 @@
  *   user:delete --user ID                                    → {"deleted": true}
  *   demo:ensure --file PATH                                  → the quickstart demo (src/quickstart/demo-setup.ts), also
  *                                                              written to PATH (mode 0600); needs BOOTSTRAP_ORG_API_KEY
+ *   secrets:rewrap                                           → {"rewrapped", "unreadable"}: stored secrets re-sealed with the
+ *                                                              first of ENCRYPTION_KEYS (docs/security.md, key rotation)
  * Deletions are announced to running instances, which refuse the deleted credentials at once.
  */
 import './config/env-file.js';
@@ -33,6 +35,8 @@ import { IdempotencyModule } from './modules/idempotency/idempotency.module.js';
 import { KeysService } from './modules/keys/keys.service.js';
 import { ProjectsService } from './modules/projects/projects.service.js';
 import { VersionsService } from './modules/versions/versions.service.js';
+import { WebhookSecretsRewrap } from './modules/webhooks/webhook-secrets.js';
+import { WebhookSecretsModule } from './modules/webhooks/webhook-secrets.module.js';
 import { ensureDemo } from './quickstart/demo-setup.js';
 
 const USAGE = `usage:
@@ -40,8 +44,9 @@ const USAGE = `usage:
   cli user:create --org ORGANIZATION_ID --email EMAIL --password PASSWORD
   cli org:delete --org ORGANIZATION_ID
   cli user:delete --user USER_ID
-  cli demo:ensure --file PATH      (with BOOTSTRAP_ORG_API_KEY set)`;
-const COMMANDS = ['org:create', 'user:create', 'org:delete', 'user:delete', 'demo:ensure'];
+  cli demo:ensure --file PATH      (with BOOTSTRAP_ORG_API_KEY set)
+  cli secrets:rewrap               (after putting a new key first in ENCRYPTION_KEYS)`;
+const COMMANDS = ['org:create', 'user:create', 'org:delete', 'user:delete', 'demo:ensure', 'secrets:rewrap'];
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -75,16 +80,19 @@ const orgApiKey = config.bootstrap.orgApiKey;
 if (command === 'demo:ensure' && !orgApiKey) fail('demo:ensure needs BOOTSTRAP_ORG_API_KEY: the demo belongs to that organization');
 
 // The demo needs the management modules (and the global ones their services and guards use: metrics reads the
-// queues); the other commands only organizations.
-const demoModules: Type[] =
-  command === 'demo:ensure'
-    ? [SqlModule, RedisModule, QueueModule, MetricsModule, AuthModule, AuditModule, IdempotencyModule, AgentsModule, KeysModule]
-    : [];
+// queues); secrets:rewrap the webhook endpoints' table; the other commands only organizations.
+const commandModules: Record<string, Type[]> = {
+  'demo:ensure': [SqlModule, RedisModule, QueueModule, MetricsModule, AuthModule, AuditModule, IdempotencyModule, AgentsModule, KeysModule],
+  'secrets:rewrap': [SqlModule, WebhookSecretsModule],
+};
 
 @Module({})
 class CliModule {
   static register(): DynamicModule {
-    return { module: CliModule, imports: [ConfigModule.forRoot(config), DatabaseModule, OrganizationsModule, ...demoModules] };
+    return {
+      module: CliModule,
+      imports: [ConfigModule.forRoot(config), DatabaseModule, OrganizationsModule, ...(commandModules[command!] ?? [])],
+    };
   }
 }
 
@@ -110,6 +118,7 @@ try {
         orgApiKey!,
         values.file!,
       ),
+    'secrets:rewrap': () => app.get(WebhookSecretsRewrap).rewrapAll(),
   };
   const result = await run[command!]!();
   process.stdout.write(`${JSON.stringify(result)}\n`);

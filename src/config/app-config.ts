@@ -1,5 +1,5 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
-import { EnvironmentVariables, validateEnv } from './env.schema.js';
+import { EnvironmentVariables, parseEncryptionKeys, validateEnv } from './env.schema.js';
 
 /** Typed, validated configuration grouped by area. Inject it; never read `process.env` elsewhere. */
 export class AppConfig {
@@ -39,7 +39,16 @@ export class AppConfig {
     timeoutMs: number;
   };
   /** The OpenAI-compatible embeddings endpoint bundles' `embeddings` use (docs/knowledge.md). */
-  readonly embeddings: { apiKey?: string; baseUrl?: string; batchSize: number; maxAttempts: number; timeoutMs: number };
+  readonly embeddings: {
+    apiKey?: string;
+    baseUrl?: string;
+    batchSize: number;
+    maxAttempts: number;
+    /** Per request when passages are embedded. */
+    timeoutMs: number;
+    /** A turn's whole dense-retrieval budget (passage vectors, then the question). */
+    queryTimeoutMs: number;
+  };
   readonly channels: {
     provider?: { baseUrl: string; accountSid: string; authToken: string };
     publicBaseUrl?: string;
@@ -63,12 +72,19 @@ export class AppConfig {
   /** Idempotency keys (docs/idempotency.md): how long a first response is kept, and the running request's lease. */
   readonly idempotency: { ttlSeconds: number; leaseSeconds: number; cleanupIntervalMs: number };
   readonly session: { maxFrameBytes: number; framesPerSecond: number; frameBurst: number; maxInFlight: number; maxPerCredential: number };
+  /** Keys that encrypt stored secrets, the sealing one first (empty: derived from JWT_SECRET). */
+  readonly encryption: { keys: Array<{ id: string; key: Buffer }> };
   readonly webhooks: {
     timeoutMs: number;
     retryScheduleMs: number[];
     disableAfterFailures: number;
     secretOverlapSeconds: number;
     concurrency: number;
+    concurrencyPerOrganization: number;
+    maxEndpointsPerProject: number;
+    maxEndpointsPerOrganization: number;
+    maxDeliveriesPerChange: number;
+    subscriptionSyncTimeoutMs: number;
     sweepIntervalMs: number;
     staleMs: number;
   };
@@ -125,6 +141,7 @@ export class AppConfig {
       batchSize: vars.EMBEDDINGS_BATCH_SIZE,
       maxAttempts: vars.EMBEDDINGS_MAX_ATTEMPTS,
       timeoutMs: vars.PROVIDER_TIMEOUT_MS,
+      queryTimeoutMs: vars.EMBEDDINGS_QUERY_TIMEOUT_MS,
     };
     this.channels = {
       provider:
@@ -150,12 +167,18 @@ export class AppConfig {
       staleMs: vars.EVENTS_STALE_MS,
       maxBacklog: vars.EVENTS_MAX_BACKLOG,
     };
+    this.encryption = { keys: vars.ENCRYPTION_KEYS ? parseEncryptionKeys(vars.ENCRYPTION_KEYS)! : [] };
     this.webhooks = {
       timeoutMs: vars.WEBHOOKS_TIMEOUT_MS,
       retryScheduleMs: vars.WEBHOOKS_RETRY_SCHEDULE_MS.split(',').map(Number),
       disableAfterFailures: vars.WEBHOOKS_DISABLE_AFTER_FAILURES,
       secretOverlapSeconds: vars.WEBHOOKS_SECRET_OVERLAP_SECONDS,
       concurrency: vars.WEBHOOKS_CONCURRENCY,
+      concurrencyPerOrganization: vars.WEBHOOKS_CONCURRENCY_PER_ORGANIZATION,
+      maxEndpointsPerProject: vars.WEBHOOKS_MAX_ENDPOINTS_PER_PROJECT,
+      maxEndpointsPerOrganization: vars.WEBHOOKS_MAX_ENDPOINTS_PER_ORGANIZATION,
+      maxDeliveriesPerChange: vars.WEBHOOKS_MAX_DELIVERIES_PER_CHANGE,
+      subscriptionSyncTimeoutMs: vars.WEBHOOKS_SUBSCRIPTION_SYNC_TIMEOUT_MS,
       sweepIntervalMs: vars.WEBHOOKS_SWEEP_INTERVAL_MS,
       staleMs: vars.WEBHOOKS_STALE_MS,
     };

@@ -89,6 +89,22 @@ export class EnvironmentVariables {
   @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters' })
   JWT_SECRET?: string = undefined;
 
+  /**
+   * Keys that encrypt stored secrets (webhook signing secrets; docs/security.md, "Encryption at rest"):
+   * `id:base64-of-32-bytes`, comma-separated; the first seals, every one opens. Unset = a key derived from JWT_SECRET
+   * (id `jwt`), which also keeps opening what it sealed after keys are set. Generate one with `openssl rand -base64 32`.
+   */
+  @IsOptional()
+  @ValidateBy({
+    name: 'encryptionKeys',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && parseEncryptionKeys(value) !== undefined,
+      defaultMessage: () =>
+        'ENCRYPTION_KEYS must be comma-separated id:key pairs, ids of 1-32 letters, digits, _ or - (not "jwt", each once), keys 32 bytes in base64',
+    },
+  })
+  ENCRYPTION_KEYS?: string = undefined;
+
   @IsInt()
   @Min(60)
   @Max(86400)
@@ -213,6 +229,15 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(10)
   EMBEDDINGS_MAX_ATTEMPTS: number = 4;
+
+  /**
+   * The most a turn spends on dense retrieval (waiting for the revision's passage vectors, then embedding the
+   * question, one try) before it ranks lexically (docs/knowledge.md).
+   */
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  EMBEDDINGS_QUERY_TIMEOUT_MS: number = 2000;
 
   /** Channels (WhatsApp, SMS): a Twilio-compatible messaging API. All three or none; none = outbound is recorded as undelivered. */
   @ValidateIf(
@@ -470,6 +495,52 @@ export class EnvironmentVariables {
   @Max(256)
   WEBHOOKS_CONCURRENCY: number = 8;
 
+  /**
+   * Attempts one organization may have in flight at once across every worker (docs/webhooks.md, "Fairness"): a slow
+   * or failing organization holds at most this many delivery slots, the others go to other organizations.
+   */
+  @IsInt()
+  @Min(1)
+  @Max(256)
+  WEBHOOKS_CONCURRENCY_PER_ORGANIZATION: number = 2;
+
+  /** Endpoints one project may have (creating one more answers 409 `webhook_limit_reached`). */
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  WEBHOOKS_MAX_ENDPOINTS_PER_PROJECT: number = 20;
+
+  /** Endpoints one organization may have across its projects (creating one more answers 409 `webhook_limit_reached`). */
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  WEBHOOKS_MAX_ENDPOINTS_PER_ORGANIZATION: number = 100;
+
+  /**
+   * Delivery rows one change (one message) may write: its subscribed endpoints beyond this many (oldest first are
+   * kept) get nothing for it, and a warning is logged. At least WEBHOOKS_MAX_ENDPOINTS_PER_PROJECT.
+   */
+  @IsInt()
+  @Max(1000)
+  @ValidateBy({
+    name: 'atLeastEndpointsPerProject',
+    validator: {
+      validate: (value: unknown, args) =>
+        typeof value === 'number' && value >= (args?.object as EnvironmentVariables).WEBHOOKS_MAX_ENDPOINTS_PER_PROJECT,
+      defaultMessage: () => 'WEBHOOKS_MAX_DELIVERIES_PER_CHANGE must be at least WEBHOOKS_MAX_ENDPOINTS_PER_PROJECT',
+    },
+  })
+  WEBHOOKS_MAX_DELIVERIES_PER_CHANGE: number = 20;
+
+  /**
+   * How long a subscription change (create, update, delete of an endpoint) waits for every running instance to apply
+   * it before answering; an instance that has not confirmed by then catches up on its own (docs/webhooks.md).
+   */
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  WEBHOOKS_SUBSCRIPTION_SYNC_TIMEOUT_MS: number = 5000;
+
   /** How often one instance enqueues again deliveries whose job was lost (a crash between commit and enqueue). */
   @IsInt()
   @Min(100)
@@ -526,4 +597,17 @@ export function validateEnv(raw: Record<string, string | undefined>): Environmen
     throw new InvalidEnvironmentError(errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join('; ')}`));
   }
   return env;
+}
+
+/** ENCRYPTION_KEYS as keys, first the one that seals; undefined when malformed. */
+export function parseEncryptionKeys(value: string): Array<{ id: string; key: Buffer }> | undefined {
+  const keys = value.split(',').map((entry) => {
+    const [id, encoded, ...rest] = entry.trim().split(':');
+    const key = encoded === undefined ? undefined : Buffer.from(encoded, 'base64');
+    const valid = rest.length === 0 && id !== undefined && /^[A-Za-z0-9_-]{1,32}$/.test(id) && id !== 'jwt';
+    return valid && key?.length === 32 && /^[A-Za-z0-9+/]+={0,2}$/.test(encoded!) ? { id, key } : undefined;
+  });
+  if (keys.some((key) => key === undefined)) return undefined;
+  const valid = keys as Array<{ id: string; key: Buffer }>;
+  return new Set(valid.map((key) => key.id)).size === valid.length ? valid : undefined;
 }

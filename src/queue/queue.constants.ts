@@ -24,7 +24,7 @@ export interface JobPayloads {
   [JobName.ProcessEvent]: { eventId: string; trace?: Record<string, string> };
   /** The outbound `channel_messages` row (also the job id: one job per message). */
   [JobName.DeliverChannelMessage]: { messageId: string };
-  /** One attempt at a `webhook_deliveries` row: `attempt` is the number of attempts made before this one. */
+  /** Wakes a webhook delivery slot for a due attempt at a `webhook_deliveries` row (`attempt`: attempts made before). */
   [JobName.DeliverWebhook]: { deliveryId: string; attempt: number };
   /** One pass over every project with a thread retention. */
   [JobName.RunRetention]: Record<string, never>;

@@ -119,6 +119,29 @@ describe('authentication', () => {
       expect(denied.body).toEqual({ error: 'invalid_grant', error_description: 'unknown_agent' });
     });
 
+    it('logs in a user whose hash the argon2 package wrote before, and stores a scrypt hash in its place', async () => {
+      // Written by argon2@0.45.1 (the project's hash until then) with its defaults, for this password.
+      const legacy = '$argon2id$v=19$m=65536,p=4,t=3$93T6nqvDBLFBhi/x/lK/rQ$Iom7tQhoWP0jjh8DVTaICuG4NpMQvWDROMlvqN7F2k4';
+      const org = await t.factory.org();
+      const user = await t.factory.user(org, 'legacy-password-1', legacy);
+      const storedHash = async () =>
+        ((await t.dataSource.query('SELECT password_hash FROM users WHERE id = $1', [user.id])) as Array<{ password_hash: string }>)[0]!
+          .password_hash;
+
+      const wrong = await t.http.post(TOKEN, { grant_type: 'password', username: user.email, password: 'legacy-password-2' });
+      expect(wrong.body).toEqual({ error: 'invalid_grant', error_description: 'invalid_credentials' });
+      expect(await storedHash()).toBe(legacy);
+
+      const first = await t.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password });
+      expect(first.status).toBe(200);
+      const rehashed = await storedHash();
+      expect(rehashed).toMatch(/^\$scrypt\$ln=15,r=8,p=3\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+
+      const again = await t.http.post(TOKEN, { grant_type: 'password', username: user.email, password: user.password });
+      expect(again.status).toBe(200);
+      expect(await storedHash()).toBe(rehashed);
+    });
+
     it('rejects a wrong password or unknown user with invalid_grant', async () => {
       const org = await t.factory.org();
       const user = await t.factory.user(org);

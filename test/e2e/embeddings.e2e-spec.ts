@@ -54,6 +54,7 @@ type Reply = {
         status: string;
         model: string;
         reason: string | null;
+        held: boolean;
         fused: Array<{ passage_id: string; lexical_rank: number | null; dense_rank: number | null; similarity: number | null }>;
       } | null;
       model_decline: { declined: boolean; how: string | null; matched: string | null } | null;
@@ -74,6 +75,7 @@ describe('embeddings: dense retrieval fused with the lexical ranking (fake /v1/e
     OPENAI_BASE_URL: openai.url,
     OPENAI_API_KEY: 'test-key',
     PROVIDER_TIMEOUT_MS: '5000',
+    EMBEDDINGS_QUERY_TIMEOUT_MS: '5000',
   });
 
   beforeAll(async () => {
@@ -186,6 +188,30 @@ describe('embeddings: dense retrieval fused with the lexical ranking (fake /v1/e
     const degraded = await ask(healthy, 'My package came smashed, what now?');
     expect(degraded.trace_info.dense_retrieval).toMatchObject({ status: 'failed', reason: expect.stringContaining('500') });
     expect(degraded.trace_info.citations_used).toEqual([]);
+  });
+
+  it('holds the question off during an outage: a hanging endpoint costs one call for the turns of the hold, each answered lexically', async () => {
+    const agent = await liveAgent(t, org, { runtime: 'v2', bundle: fusedBundle() });
+    await until(() => passageInputs(embeddings).length === 4, 'the publish to embed the passages');
+    const calls = embeddings.requests.length;
+    embeddings.behave({ vectorFor, hang: true });
+
+    const question = 'How do I return an item that arrived broken?';
+    const replies = [];
+    for (let turn = 0; turn < 5; turn += 1) replies.push(await ask(agent, question));
+
+    // One request reached the endpoint (the first turn's question, abandoned after EMBEDDINGS_QUERY_TIMEOUT_MS), not five.
+    expect(embeddings.requests.length - calls).toBe(1);
+    expect(embeddings.requests.at(-1)!.body.input).toEqual([question]);
+    // Every turn answered from the lexical ranking, and its trace says whether the endpoint was called at all.
+    expect(replies.map((r) => r.trace_info.citations_used[0]?.document_id)).toEqual(replies.map(() => 'returns'));
+    expect(replies.map((r) => [r.trace_info.dense_retrieval!.status, r.trace_info.dense_retrieval!.held])).toEqual([
+      ['failed', false],
+      ...replies.slice(1).map(() => ['failed', true]),
+    ]);
+    expect(replies[0]!.trace_info.dense_retrieval!.reason).toContain('did not answer within');
+    expect(replies[1]!.trace_info.dense_retrieval!.reason).toMatch(/^question embedding failed: the embeddings endpoint did not answer/);
+    expect(replies[1]!.trace_info.narrative).toMatch(/not called/);
   });
 
   it('with an LLM provider: the model is told to answer only from the passages, and its decline is recognised', async () => {

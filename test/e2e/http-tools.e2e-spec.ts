@@ -366,6 +366,8 @@ describe('HTTP tools (v1 engine)', () => {
     it.each([
       ['the metadata address', { url: 'http://169.254.169.254/latest/meta-data/{order_id}' }, 'bundle.tools[0].url'],
       ['a decimal spelling of the metadata address', { url: 'http://2852039166/{order_id}' }, 'bundle.tools[0].url'],
+      ['the metadata address behind NAT64', { url: 'http://[64:ff9b::a9fe:a9fe]/latest/meta-data/{order_id}' }, 'bundle.tools[0].url'],
+      ['the metadata address behind 6to4', { url: 'http://[2002:a9fe:a9fe::1]/{order_id}' }, 'bundle.tools[0].url'],
       ['a private address', { url: 'http://10.0.0.5/orders/{order_id}' }, 'bundle.tools[0].url'],
       ['a unique-local IPv6 address', { url: 'http://[fd00:ec2::254]/{order_id}' }, 'bundle.tools[0].url'],
       ['a non-http scheme', { url: 'file:///etc/passwd' }, 'bundle.tools[0].url'],

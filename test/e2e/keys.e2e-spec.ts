@@ -1,5 +1,8 @@
 import { AuthService } from '../../src/modules/auth/auth.service.js';
+import { expectStatus, liveAgent, shopBundle } from '../support/agents.js';
+import { requestFrom } from '../support/http.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { connect } from '../support/ws-client.js';
 
 const UNKNOWN_ID = '0123456789abcdef01234567';
 const field = (res: { body: { error: { details?: Array<{ field: string }> } } }) => (res.body.error.details ?? []).map((d) => d.field);
@@ -70,6 +73,52 @@ describe('agent keys (management)', () => {
       const denied = await exchange(key, { origin: 'https://evil.example' });
       expect(denied.status).toBe(400);
       expect(denied.body.error).toBe('invalid_grant');
+    });
+
+    it("enforces the key's IP ranges on every request made with a token minted from it (JSON, SSE, WebSocket)", async () => {
+      const org = await t.factory.org();
+      const { agentId } = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });
+      const key = expectStatus(await t.http.post(pks(agentId), { allowed_ip_ranges: ['127.0.0.1'] }, org.headers), 201, 'key').body;
+      // Minted from 127.0.0.1, the address the test client connects from.
+      const token = expectStatus(await exchange(key.publishable_key), 200, 'exchange').body.access_token as string;
+      const headers = { authorization: `Bearer ${token}` };
+      const send = { text: 'show me trail shoes', user_id: 'u-1' };
+      const interactions = async () => Number((await t.dataSource.query(`SELECT count(*) AS n FROM interactions`))[0].n);
+
+      expect((await t.http.post('/messaging/v1/messages', send, headers)).status).toBe(200);
+      const refused = [
+        await requestFrom('127.0.0.2', `${t.baseUrl}/messaging/v1/messages`, 'POST', { body: send, headers }),
+        await requestFrom('127.0.0.2', `${t.baseUrl}/messaging/v1/messages/stream`, 'POST', { body: send, headers }),
+        await requestFrom('127.0.0.2', `${t.baseUrl}/messaging/v1/welcome-message`, 'GET', { headers }),
+      ];
+      expect(refused.map((res) => [res.status, res.body?.error?.code])).toEqual(refused.map(() => [403, 'forbidden']));
+      expect(refused[0]!.body.error.message).toBe('Address 127.0.0.2 is not allowed for this publishable key');
+      expect(await interactions()).toBe(1);
+
+      const wsUrl = `${t.baseUrl.replace('http', 'ws')}/messaging/v1/session`;
+      const outside = connect(wsUrl, { headers, localAddress: '127.0.0.2' });
+      expect(await outside.closed).toEqual({ code: 1008, reason: 'Address 127.0.0.2 is not allowed for this publishable key' });
+      const inside = connect(wsUrl, { headers });
+      await inside.next((frame) => frame.type === 'ready');
+      inside.socket.close();
+      expect((await t.http.post('/messaging/v1/messages', send, headers)).status).toBe(200);
+    });
+
+    it("enforces the key's allowed origins on every request that carries an Origin", async () => {
+      const org = await t.factory.org();
+      const { agentId } = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });
+      const key = expectStatus(
+        await t.http.post(pks(agentId), { allowed_origins: ['https://shop.example'] }, org.headers),
+        201,
+        'key',
+      ).body;
+      const token = expectStatus(await exchange(key.publishable_key, { origin: 'https://shop.example' }), 200, 'exchange').body
+        .access_token as string;
+      const send = { text: 'show me trail shoes', user_id: 'u-1' };
+      const from = (origin: string) => t.http.post('/messaging/v1/messages', send, { authorization: `Bearer ${token}`, origin });
+      expect((await from('https://shop.example')).status).toBe(200);
+      const denied = await from('https://evil.example');
+      expect([denied.status, denied.body.error.code]).toEqual([403, 'forbidden']);
     });
 
     it('revokes a key (204): no more exchanges, and tokens minted before stop working at once', async () => {

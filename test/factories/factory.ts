@@ -1,4 +1,3 @@
-import argon2 from 'argon2';
 import { DataSource } from 'typeorm';
 import { newId } from '../../src/common/ids/new-id.js';
 import { AgentEntity } from '../../src/modules/agents/agent.entity.js';
@@ -8,6 +7,7 @@ import { OrganizationApiKeyEntity } from '../../src/modules/organizations/entiti
 import { PublishableKeyEntity } from '../../src/modules/auth/entities/publishable-key.entity.js';
 import { UserEntity } from '../../src/modules/organizations/entities/user.entity.js';
 import { generateSecret, hashSecret, secretPrefix } from '../../src/modules/auth/secrets.js';
+import { hashPassword } from '../../src/modules/auth/passwords.js';
 import { OrganizationEntity } from '../../src/modules/organizations/organization.entity.js';
 import { ProjectEntity } from '../../src/modules/projects/project.entity.js';
 import { bundleDigest } from '../../src/modules/bundles/bundle-digest.js';
@@ -90,12 +90,17 @@ export class Factory {
     return { id, key };
   }
 
-  async user(org: TestOrg, password = 'correct horse battery'): Promise<{ id: string; email: string; password: string }> {
+  /** A user of `org`; `storedHash` writes that hash instead of the service's own (a hash of an older scheme). */
+  async user(
+    org: TestOrg,
+    password = 'correct horse battery',
+    storedHash?: string,
+  ): Promise<{ id: string; email: string; password: string }> {
     const email = `${unique('user')}@example.test`;
     const id = newId();
     await this.dataSource
       .getRepository(UserEntity)
-      .insert({ id, organizationId: org.id, email, passwordHash: await argon2.hash(password) });
+      .insert({ id, organizationId: org.id, email, passwordHash: storedHash ?? (await hashPassword(password)) });
     return { id, email, password };
   }
 

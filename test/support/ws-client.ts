@@ -12,8 +12,12 @@ export interface Client {
   send(frame: unknown): void;
 }
 
-export function connect(url: string, options: { headers?: Record<string, string>; protocols?: string[] } = {}): Client {
-  const socket = new WebSocket(url, options.protocols ?? [], { headers: options.headers });
+export function connect(
+  url: string,
+  /** `localAddress`: connect from this address (a loopback alias such as 127.0.0.2), the client IP the service sees. */
+  options: { headers?: Record<string, string>; protocols?: string[]; localAddress?: string } = {},
+): Client {
+  const socket = new WebSocket(url, options.protocols ?? [], { headers: options.headers, localAddress: options.localAddress });
   const frames: any[] = [];
   const waiters: Array<{ match: (f: any) => boolean; resolve: (f: any) => void }> = [];
   socket.on('message', (data) => {

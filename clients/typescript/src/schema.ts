@@ -984,7 +984,7 @@ export interface paths {
     put?: never;
     /**
      * Subscribe an endpoint to events
-     * @description Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The signing secret is in this answer only. Loopback, private, link-local and metadata addresses are refused.
+     * @description Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The signing secret is in this answer only. Loopback, private, link-local and metadata addresses are refused. A project and an organization may have a bounded number of endpoints (409 `webhook_limit_reached` beyond).
      */
     post: operations['Webhooks_create'];
     delete?: never;
@@ -1649,7 +1649,7 @@ export interface components {
        */
       allowed_origins?: string[];
       /**
-       * @description CIDR ranges (IPv4 or IPv6) allowed to exchange the key; a bare address means that address only; empty = any
+       * @description CIDR ranges (IPv4 or IPv6) allowed to exchange the key and to use the tokens minted from it (checked on every request); a bare address means that address only; empty = any
        * @example [
        *       "203.0.113.0/24",
        *       "2001:db8::/32"
@@ -1670,7 +1670,7 @@ export interface components {
       key_prefix: string;
       /** @description Web origins allowed to use the key; empty = any */
       allowed_origins: string[];
-      /** @description CIDR ranges allowed to exchange the key; empty = any */
+      /** @description CIDR ranges allowed to exchange the key and to use its tokens; empty = any */
       allowed_ip_ranges: string[];
       /**
        * Format: date-time
@@ -1696,7 +1696,7 @@ export interface components {
       key_prefix: string;
       /** @description Web origins allowed to use the key; empty = any */
       allowed_origins: string[];
-      /** @description CIDR ranges allowed to exchange the key; empty = any */
+      /** @description CIDR ranges allowed to exchange the key and to use its tokens; empty = any */
       allowed_ip_ranges: string[];
       /**
        * Format: date-time
@@ -2129,6 +2129,8 @@ export interface components {
       model: string;
       /** @description Why the embeddings could not be used; null when used */
       reason: string | null;
+      /** @description True when the embeddings endpoint was not called in this turn: it failed for this revision less than 30 s ago (the failure hold), so the turn ranked lexically at once */
+      held: boolean;
       /** @description Similarity a dense hit needed to take part; null when failed */
       min_similarity: number | null;
       /** @description The fused order, best first (top 10); empty when failed */
@@ -12775,6 +12777,24 @@ export interface operations {
            *       "error": {
            *         "code": "not_found",
            *         "message": "Project not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "webhook_limit_reached",
+           *         "message": "A project may have at most 20 webhook endpoints",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }

@@ -56,11 +56,6 @@ export interface TrafficChanged {
   reason: 'update' | 'delete' | 'archive';
 }
 
-/** An organization's webhook endpoints changed (created, updated, rotated, disabled, deleted): subscription caches reload. */
-export interface WebhookEndpointsChanged {
-  organizationId: string;
-}
-
 /** A webhook endpoint was disabled by its deliveries: the receiver answered 410, or too many attempts failed in a row. */
 export interface WebhookDisabled {
   organizationId: string;
@@ -82,6 +77,16 @@ export interface ThreadsDeleted {
   reason: 'erasure' | 'retention';
 }
 
+/**
+ * A login proved a password whose stored hash is of an older scheme or other parameters (auth/passwords.ts): the
+ * users table's owner replaces `previousHash` with `passwordHash`, unless the password changed meanwhile.
+ */
+export interface PasswordRehashed {
+  userId: string;
+  previousHash: string;
+  passwordHash: string;
+}
+
 export interface EventMap {
   'agent.live_changed': LiveRevisionChange;
   /** A revision went live through this process (publish, or a rename's re-publish): follow-up work runs once, here. */
@@ -91,9 +96,9 @@ export interface EventMap {
   'event.completed': EventCompleted;
   'event.failed': EventFailed;
   'agent.traffic_changed': TrafficChanged;
-  'webhook.endpoints_changed': WebhookEndpointsChanged;
   'webhook.disabled': WebhookDisabled;
   'threads.deleted': ThreadsDeleted;
+  'user.password_rehashed': PasswordRehashed;
 }
 
 export type BusEventName = keyof EventMap;
@@ -108,5 +113,4 @@ export const BROADCAST_EVENTS: ReadonlySet<BusEventName> = new Set<BusEventName>
   'agent.live_changed',
   'project.deleted',
   'agent.traffic_changed',
-  'webhook.endpoints_changed',
 ]);

@@ -161,6 +161,9 @@ describe('OutboundHttpClient against local servers', () => {
     expect((await failure(strict.request({ ...base, method: 'GET', url: 'http://169.254.169.254/latest/meta-data/' }))).reason).toBe(
       'blocked_address',
     );
+    expect((await failure(strict.request({ ...base, method: 'GET', url: 'http://[64:ff9b::a9fe:a9fe]/latest/meta-data/' }))).reason).toBe(
+      'blocked_address',
+    );
     expect((await failure(strict.request({ ...base, method: 'GET', url: 'ftp://example.com/' }))).reason).toBe('invalid_url');
     expect((await failure(strict.request({ ...base, method: 'GET', url: 'https://u:p@example.com/' }))).reason).toBe('invalid_url');
     expect(local.seen).toHaveLength(0);

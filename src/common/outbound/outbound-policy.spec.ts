@@ -84,6 +84,36 @@ describe('outbound policy', () => {
     expect(check('http://[::ffff:93.184.216.34]/')).toBeNull();
   });
 
+  it.each([
+    ['NAT64', 'http://[64:ff9b::a9fe:a9fe]/', '169.254.169.254'],
+    ['NAT64, dotted', 'http://[64:ff9b::127.0.0.1]/', '127.0.0.1'],
+    ['IPv4-translated', 'http://[::ffff:0:a9fe:a9fe]/', '169.254.169.254'],
+    ['6to4', 'http://[2002:a9fe:a9fe::1]/', '169.254.169.254'],
+    ['6to4, private', 'http://[2002:0a00:0001:1::1]/', '10.0.0.1'],
+    ['Teredo client', 'http://[2001:0:4136:e378:8000:63bf:5601:5601]/', '169.254.169.254'],
+    ['Teredo server', 'http://[2001:0:7f00:1:8000:63bf:3fff:fdd2]/', '127.0.0.1'],
+    ['ISATAP', 'http://[2001:db8::5efe:a9fe:a9fe]/', '169.254.169.254'],
+    ['ISATAP, universal', 'http://[2001:db8::200:5efe:c0a8:101]/', '192.168.1.1'],
+  ])('refuses an IPv6 address embedding a refused IPv4 one: %s %s', (_form, url, ipv4) => {
+    expect(check(url)).toContain(`it embeds ${ipv4}`);
+  });
+
+  it('keeps IPv6 forms embedding a public IPv4 address, and refuses local-use NAT64 and IPv4-compatible whole', () => {
+    expect(check('http://[64:ff9b::5db8:d822]/')).toBeNull();
+    expect(check('http://[2002:5db8:d822::1]/')).toBeNull();
+    expect(check('http://[2001:0:5db8:d822:8000:63bf:a247:27dd]/')).toBeNull();
+    expect(check('http://[2001:db8::5efe:5db8:d822]/')).toBeNull();
+    expect(check('http://[64:ff9b:1::5db8:d822]/')).toContain('local-use NAT64');
+    expect(check('http://[::93.184.216.34]/')).toContain('IPv4-compatible');
+  });
+
+  it('applies the allowed networks to the embedded IPv4 address', () => {
+    const loopbackAllowed = new OutboundPolicy(['127.0.0.0/8']);
+    expect(loopbackAllowed.isBlockedAddress('64:ff9b::7f00:1')).toBe(false);
+    expect(loopbackAllowed.isBlockedAddress('64:ff9b::a9fe:a9fe')).toBe(true);
+    expect(new OutboundPolicy(['64:ff9b::/96']).isBlockedAddress('64:ff9b::a9fe:a9fe')).toBe(false);
+  });
+
   it('refuses the decimal, octal, hex and short forms URL parsers normalise to refused addresses', () => {
     expect(check('http://2130706433/')).toContain('127.0.0.1');
     expect(check('http://017700000001/')).toContain('127.0.0.1');
@@ -114,6 +144,8 @@ describe('outbound policy', () => {
     expect(strict.isBlockedAddress('93.184.216.34')).toBe(false);
     expect(strict.isBlockedAddress('2606:4700::1111')).toBe(false);
     expect(strict.isBlockedAddress('not-an-ip')).toBe(true);
+    expect(strict.isBlockedAddress('64:ff9b::a9fe:a9fe')).toBe(true);
+    expect(strict.isBlockedAddress('2002:7f00:1::')).toBe(true);
     const loopbackAllowed = new OutboundPolicy(['127.0.0.0/8']);
     expect(loopbackAllowed.isBlockedAddress('127.0.0.1')).toBe(false);
     expect(loopbackAllowed.isBlockedAddress('::1')).toBe(true);

@@ -15,7 +15,9 @@ import { AuditEvents1732242000000 } from './1732242000000-audit-events.js';
 import { ThreadRetention1732242100000 } from './1732242100000-thread-retention.js';
 import { Webhooks1732242200000 } from './1732242200000-webhooks.js';
 import { ThreadUserAgentIndex1732242450000 } from './1732242450000-thread-user-agent-index.js';
-import { ThreadItems1732242500000 } from './1732242500000-thread-items.js';
+import { WebhookFairness1732242600000 } from './1732242600000-webhook-fairness.js';
+import { WebhookSecretsSealed1732242700000 } from './1732242700000-webhook-secrets-sealed.js';
+import { ThreadItems1732242800000 } from './1732242800000-thread-items.js';
 
 /** Every migration, in order. Passed as classes, not globs (ESM; see STACK.md P5). */
 export const migrations = [
@@ -36,5 +38,7 @@ export const migrations = [
   ThreadRetention1732242100000,
   Webhooks1732242200000,
   ThreadUserAgentIndex1732242450000,
-  ThreadItems1732242500000,
+  WebhookFairness1732242600000,
+  WebhookSecretsSealed1732242700000,
+  ThreadItems1732242800000,
 ];

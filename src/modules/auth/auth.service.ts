@@ -1,14 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
-import argon2 from 'argon2';
 import ipaddr from 'ipaddr.js';
 import { AppConfig } from '../../config/app-config.js';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from '../../common/errors/app-error.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { CredentialCache } from './credential-cache.js';
 import type { CredentialRevoked } from '../../common/bus/event-map.js';
+import { EventBus } from '../../common/bus/event-bus.js';
 import { OnBusEvent } from '../../common/bus/on-bus-event.decorator.js';
 import { CredentialsRepository, type StoredKey } from './credentials.repository.js';
 import { LoginAttempts } from './login-attempts.js';
+import { hashPassword, verifyPassword } from './passwords.js';
 import type { AgentPrincipal, Principal } from './principal.js';
 import { digestsEqual, hashSecret } from './secrets.js';
 import { TokenService, type TokenClaims } from './token.service.js';
@@ -21,6 +22,13 @@ export class TokenGrantError extends Error {
   ) {
     super(errorDescription);
   }
+}
+
+/** Who sent a messaging request, as a publishable key's restrictions see it: the `Origin` header and the client IP. */
+export interface MessagingClient {
+  origin: string | undefined;
+  /** The resolved client address (Fastify's `request.ip`; the upgrade's, resolved the same way, for WebSocket). */
+  ip: string;
 }
 
 /** A bearer token that may act as an agent on the messaging surface, and when it stops being valid. */
@@ -47,7 +55,7 @@ export interface IssuedToken {
 export class AuthService {
   private readonly logger = new Logger('AuthService');
   private readonly cache: CredentialCache;
-  // A fixed argon2 hash to verify against when the user does not exist, so timing does not reveal emails.
+  // A fixed password hash to verify against when the user does not exist, so timing does not reveal emails.
   private dummyPasswordHash: Promise<string> | undefined;
   private readonly changeListeners = new Set<() => void>();
 
@@ -57,6 +65,7 @@ export class AuthService {
     private readonly loginAttempts: LoginAttempts,
     config: AppConfig,
     private readonly metrics: MetricsService,
+    private readonly bus: EventBus,
   ) {
     this.cache = new CredentialCache(100_000, config.auth.credentialCacheTtlMs, config.auth.credentialCacheFallbackTtlMs, (hit) =>
       metrics.cacheLookup('credentials', hit),
@@ -106,15 +115,16 @@ export class AuthService {
   /**
    * The messaging surface's check of a bearer token, for HTTP routes (MessagingTokenStrategy) and the WebSocket
    * handshake and its re-checks alike: verified once, its credential still there, acting as an agent (a login session
-   * not scoped to one is 400), and called from an origin its publishable key allows.
+   * not scoped to one is 400), and called from an origin and an address its publishable key allows (403 otherwise),
+   * checked against the cached key row, so at no extra SQL.
    */
-  async authenticateMessagingToken(token: string, origin: string | undefined): Promise<MessagingAuthentication> {
+  async authenticateMessagingToken(token: string, client: MessagingClient): Promise<MessagingAuthentication> {
     const claims = await this.verifiedClaims(token);
     const principal = await this.principalOf(claims);
     if (!principal.agentId) {
       throw new BadRequestError('This login session is not scoped to an agent; log in with agent_id to use messaging');
     }
-    this.assertOriginAllowed(principal, origin);
+    this.assertClientAllowed(principal, client);
     return { principal: principal as AgentPrincipal, expiresAt: claims.exp * 1000 };
   }
 
@@ -141,10 +151,17 @@ export class AuthService {
   async passwordLogin(email: string, password: string, agentId: string | undefined, clientIp: string): Promise<IssuedToken> {
     await this.loginAttempts.reserve(email, clientIp);
     const user = await this.repository.findUserByEmail(email);
-    this.dummyPasswordHash ??= argon2.hash('not-a-real-password');
-    const valid = await argon2.verify(user?.password_hash ?? (await this.dummyPasswordHash), password);
-    if (!user || !valid) throw new TokenGrantError('invalid_grant', 'invalid_credentials');
+    this.dummyPasswordHash ??= hashPassword('not-a-real-password');
+    const check = await verifyPassword(user?.password_hash ?? (await this.dummyPasswordHash), password);
+    if (!user || !check.valid) throw new TokenGrantError('invalid_grant', 'invalid_credentials');
     await this.loginAttempts.recordSuccess(email, clientIp);
+    if (check.outdated) {
+      await this.bus.emitAsync('user.password_rehashed', {
+        userId: user.id,
+        previousHash: user.password_hash,
+        passwordHash: await hashPassword(password),
+      });
+    }
     if (agentId && (await this.repository.findLiveAgent(agentId))?.organization_id !== user.organization_id) {
       throw new TokenGrantError('invalid_grant', 'unknown_agent');
     }
@@ -152,10 +169,18 @@ export class AuthService {
     return this.issued(access, user.organization_id, agentId ?? null);
   }
 
-  /** Messaging with a client token: its key's allowed origins apply to every browser request, not only the exchange. */
-  private assertOriginAllowed(principal: Principal, origin: string | undefined): void {
-    if (principal.kind === 'clientToken' && origin && principal.allowedOrigins.length > 0 && !principal.allowedOrigins.includes(origin)) {
+  /**
+   * Messaging with a client token: its key's restrictions apply to every request, not only the exchange. Allowed
+   * origins to every request that carries an `Origin` header (browsers do on cross-origin requests and WebSocket
+   * upgrades), allowed IP ranges to every request.
+   */
+  private assertClientAllowed(principal: Principal, { origin, ip }: MessagingClient): void {
+    if (principal.kind !== 'clientToken') return;
+    if (origin && principal.allowedOrigins.length > 0 && !principal.allowedOrigins.includes(origin)) {
       throw new ForbiddenError(`Origin ${origin} is not allowed for this publishable key`);
+    }
+    if (principal.allowedIpRanges.length > 0 && !ipInRanges(ip, principal.allowedIpRanges)) {
+      throw new ForbiddenError(`Address ${ip} is not allowed for this publishable key`);
     }
   }
 
@@ -181,6 +206,7 @@ export class AuthService {
         agentId: claims.agt,
         publishableKeyId: claims.kid,
         allowedOrigins: key.allowed_origins,
+        allowedIpRanges: key.allowed_ip_ranges,
       };
     }
     const user = await this.cache.get(`user:${claims.uid}`, () => this.repository.findUser(claims.uid));
@@ -222,12 +248,17 @@ export class AuthService {
   }
 }
 
-function ipInRanges(ip: string, ranges: string[]): boolean {
+/** Parsed ranges per cached key row's list (the same array while the row is cached): parsed once, not per request. */
+const parsedRanges = new WeakMap<readonly string[], Array<[ipaddr.IPv4 | ipaddr.IPv6, number]>>();
+
+function ipInRanges(ip: string, ranges: readonly string[]): boolean {
   if (!ipaddr.isValid(ip)) return false;
   let address = ipaddr.parse(ip);
   if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) address = (address as ipaddr.IPv6).toIPv4Address();
-  return ranges.some((range) => {
-    const [network, prefix] = ipaddr.parseCIDR(range);
-    return network.kind() === address.kind() && address.match([network, prefix]);
-  });
+  let networks = parsedRanges.get(ranges);
+  if (!networks) {
+    networks = ranges.map((range) => ipaddr.parseCIDR(range));
+    parsedRanges.set(ranges, networks);
+  }
+  return networks.some(([network, prefix]) => network.kind() === address.kind() && address.match([network, prefix]));
 }

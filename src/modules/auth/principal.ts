@@ -13,7 +13,15 @@ export enum Credential {
 }
 
 export type Principal =
-  | { kind: 'clientToken'; organizationId: string; agentId: string; publishableKeyId: string; allowedOrigins: string[] }
+  | {
+      kind: 'clientToken';
+      organizationId: string;
+      agentId: string;
+      publishableKeyId: string;
+      /** The key's restrictions, checked on every messaging request (AuthService.authenticateMessagingToken). */
+      allowedOrigins: string[];
+      allowedIpRanges: string[];
+    }
   | { kind: 'session'; organizationId: string; userId: string; agentId: string | null }
   | { kind: 'orgKey'; organizationId: string; keyId: string }
   | { kind: 'agentKey'; organizationId: string; agentId: string; keyId: string };

@@ -7,7 +7,7 @@ export function generateSecret(kind: SecretKind): string {
   return `${kind}_${randomBytes(32).toString('base64url')}`;
 }
 
-/** Hex SHA-256: secrets carry 256 bits of entropy, so a fast hash is the right tool (passwords use argon2). */
+/** Hex SHA-256: secrets carry 256 bits of entropy, so a fast hash is the right tool (passwords use scrypt: passwords.ts). */
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }

@@ -1,6 +1,5 @@
 import { canonicalJson, requestFingerprint } from './fingerprint.js';
 import { parseIdempotencyKey } from './idempotency-key.js';
-import { ResponseCipher } from './response-cipher.js';
 
 describe('parseIdempotencyKey', () => {
   it('accepts the bare and the Structured Field string forms as the same key', () => {
@@ -36,20 +35,5 @@ describe('request fingerprint', () => {
     expect(requestFingerprint('POST', '/p', { a: 1, b: 2 }).equals(requestFingerprint('POST', '/p', { b: 2, a: 1 }))).toBe(true);
     expect(requestFingerprint('POST', '/p', [1, 2]).equals(requestFingerprint('POST', '/p', [2, 1]))).toBe(false);
     expect(requestFingerprint('POST', '/p/a', {}).equals(requestFingerprint('POST', '/p/b', {}))).toBe(false);
-  });
-});
-
-describe('ResponseCipher', () => {
-  const aad = Buffer.alloc(32, 1);
-  it('opens what it sealed, and nothing sealed under another secret, another row or altered', () => {
-    const cipher = new ResponseCipher('secret-one-0123456789abcdef0123456789');
-    const sealed = cipher.seal('{"api_key":"ak_secret"}', aad);
-    expect(sealed.includes(Buffer.from('ak_secret'))).toBe(false);
-    expect(cipher.open(sealed, aad)).toBe('{"api_key":"ak_secret"}');
-    expect(new ResponseCipher('secret-two-0123456789abcdef0123456789').open(sealed, aad)).toBeUndefined();
-    expect(cipher.open(sealed, Buffer.alloc(32, 2))).toBeUndefined();
-    const altered = Buffer.from(sealed);
-    altered[altered.length - 1]! ^= 1;
-    expect(cipher.open(altered, aad)).toBeUndefined();
   });
 });

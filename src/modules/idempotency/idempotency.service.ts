@@ -6,7 +6,7 @@ import type { Principal } from '../auth/principal.js';
 import { credentialScope, keyHash, requestFingerprint } from './fingerprint.js';
 import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError } from './idempotency.errors.js';
 import { IdempotencyRepository, type StoredResponseKind } from './idempotency.repository.js';
-import { ResponseCipher } from './response-cipher.js';
+import { SealedBox } from '../../common/crypto/sealed-box.js';
 
 /** The request an Idempotency-Key came with. */
 export interface KeyedRequest {
@@ -42,13 +42,14 @@ const IN_PROGRESS_RETRY_AFTER_MAX = 5;
 @Injectable()
 export class IdempotencyService {
   private readonly logger = new Logger(IdempotencyService.name);
-  private readonly cipher: ResponseCipher;
+  private readonly cipher: SealedBox;
 
   constructor(
     private readonly repository: IdempotencyRepository,
     private readonly config: AppConfig,
   ) {
-    this.cipher = new ResponseCipher(config.auth.jwtSecret);
+    // Replies live IDEMPOTENCY_TTL_SECONDS at most, so their key follows JWT_SECRET (no key ids, no rotation procedure).
+    this.cipher = SealedBox.derive(config.auth.jwtSecret, 'idempotency-response-v1');
   }
 
   async begin(request: KeyedRequest): Promise<IdempotencyOutcome> {

@@ -29,7 +29,10 @@ export function embeddableRevision(agent: PreparedAgent): EmbeddableRevision | n
   return { digest: agent.digest, settings, passages: agent.v2.passages };
 }
 
-/** After a failure, turns rank lexically without calling the provider again for this long (no storm on an outage). */
+/**
+ * After a failure for a revision (embedding its passages, or a turn's question), its turns rank lexically without
+ * calling the provider again for this long (no storm on an outage).
+ */
 const FAILURE_HOLD_MS = 30_000;
 /** Vectors held in memory across revisions (a 2000-document knowledge base at 1536 dimensions takes ~35 MB). */
 const INDEX_CACHE_BYTES = 256 * 1024 * 1024;
@@ -69,7 +72,7 @@ export class PassageEmbeddingsService implements OnModuleDestroy {
     const running = this.running.get(key);
     if (running) return running;
     const failure = this.failures.get(key);
-    if (failure) return Promise.reject(failure);
+    if (failure) return Promise.reject(new HeldOff(failure));
     const job = this.build(revision)
       .then((index) => {
         this.indexes.set(key, index);
@@ -95,19 +98,25 @@ export class PassageEmbeddingsService implements OnModuleDestroy {
   }
 
   /**
-   * Turn time: the question's dense ranking over the revision's passages, or why there is none (`failed`: the turns
-   * ranks lexically). Waits for the passages' vectors at most the provider timeout; embeds the question in one call
-   * without retries (a turn does not wait out a backoff). Never throws.
+   * Turn time: the question's dense ranking over the revision's passages, or why there is none (`failed`: the turn
+   * ranks lexically). All of it within EMBEDDINGS_QUERY_TIMEOUT_MS: waiting for the passages' vectors (their embedding
+   * goes on after the deadline, for later turns), then embedding the question in one call without retries in what is
+   * left. Within the failure hold of the revision the provider is not called at all (`held`); a failed question starts
+   * the hold as a failed passage embedding does. Never throws.
    */
   async rank(revision: EmbeddableRevision, question: string): Promise<DenseRanking> {
     const model = modelKey(revision.settings);
+    const key = indexKey(revision);
+    const deadline = Date.now() + this.config.embeddings.queryTimeoutMs;
     try {
-      const index = await withDeadline(this.vectors(revision), this.config.embeddings.timeoutMs, 'the passages are still being embedded');
+      const held = this.failures.get(key);
+      if (held) throw new HeldOff(held);
+      const index = await withDeadline(this.vectors(revision), deadline - Date.now(), 'the passages are still being embedded');
       if (index.size === 0) return { status: 'used', model, hits: [], minSimilarity: minSimilarity(revision.settings) };
-      const [query] = await this.client.embed([question], { ...this.options(revision.settings), maxAttempts: 1 });
-      return { status: 'used', model, hits: index.rank(query!, DENSE_CANDIDATES), minSimilarity: minSimilarity(revision.settings) };
+      const query = await this.embedQuestion(key, revision.settings, question, Math.max(1, deadline - Date.now()));
+      return { status: 'used', model, hits: index.rank(query, DENSE_CANDIDATES), minSimilarity: minSimilarity(revision.settings) };
     } catch (error) {
-      return { status: 'failed', model, reason: error instanceof Error ? error.message : String(error) };
+      return { status: 'failed', model, reason: error instanceof Error ? error.message : String(error), held: error instanceof HeldOff };
     }
   }
 
@@ -150,6 +159,16 @@ export class PassageEmbeddingsService implements OnModuleDestroy {
     return new DenseIndex(model, dimensions, rows);
   }
 
+  private async embedQuestion(key: string, settings: EmbeddingsSettings, question: string, timeoutMs: number): Promise<Float32Array> {
+    try {
+      const [query] = await this.client.embed([question], { ...this.options(settings), maxAttempts: 1, timeoutMs });
+      return query!;
+    } catch (error) {
+      this.failures.set(key, new EmbeddingsFailure(`question embedding failed: ${error instanceof Error ? error.message : String(error)}`));
+      throw error;
+    }
+  }
+
   private options(settings: EmbeddingsSettings): EmbedOptions {
     return {
       model: settings.model,
@@ -161,7 +180,18 @@ export class PassageEmbeddingsService implements OnModuleDestroy {
 }
 
 /** A failure remembered for FAILURE_HOLD_MS. */
-class EmbeddingsFailure extends Error {}
+class EmbeddingsFailure extends Error {
+  readonly at = Date.now();
+}
+
+/** The provider was not called: `failure` happened for this revision within FAILURE_HOLD_MS. */
+class HeldOff extends Error {
+  constructor(failure: EmbeddingsFailure) {
+    super(
+      `${failure.message} ${Math.max(0, Math.round((Date.now() - failure.at) / 1000))} s ago; retried ${FAILURE_HOLD_MS / 1000} s after it`,
+    );
+  }
+}
 
 function indexKey(revision: EmbeddableRevision): string {
   return `${revision.digest}|${modelKey(revision.settings)}`;

@@ -42,6 +42,11 @@ export class OrganizationsRepository {
     return this.sql.repository(UserEntity).findOneBy({ id: userId });
   }
 
+  /** Replaces the user's password hash only if it is still `previousHash` (a password change meanwhile wins). */
+  async replacePasswordHash(userId: string, previousHash: string, passwordHash: string): Promise<void> {
+    await this.sql.repository(UserEntity).update({ id: userId, passwordHash: previousHash }, { passwordHash });
+  }
+
   async deleteUser(userId: string): Promise<boolean> {
     return Boolean((await this.sql.repository(UserEntity).delete({ id: userId })).affected);
   }

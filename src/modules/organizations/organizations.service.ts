@@ -1,11 +1,13 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import argon2 from 'argon2';
 import { AppConfig } from '../../config/app-config.js';
+import type { PasswordRehashed } from '../../common/bus/event-map.js';
+import { OnBusEvent } from '../../common/bus/on-bus-event.decorator.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import { CredentialChanges } from '../auth/credential-changes.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
 import type { OrganizationApiKeyEntity } from './entities/organization-api-key.entity.js';
+import { hashPassword } from '../auth/passwords.js';
 import { generateSecret, hashSecret, secretPrefix } from '../auth/secrets.js';
 import { OrganizationsRepository } from './organizations.repository.js';
 
@@ -66,8 +68,14 @@ export class OrganizationsService implements OnApplicationBootstrap {
     if (await this.organizations.emailTaken(email)) {
       throw new ConflictError('email_taken', `A user with email ${email} already exists`);
     }
-    const user = await this.organizations.createUser({ id: newId(), organizationId, email, passwordHash: await argon2.hash(password) });
+    const user = await this.organizations.createUser({ id: newId(), organizationId, email, passwordHash: await hashPassword(password) });
     return { user_id: user.id };
+  }
+
+  /** A login proved the password of a hash stored under an older scheme (auth/passwords.ts): store the new hash. */
+  @OnBusEvent('user.password_rehashed')
+  async onPasswordRehashed({ userId, previousHash, passwordHash }: PasswordRehashed): Promise<void> {
+    await this.organizations.replacePasswordHash(userId, previousHash, passwordHash);
   }
 
   /**

@@ -133,6 +133,8 @@ export type V2DenseRetrieval = {
   status: 'used' | 'failed';
   model: string;
   reason: string | null;
+  /** True when the provider was not called this turn: it failed for this revision within the failure hold. */
+  held: boolean;
   min_similarity: number | null;
   fused: V2FusedPassage[];
 };

@@ -5,6 +5,7 @@ import secureJson from 'secure-json-parse';
 import type { WebSocket, RawData } from 'ws';
 import { AppError, ValidationError } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
+import { upgradeClientAddress } from '../../common/http/client-address.js';
 import { newId } from '../../common/ids/new-id.js';
 import { INPUT_LIMITS } from '../../common/validation/input-limits.js';
 import { assertDepthWithin, firstUnstorable } from '../../common/validation/safe-json.js';
@@ -12,7 +13,7 @@ import { createValidationPipe } from '../../common/validation/validation-pipe.js
 import { FixedWindowLimiter } from '../auth/rate-limit/fixed-window.limiter.js';
 import { RedisService } from '../../common/redis/redis.service.js';
 import { AppConfig } from '../../config/app-config.js';
-import { AuthService } from '../auth/auth.service.js';
+import { AuthService, type MessagingClient } from '../auth/auth.service.js';
 import { bearerToken } from '../auth/strategies/bearer-token.strategy.js';
 import { rateLimitSubject, type AgentPrincipal } from '../auth/principal.js';
 import { toTurnRequest } from '../messaging/dto/send-message.dto.js';
@@ -41,9 +42,9 @@ const validation = createValidationPipe();
 interface Session {
   id: string;
   socket: WebSocket;
-  /** The upgrade's token and Origin, re-checked on every `message` frame and after every revocation. */
+  /** The upgrade's token, Origin and client address, re-checked on every `message` frame and after every revocation. */
   token?: string;
-  origin?: string;
+  client?: MessagingClient;
   caller?: TurnCaller;
   /** The credential's rate-limit bucket, shared with its HTTP requests; also the key of the per-credential session cap. */
   rateLimitSubject?: string;
@@ -157,14 +158,14 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
       socket.close(CLOSE_POLICY_VIOLATION, 'missing credentials: send a Bearer token');
       return false;
     }
-    const origin = request.headers.origin;
+    const client: MessagingClient = { origin: request.headers.origin, ip: upgradeClientAddress(request, this.config.http.trustProxy) };
     // Known before the check, so a revocation while it runs re-checks this session too.
     session.token = token;
-    session.origin = origin;
+    session.client = client;
     let principal: AgentPrincipal;
     let expiresAt: number;
     try {
-      ({ principal, expiresAt } = await this.auth.authenticateMessagingToken(token, origin));
+      ({ principal, expiresAt } = await this.auth.authenticateMessagingToken(token, client));
     } catch (error) {
       const reason = error instanceof AppError && error.status < 500 ? error.message : 'credentials could not be checked';
       if (!(error instanceof AppError)) this.logger.error({ err: error }, 'session authentication failed');
@@ -308,7 +309,7 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
    */
   private async stillAuthorized(session: Session, requestKey: string | null = null, requestId?: string): Promise<boolean> {
     try {
-      await this.auth.authenticateMessagingToken(session.token!, session.origin);
+      await this.auth.authenticateMessagingToken(session.token!, session.client!);
       return true;
     } catch (error) {
       if (error instanceof AppError && error.status < 500) {

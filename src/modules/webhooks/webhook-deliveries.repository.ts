@@ -5,6 +5,7 @@ import type { PageRequest } from '../../common/pagination/paginate.js';
 import { byCreatedAt, paginateSql } from '../../common/pagination/paginate-sql.js';
 import { SqlParams } from '../../database/sql-params.js';
 import { SqlService } from '../../database/sql.service.js';
+import type { SealedSecretColumns } from './webhook-endpoints.repository.js';
 import { ATTEMPT_LOG_LIMIT } from './webhooks.constants.js';
 
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -49,8 +50,11 @@ export interface NewWebhookDelivery {
   body: string;
 }
 
-/** A delivery claimed for one attempt, with what sending it needs. */
-export interface ClaimedDelivery {
+/**
+ * A delivery claimed for one attempt, with what sending it needs (the previous secret's columns only while its overlap
+ * lasts).
+ */
+export interface ClaimedDelivery extends SealedSecretColumns {
   id: string;
   organization_id: string;
   body: string;
@@ -60,9 +64,6 @@ export interface ClaimedDelivery {
   project_id: string;
   url: string;
   enabled: boolean;
-  secret: string;
-  /** The previous secret while its overlap lasts. */
-  previous_secret: string | null;
 }
 
 const COLUMNS = `id, endpoint_id, event_type, thread_id, sequence, body, status, attempts, attempt_log, last_status_code, last_error,
@@ -105,20 +106,57 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Takes the delivery for attempt number `attempt + 1` for `leaseMs`: only while it is pending, has made exactly
-   * `attempt` attempts and no other worker holds it — a duplicate or stale job claims nothing.
+   * Takes the next due delivery for `leaseMs`, fairly between organizations: of the organizations with a due delivery
+   * no worker holds and fewer than `perOrganization` attempts in flight (rows held, across every worker), the one with
+   * the fewest in flight goes first, its oldest due delivery first (so organizations with due deliveries take turns).
+   * The organizations are found by a skip scan of `ix_webhook_deliveries_org_due`, so the cost grows with the number of
+   * organizations with due deliveries, not with the backlog. `raced` says another worker took the chosen delivery in
+   * the meantime (try again); neither means nothing may be taken now. Two workers claiming at the same instant may each
+   * see the same count, so an organization can briefly exceed its cap by one per such worker.
    */
-  claim(id: string, attempt: number, leaseMs: number): Promise<ClaimedDelivery | undefined> {
-    return this.sql.one<ClaimedDelivery>(
-      `UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => $3::int / 1000.0)
-         FROM webhook_endpoints e
-        WHERE d.id = $1 AND d.status = 'pending' AND d.attempts = $2 AND (d.locked_until IS NULL OR d.locked_until < now())
-          AND e.id = d.endpoint_id
-        RETURNING d.id, d.organization_id, d.body, d.attempts, d.event_type, e.id AS endpoint_id, e.project_id, e.url, e.enabled, e.secret,
-                  CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret`,
-      [id, attempt, leaseMs],
-      'webhooks_claim_delivery',
+  async claimNext(perOrganization: number, leaseMs: number): Promise<{ delivery?: ClaimedDelivery; raced: boolean }> {
+    const row = await this.sql.one<ClaimedDelivery & { found: string }>(
+      `WITH RECURSIVE due_organizations AS (
+         (SELECT organization_id FROM webhook_deliveries
+           WHERE status = 'pending' AND next_attempt_at <= now() ORDER BY organization_id LIMIT 1)
+         UNION ALL
+         SELECT (SELECT d.organization_id FROM webhook_deliveries d
+                  WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND d.organization_id > o.organization_id
+                  ORDER BY d.organization_id LIMIT 1)
+           FROM due_organizations o WHERE o.organization_id IS NOT NULL
+       ), candidates AS (
+         SELECT o.organization_id,
+                (SELECT count(*) FROM webhook_deliveries f
+                  WHERE f.organization_id = o.organization_id AND f.locked_until IS NOT NULL AND f.locked_until >= now()
+                    AND f.status = 'pending') AS in_flight
+           FROM due_organizations o WHERE o.organization_id IS NOT NULL
+       ), next AS (
+         SELECT d.id FROM candidates c
+          CROSS JOIN LATERAL (
+            SELECT id, next_attempt_at FROM webhook_deliveries d
+             WHERE d.organization_id = c.organization_id AND d.status = 'pending' AND d.next_attempt_at <= now()
+               AND (d.locked_until IS NULL OR d.locked_until < now())
+             ORDER BY d.next_attempt_at LIMIT 1) d
+          WHERE c.in_flight < $1
+          ORDER BY c.in_flight, d.next_attempt_at LIMIT 1
+       ), claimed AS (
+         UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => $2::int / 1000.0)
+           FROM next, webhook_endpoints e
+          WHERE d.id = next.id AND e.id = d.endpoint_id AND (d.locked_until IS NULL OR d.locked_until < now())
+          RETURNING d.id, d.organization_id, d.body, d.attempts, d.event_type, e.id AS endpoint_id, e.project_id, e.url, e.enabled,
+                    e.secret_key_id, e.secret_sealed,
+                    CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret_key_id END AS previous_secret_key_id,
+                    CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret_sealed END AS previous_secret_sealed
+       )
+       SELECT claimed.*, (SELECT count(*) FROM next) AS found FROM (SELECT 1) AS one LEFT JOIN claimed ON true`,
+      [perOrganization, leaseMs],
+      'webhooks_claim_next_delivery',
     );
+    if (row?.id) {
+      const { found: _found, ...delivery } = row;
+      return { delivery, raced: false };
+    }
+    return { raced: Number(row?.found ?? 0) > 0 };
   }
 
   /** Records the attempt just made and what follows: delivered, failed for good, or pending until `nextAttemptAt`. */

@@ -6,33 +6,57 @@ import { AppConfig } from '../../config/app-config.js';
 import { WebhookDeliveriesRepository, type ClaimedDelivery, type WebhookAttempt } from './webhook-deliveries.repository.js';
 import { WebhookEndpointsRepository, type WebhookEndpointRow } from './webhook-endpoints.repository.js';
 import { WebhookJobs } from './webhook-jobs.js';
+import { WebhookSecrets, WebhookSecretUnreadableError } from './webhook-secrets.js';
+import { WebhookSubscriptions } from './webhook-subscriptions.js';
 import { RESPONSE_BODY_LIMIT, webhookMessageId } from './webhooks.constants.js';
 
 /** ±20 % jitter, so that retries of many deliveries failing together spread out. */
 const JITTER = 0.2;
 
 /**
- * One attempt at a delivery: claim it in PostgreSQL, sign and POST it, record the outcome, schedule the retry.
- * Idempotent per (delivery, attempt number): a duplicate or stale job claims nothing.
+ * Sends webhook deliveries. A worker slot (one job of the `webhooks` queue) claims the next due delivery in
+ * PostgreSQL — fairly between organizations, none holding more than WEBHOOKS_CONCURRENCY_PER_ORGANIZATION attempts
+ * at once — signs and POSTs it, records the outcome, schedules the retry, and claims again until nothing may be taken.
+ * A claim takes a delivery only while it is pending, due and held by no other worker: duplicate jobs claim nothing.
  */
 @Injectable()
 export class WebhookDeliveryService {
   private readonly logger = new Logger(WebhookDeliveryService.name);
+  private stopping = false;
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly jobs: WebhookJobs,
+    private readonly subscriptions: WebhookSubscriptions,
+    private readonly secrets: WebhookSecrets,
     private readonly http: OutboundHttpClient,
     private readonly bus: EventBus,
     private readonly config: AppConfig,
   ) {}
 
-  /** Attempt number `attempt + 1`; returns what became of the delivery. */
-  async attempt(deliveryId: string, attempt: number): Promise<'skipped' | 'delivered' | 'retrying' | 'failed'> {
-    const { timeoutMs, retryScheduleMs, disableAfterFailures } = this.config.webhooks;
-    const delivery = await this.deliveries.claim(deliveryId, attempt, timeoutMs * 2 + 5000);
-    if (!delivery) return 'skipped';
+  /** Sends due deliveries one after another while there are some this slot may take; returns how many it sent. */
+  async work(): Promise<number> {
+    const { timeoutMs, concurrencyPerOrganization } = this.config.webhooks;
+    let sent = 0;
+    while (!this.stopping) {
+      const { delivery, raced } = await this.deliveries.claimNext(concurrencyPerOrganization, timeoutMs * 2 + 5000);
+      if (delivery) {
+        await this.attempt(delivery);
+        sent += 1;
+      } else if (!raced) break;
+    }
+    return sent;
+  }
+
+  /** Shutting down: each slot finishes the attempt it is making and claims nothing more. */
+  stop(): void {
+    this.stopping = true;
+  }
+
+  /** One attempt at a claimed delivery; returns what became of it. */
+  async attempt(delivery: ClaimedDelivery): Promise<'delivered' | 'retrying' | 'failed'> {
+    const { retryScheduleMs, disableAfterFailures } = this.config.webhooks;
     const at = new Date();
     const number = delivery.attempts + 1;
     if (!delivery.enabled) {
@@ -74,7 +98,15 @@ export class WebhookDeliveryService {
 
   private async send(delivery: ClaimedDelivery, at: Date): Promise<Omit<WebhookAttempt, 'attempt' | 'at'>> {
     const id = webhookMessageId(delivery.id);
-    const secrets = delivery.previous_secret ? [delivery.secret, delivery.previous_secret] : [delivery.secret];
+    const secrets = this.signingSecrets(delivery);
+    if (!secrets) {
+      return {
+        status_code: null,
+        latency_ms: null,
+        error: 'the signing secret cannot be decrypted (see the service log)',
+        response_body: null,
+      };
+    }
     const started = Date.now();
     try {
       const response = await this.http.request({
@@ -108,9 +140,25 @@ export class WebhookDeliveryService {
     }
   }
 
+  /** The secrets that sign (current, and previous during an overlap), or undefined when no configured key opens them. */
+  private signingSecrets(delivery: ClaimedDelivery): string[] | undefined {
+    try {
+      const previous = this.secrets.previous(delivery.endpoint_id, delivery);
+      return [this.secrets.current(delivery.endpoint_id, delivery), ...(previous === null ? [] : [previous])];
+    } catch (error) {
+      if (!(error instanceof WebhookSecretUnreadableError)) throw error;
+      this.logger.error({ webhookId: delivery.endpoint_id, deliveryId: delivery.id }, error.message);
+      return undefined;
+    }
+  }
+
   private announceDisabled(endpoint: WebhookEndpointRow, reason: 'gone' | 'consecutive_failures'): void {
     this.logger.warn({ webhookId: endpoint.id, reason }, 'webhook endpoint disabled');
-    this.bus.emit('webhook.endpoints_changed', { organizationId: endpoint.organization_id });
+    // Not waited for: a process that still thinks the organization subscribed only runs one query that finds no endpoint.
+    void this.endpoints
+      .bumpSubscriptionVersion(endpoint.organization_id)
+      .then((version) => this.subscriptions.propagate(endpoint.organization_id, version))
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'could not announce a disabled endpoint'));
     this.bus.emit('webhook.disabled', {
       organizationId: endpoint.organization_id,
       projectId: endpoint.project_id,

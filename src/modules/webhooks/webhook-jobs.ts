@@ -14,9 +14,10 @@ export class WebhookJobs {
   constructor(@InjectQueue(QueueName.Webhooks) private readonly queue: Queue<JobPayloads[JobName.DeliverWebhook]>) {}
 
   /**
-   * Asks for attempt number `attempt + 1` at the delivery after `delayMs`. The job id deduplicates while a job for
-   * that attempt is still in Redis (`tag` makes a deliberate second one, as a redelivery); a duplicate that runs
-   * anyway is harmless: the claim in PostgreSQL takes each attempt once.
+   * Wakes a delivery slot after `delayMs`, when attempt number `attempt + 1` at the delivery is due. The slot sends
+   * whichever due deliveries are fairest (WebhookDeliveryService.work), so the job id only deduplicates wake-ups while
+   * one for that attempt is still in Redis (`tag` makes a deliberate second one, as a redelivery); a wake-up that finds
+   * nothing to take costs one claim statement.
    */
   enqueue(deliveryId: string, attempt: number, delayMs = 0, tag = ''): void {
     this.queue

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
-import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { WebhookJobs } from './webhook-jobs.js';
 import { WebhookOutbox } from './webhook-outbox.service.js';
+import { WebhookSecretsModule } from './webhook-secrets.module.js';
 import { WebhookSubscriptions } from './webhook-subscriptions.js';
 
 /**
@@ -11,7 +11,8 @@ import { WebhookSubscriptions } from './webhook-subscriptions.js';
  * on the same providers.
  */
 @Module({
-  providers: [WebhookEndpointsRepository, WebhookDeliveriesRepository, WebhookSubscriptions, WebhookJobs, WebhookOutbox],
-  exports: [WebhookOutbox, WebhookEndpointsRepository, WebhookDeliveriesRepository, WebhookSubscriptions, WebhookJobs],
+  imports: [WebhookSecretsModule],
+  providers: [WebhookDeliveriesRepository, WebhookSubscriptions, WebhookJobs, WebhookOutbox],
+  exports: [WebhookOutbox, WebhookSecretsModule, WebhookDeliveriesRepository, WebhookSubscriptions, WebhookJobs],
 })
 export class WebhookOutboxModule {}

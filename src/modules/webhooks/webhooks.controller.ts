@@ -31,6 +31,8 @@ const URL_REFUSED = {
   details: [{ field: 'url', message: 'url resolves to a link-local address, which outbound calls may not reach' }],
 };
 
+const LIMIT_REACHED = { status: 409, code: 'webhook_limit_reached', message: 'A project may have at most 20 webhook endpoints' };
+
 /** Outbound webhooks of a project (docs/webhooks.md). */
 @ManagementController('Webhooks')
 export class WebhooksController {
@@ -41,7 +43,8 @@ export class WebhooksController {
     summary: 'Subscribe an endpoint to events',
     description:
       'Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The signing ' +
-      'secret is in this answer only. Loopback, private, link-local and metadata addresses are refused.',
+      'secret is in this answer only. Loopback, private, link-local and metadata addresses are refused. A project and an ' +
+      'organization may have a bounded number of endpoints (409 `webhook_limit_reached` beyond).',
   })
   @ApiExampleBody(CreateWebhookDto, {
     turns: {
@@ -54,7 +57,7 @@ export class WebhooksController {
     },
   })
   @ApiCreatedResponse({ type: WebhookWithSecretResponseDto })
-  @ApiErrors({ status: 404, code: 'not_found', message: 'Project not found' }, 413, 415, URL_REFUSED)
+  @ApiErrors({ status: 404, code: 'not_found', message: 'Project not found' }, LIMIT_REACHED, 413, 415, URL_REFUSED)
   create(
     @CurrentPrincipal() who: Principal,
     @Param() { projectId }: ProjectIdParams,

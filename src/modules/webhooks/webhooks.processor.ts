@@ -1,18 +1,17 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import type { Job, Queue } from 'bull';
+import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type { Queue } from 'bull';
 import { AppConfig } from '../../config/app-config.js';
 import { JobName, QueueName, type JobPayloads } from '../../queue/queue.constants.js';
 import { WebhookDeliveryService } from './webhook-delivery.service.js';
 
-type DeliverJob = Job<JobPayloads[JobName.DeliverWebhook]>;
-
 /**
- * Thin: each job is one `WebhookDeliveryService.attempt`. Registered at module init so that the concurrency comes
- * from the validated configuration (WEBHOOKS_CONCURRENCY).
+ * Thin: each job wakes one delivery slot (`WebhookDeliveryService.work`), which sends whichever due deliveries are
+ * fairest to send, not necessarily the one the job names (the job id only keeps one wake-up per due attempt). Registered
+ * at module init so that the number of slots comes from the validated configuration (WEBHOOKS_CONCURRENCY).
  */
 @Injectable()
-export class WebhooksProcessor implements OnModuleInit {
+export class WebhooksProcessor implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(WebhooksProcessor.name);
 
   constructor(
@@ -23,11 +22,11 @@ export class WebhooksProcessor implements OnModuleInit {
 
   onModuleInit(): void {
     this.queue
-      .process(JobName.DeliverWebhook, this.config.webhooks.concurrency, (job: DeliverJob) => this.handle(job))
+      .process(JobName.DeliverWebhook, this.config.webhooks.concurrency, () => this.delivery.work())
       .catch((error: unknown) => this.logger.error({ err: error }, 'webhooks processor stopped'));
   }
 
-  handle(job: DeliverJob): Promise<string> {
-    return this.delivery.attempt(job.data.deliveryId, job.data.attempt);
+  onModuleDestroy(): void {
+    this.delivery.stop();
   }
 }

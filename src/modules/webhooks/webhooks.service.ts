@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventBus } from '../../common/bus/event-bus.js';
-import { NotFoundError, ValidationError } from '../../common/errors/app-error.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
 import { checkOutboundUrl } from '../../common/outbound/outbound-policy.js';
 import { generateWebhookSecret } from '../../common/outbound/webhook-signature.js';
@@ -24,6 +23,7 @@ import type {
 import { WebhookDeliveriesRepository, type WebhookDeliveryRow } from './webhook-deliveries.repository.js';
 import { WebhookEndpointsRepository, type WebhookEndpointRow } from './webhook-endpoints.repository.js';
 import { WebhookJobs } from './webhook-jobs.js';
+import { WebhookSecrets, WebhookSecretUnreadableError } from './webhook-secrets.js';
 import { WebhookSubscriptions } from './webhook-subscriptions.js';
 import { webhookMessageId } from './webhooks.constants.js';
 import { hashSecret } from '../auth/secrets.js';
@@ -36,9 +36,9 @@ export class WebhooksService {
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly subscriptions: WebhookSubscriptions,
+    private readonly secrets: WebhookSecrets,
     private readonly jobs: WebhookJobs,
     private readonly unitOfWork: UnitOfWork,
-    private readonly bus: EventBus,
     private readonly config: AppConfig,
     private readonly audit: AuditService,
   ) {}
@@ -46,22 +46,30 @@ export class WebhooksService {
   async create(who: Principal, projectId: string, dto: CreateWebhookDto): Promise<WebhookWithSecretResponseDto> {
     const project = await this.projects.getVisible(who.organizationId, projectId);
     const url = safeUrl(dto.url);
+    const id = newId();
+    const secret = generateWebhookSecret();
     const row = await this.unitOfWork.run(async () => {
+      await this.withinLimits(who.organizationId, project.id);
       const created = await this.endpoints.insert({
-        id: newId(),
+        id,
         organizationId: who.organizationId,
         projectId: project.id,
         url,
         description: dto.description ?? '',
         events: dto.events,
         enabled: dto.enabled ?? true,
-        secret: generateWebhookSecret(),
+        secret: this.secrets.seal(id, secret),
       });
-      await this.audit.record(who, { action: 'webhook.create', resourceType: 'webhook', resourceId: created.id, after: summary(created) });
-      return created;
+      await this.audit.record(who, {
+        action: 'webhook.create',
+        resourceType: 'webhook',
+        resourceId: created.id,
+        after: this.summary(created),
+      });
+      return { created, version: await this.endpoints.bumpSubscriptionVersion(who.organizationId) };
     });
-    await this.changed(who.organizationId);
-    return { ...toWebhookResponse(row), secret: row.secret };
+    await this.subscriptions.propagate(who.organizationId, row.version);
+    return { ...toWebhookResponse(row.created), secret };
   }
 
   async list(who: Principal, projectId: string, query: ListWebhooksQueryDto, request: PageRequest): Promise<Page<WebhookResponseDto>> {
@@ -88,22 +96,28 @@ export class WebhooksService {
         action: 'webhook.update',
         resourceType: 'webhook',
         resourceId: updated.id,
-        before: summary(before),
-        after: summary(updated),
+        before: this.summary(before),
+        after: this.summary(updated),
       });
-      return updated;
+      return { updated, version: await this.endpoints.bumpSubscriptionVersion(who.organizationId) };
     });
-    await this.changed(who.organizationId);
-    return toWebhookResponse(row);
+    await this.subscriptions.propagate(who.organizationId, row.version);
+    return toWebhookResponse(row.updated);
   }
 
   async delete(who: Principal, projectId: string, webhookId: string): Promise<void> {
-    await this.unitOfWork.run(async () => {
+    const version = await this.unitOfWork.run(async () => {
       const before = await this.visible(who, projectId, webhookId, true);
       if (!(await this.endpoints.delete(who.organizationId, before.project_id, before.id))) throw new NotFoundError('Webhook');
-      await this.audit.record(who, { action: 'webhook.delete', resourceType: 'webhook', resourceId: before.id, before: summary(before) });
+      await this.audit.record(who, {
+        action: 'webhook.delete',
+        resourceType: 'webhook',
+        resourceId: before.id,
+        before: this.summary(before),
+      });
+      return this.endpoints.bumpSubscriptionVersion(who.organizationId);
     });
-    await this.changed(who.organizationId);
+    await this.subscriptions.propagate(who.organizationId, version);
   }
 
   /** A new secret, shown once; the previous one keeps signing beside it for the overlap. */
@@ -114,20 +128,27 @@ export class WebhooksService {
     dto: RotateWebhookSecretDto,
   ): Promise<WebhookWithSecretResponseDto> {
     const overlap = dto.overlap_seconds ?? this.config.webhooks.secretOverlapSeconds;
+    const secret = generateWebhookSecret();
     const row = await this.unitOfWork.run(async () => {
       const before = await this.visible(who, projectId, webhookId, true);
-      const rotated = await this.endpoints.rotate(who.organizationId, before.project_id, before.id, generateWebhookSecret(), overlap);
+      const rotated = await this.endpoints.rotate(
+        who.organizationId,
+        before.project_id,
+        before.id,
+        this.secrets.seal(before.id, secret),
+        overlap,
+      );
       if (!rotated) throw new NotFoundError('Webhook');
       await this.audit.record(who, {
         action: 'webhook.rotate_secret',
         resourceType: 'webhook',
         resourceId: rotated.id,
-        before: { secret_sha256: digest(before.secret) },
-        after: { secret_sha256: digest(rotated.secret), overlap_seconds: overlap },
+        before: { secret_sha256: this.digestOf(before) },
+        after: { secret_sha256: digest(secret), overlap_seconds: overlap },
       });
       return rotated;
     });
-    return { ...toWebhookResponse(row), secret: row.secret };
+    return { ...toWebhookResponse(row), secret };
   }
 
   async listDeliveries(
@@ -159,37 +180,56 @@ export class WebhooksService {
     return toDeliveryResponse(row);
   }
 
+  /** What the audit log keeps of an endpoint: never the secret, only a digest of it. */
+  private summary(row: WebhookEndpointRow): object {
+    return {
+      project_id: row.project_id,
+      url: row.url,
+      events: row.events,
+      description: row.description,
+      enabled: row.enabled,
+      secret_sha256: this.digestOf(row),
+    };
+  }
+
+  /** The digest of the endpoint's current secret, or null when no configured key opens it (the change goes ahead). */
+  private digestOf(row: WebhookEndpointRow): string | null {
+    try {
+      return digest(this.secrets.current(row.id, row));
+    } catch (error) {
+      if (error instanceof WebhookSecretUnreadableError) return null;
+      throw error;
+    }
+  }
+
+  /** 409 `webhook_limit_reached` when the project or the organization has as many endpoints as it may. */
+  private async withinLimits(organizationId: string, projectId: string): Promise<void> {
+    const { maxEndpointsPerProject, maxEndpointsPerOrganization } = this.config.webhooks;
+    const count = await this.endpoints.countForCreation(organizationId, projectId);
+    if (count.project >= maxEndpointsPerProject) {
+      throw new ConflictError(WEBHOOK_LIMIT_REACHED, `A project may have at most ${maxEndpointsPerProject} webhook endpoints`);
+    }
+    if (count.organization >= maxEndpointsPerOrganization) {
+      throw new ConflictError(WEBHOOK_LIMIT_REACHED, `An organization may have at most ${maxEndpointsPerOrganization} webhook endpoints`);
+    }
+  }
+
   /** The organization's endpoint of the project (locked for the transaction with `lock`), or 404 — never 403. */
   private async visible(who: Principal, projectId: string, webhookId: string, lock = false): Promise<WebhookEndpointRow> {
     const endpoint = await this.endpoints.find(who.organizationId, projectId.toLowerCase(), webhookId.toLowerCase(), lock);
     if (!endpoint) throw new NotFoundError('Webhook');
     return endpoint;
   }
-
-  /** This process's subscriptions reload before the answer; the others' on the broadcast. */
-  private async changed(organizationId: string): Promise<void> {
-    await this.subscriptions.reload({ organizationId });
-    this.bus.emit('webhook.endpoints_changed', { organizationId });
-  }
 }
+
+/** The wire code of a creation refused by the endpoint caps (docs/webhooks.md, "Limits"). */
+export const WEBHOOK_LIMIT_REACHED = 'webhook_limit_reached';
 
 /** The URL as given, or 422 on `url` when the outbound policy refuses it (scheme, credentials, address). */
 function safeUrl(url: string): string {
   const problem = checkOutboundUrl(url);
   if (problem) throw ValidationError.field('url', problem);
   return url;
-}
-
-/** What the audit log keeps of an endpoint: never the secret, only a digest of it. */
-function summary(row: WebhookEndpointRow): object {
-  return {
-    project_id: row.project_id,
-    url: row.url,
-    events: row.events,
-    description: row.description,
-    enabled: row.enabled,
-    secret_sha256: digest(row.secret),
-  };
 }
 
 /** The first 16 hex digits of the secret's SHA-256: tells secrets apart in the audit log without revealing them. */

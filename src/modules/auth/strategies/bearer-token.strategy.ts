@@ -22,7 +22,7 @@ export class BearerTokenStrategy extends PassportStrategy(Strategy, BEARER_STRAT
   }
 }
 
-/** The bearer token on messaging routes: acting as an agent, from an allowed origin (as the WebSocket session checks it). */
+/** The bearer token on messaging routes: acting as an agent, from an allowed origin and address (as the WebSocket session checks it). */
 @Injectable()
 export class MessagingTokenStrategy extends PassportStrategy(Strategy, MESSAGING_TOKEN_STRATEGY) {
   constructor(private readonly auth: AuthService) {
@@ -30,7 +30,8 @@ export class MessagingTokenStrategy extends PassportStrategy(Strategy, MESSAGING
   }
 
   async validate(request: FastifyRequest): Promise<Principal> {
-    return (await this.auth.authenticateMessagingToken(requiredBearerToken(request), request.headers.origin)).principal;
+    const client = { origin: request.headers.origin, ip: request.ip };
+    return (await this.auth.authenticateMessagingToken(requiredBearerToken(request), client)).principal;
   }
 }
 

@@ -164,7 +164,7 @@ export const KNOWLEDGE_ASSISTANT_TEMPLATE: BundleTemplate = {
       },
     ],
     followups: {
-      default: ['Talk to a human', 'Show me keyboard shortcuts', 'How does sync work?'],
+      default: ['How do I get a refund?', 'Show me keyboard shortcuts', 'How does sync work?'],
       intents: {
         billing: ['How do I cancel?', 'What is the refund policy?', 'Compare Plus and Team'],
         refund: ['Where is my invoice?', 'How do I cancel my plan?'],

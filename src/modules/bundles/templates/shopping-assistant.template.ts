@@ -15,6 +15,9 @@ interface ProductSpec {
   soldOut?: string[];
   /** Sizes that cost more than the base price (e.g. large tents). */
   surcharge?: Record<string, number>;
+  /** The price before the current sale (the product is on sale when set). */
+  was?: number;
+  bestseller?: boolean;
 }
 
 /** One record per product; its variants are every colour × size with a SKU, price and stock flag. */
@@ -37,6 +40,9 @@ function product(spec: ProductSpec): CatalogRecord {
     category: spec.category,
     brand: spec.brand,
     price: spec.price,
+    ...(spec.was ? { compare_at_price: spec.was } : {}),
+    on_sale: spec.was !== undefined,
+    bestseller: spec.bestseller === true,
     currency: 'USD',
     rating: spec.rating,
     description: spec.description,
@@ -62,6 +68,20 @@ const PRODUCTS: ProductSpec[] = [
     colours: ['Black', 'Olive', 'Coral'],
     sizes: SHOES,
     soldOut: ['Coral/12', 'Olive/7'],
+    bestseller: true,
+  },
+  {
+    id: 'road-runner',
+    name: 'Road Runner Running Shoe',
+    category: 'Footwear',
+    brand: 'Urbanwalk',
+    price: 89,
+    rating: 4.4,
+    description: 'Cushioned road running shoe for everyday miles, with a breathable knit upper and a durable rubber outsole.',
+    colours: ['Black', 'Blue', 'White'],
+    sizes: SHOES,
+    soldOut: ['Blue/12'],
+    was: 99,
   },
   {
     id: 'city-sneaker',
@@ -73,6 +93,7 @@ const PRODUCTS: ProductSpec[] = [
     description: 'Everyday knit sneaker with a cushioned recycled-foam midsole. Machine washable.',
     colours: ['White', 'Grey', 'Navy'],
     sizes: SHOES,
+    was: 95,
   },
   {
     id: 'summit-hiking-boot',
@@ -107,6 +128,7 @@ const PRODUCTS: ProductSpec[] = [
     description: '100% merino wool short-sleeve tee. Naturally odour resistant and temperature regulating.',
     colours: ['Black', 'Navy', 'Heather Grey'],
     sizes: APPAREL,
+    bestseller: true,
   },
   {
     id: 'organic-cotton-tee',
@@ -130,6 +152,8 @@ const PRODUCTS: ProductSpec[] = [
     description: 'Warm recycled polyester grid fleece with a quarter zip and thumb loops.',
     colours: ['Navy', 'Forest', 'Charcoal'],
     sizes: APPAREL,
+    bestseller: true,
+    was: 69,
   },
   {
     id: 'linen-shirt',
@@ -153,6 +177,7 @@ const PRODUCTS: ProductSpec[] = [
     colours: ['Red', 'Black', 'Teal'],
     sizes: APPAREL,
     soldOut: ['Red/M'],
+    bestseller: true,
   },
   {
     id: 'down-puffer',
@@ -164,6 +189,7 @@ const PRODUCTS: ProductSpec[] = [
     description: '800-fill responsibly sourced down jacket that packs into its own pocket.',
     colours: ['Black', 'Olive', 'Burgundy'],
     sizes: APPAREL,
+    was: 219,
   },
   {
     id: 'softshell-vest',
@@ -208,6 +234,7 @@ const PRODUCTS: ProductSpec[] = [
     description: 'Soft French terry jogger with a tapered leg and deep pockets.',
     colours: ['Black', 'Heather Grey', 'Navy'],
     sizes: APPAREL,
+    was: 59,
   },
   {
     id: 'daypack-22',
@@ -219,6 +246,7 @@ const PRODUCTS: ProductSpec[] = [
     description: '22-litre hiking daypack with a ventilated back panel, hydration sleeve and rain cover.',
     colours: ['Black', 'Orange', 'Teal'],
     sizes: ['One size'],
+    bestseller: true,
   },
   {
     id: 'commuter-backpack',
@@ -277,6 +305,7 @@ const PRODUCTS: ProductSpec[] = [
     colours: ['Black', 'White', 'Coral', 'Teal'],
     sizes: ['500 ml', '750 ml', '1 l'],
     surcharge: { '750 ml': 4, '1 l': 8 },
+    bestseller: true,
   },
   {
     id: 'merino-beanie',
@@ -299,6 +328,7 @@ const PRODUCTS: ProductSpec[] = [
     description: 'Cushioned merino-blend crew socks with a seamless toe. Three pairs.',
     colours: ['Grey', 'Black'],
     sizes: ['S', 'M', 'L'],
+    bestseller: true,
   },
   {
     id: 'trekking-poles',
@@ -310,6 +340,7 @@ const PRODUCTS: ProductSpec[] = [
     description: 'Pair of collapsible carbon poles with cork grips, 460 g the pair.',
     colours: ['Black'],
     sizes: ['110-130 cm', '120-140 cm'],
+    was: 149,
   },
   {
     id: 'sun-cap',
@@ -332,6 +363,7 @@ const PRODUCTS: ProductSpec[] = [
     description: '400-lumen rechargeable headlamp with red night mode and IPX4 rating.',
     colours: ['Black', 'Orange'],
     sizes: ['One size'],
+    was: 59,
   },
 ];
 
@@ -360,6 +392,10 @@ export const SHOPPING_ASSISTANT_TEMPLATE: BundleTemplate = {
           'looking for a backpack for my laptop',
           'what tents do you sell',
           'I want hiking boots in size 9',
+          'show me your bestsellers',
+          'what is on sale',
+          'anything cheaper?',
+          'do you have it in blue',
         ],
       },
       {
@@ -370,6 +406,8 @@ export const SHOPPING_ASSISTANT_TEMPLATE: BundleTemplate = {
           'birthday gift ideas',
           'something for a camping friend',
           'stocking stuffer ideas',
+          'gifts under $50',
+          'do you offer gift wrapping',
         ],
       },
       {
@@ -380,6 +418,8 @@ export const SHOPPING_ASSISTANT_TEMPLATE: BundleTemplate = {
           'size chart for jackets',
           'is the fleece true to size',
           'I am between a medium and a large',
+          'help me find my size',
+          'show me the size chart',
         ],
       },
       {
@@ -428,7 +468,34 @@ export const SHOPPING_ASSISTANT_TEMPLATE: BundleTemplate = {
         pattern: '\\b(black|white|navy|grey|gray|olive|red|teal|coral|sand|burgundy|green|blue|orange|brown|khaki)\\b',
       },
       { code: 'quantity', title: 'Quantity', type: 'number', pattern: '\\b(\\d{1,4})\\s*(?:pieces|pcs|units|pairs|items)\\b' },
-      { code: 'is_gift', title: 'Gift purchase', type: 'boolean', pattern: '\\b(?:gift|present|stocking stuffer)s?\\b' },
+      {
+        code: 'is_gift',
+        title: 'Gift purchase',
+        type: 'boolean',
+        pattern:
+          '\\b(?:(?:gift|present)s?\\s+(?:for|ideas?|under|below)|(?:a|some|any)\\s+(?:gift|present)s?\\s*(?:$|[.?!,]|for\\b|ideas?\\b)|stocking stuffers?)',
+      },
+      // Shop policies: a question about one gets the policy as the reply (a respond rule per topic below).
+      { code: 'asks_shipping', title: 'Asks about shipping', type: 'boolean', pattern: '\\b(?:shipping|ship|ships|delivery|deliver)\\b' },
+      {
+        code: 'asks_returns',
+        title: 'Asks about returns',
+        type: 'boolean',
+        pattern: "\\b(?:returns?|refunds?|exchange|money back|does not fit|doesn't fit)\\b",
+      },
+      {
+        code: 'asks_sizing',
+        title: 'Asks about sizing',
+        type: 'boolean',
+        pattern: '\\b(?:size chart|size guide|my size|what size|which size|run (?:small|large|big)|true to size)\\b',
+      },
+      { code: 'asks_gift_wrap', title: 'Asks about gift wrapping', type: 'boolean', pattern: '\\bgift[ -]?wrap' },
+      {
+        code: 'asks_order_change',
+        title: 'Asks to change an order',
+        type: 'boolean',
+        pattern: '\\b(?:change|update)\\s+(?:my|the)\\s+(?:address|order)',
+      },
     ],
     tools: [
       {
@@ -470,6 +537,41 @@ export const SHOPPING_ASSISTANT_TEMPLATE: BundleTemplate = {
         action: 'respond',
         message:
           'With that budget you can look at our premium gear — the Trail 2-Person Tent and the Storm Shell jacket are customer favourites.',
+      },
+      {
+        code: 'shipping_policy',
+        when: { param: 'asks_shipping', op: '=', value: true },
+        action: 'respond',
+        message:
+          'Shipping is free on orders over $75 (otherwise $6.95) and takes 3–5 business days; express (1–2 days) is $15. We ship to the US, Canada, the UK and the EU.',
+      },
+      {
+        code: 'returns_policy',
+        when: { param: 'asks_returns', op: '=', value: true },
+        action: 'respond',
+        message:
+          'You can return or exchange unworn items within 30 days: start a return at shop.example.com/returns with your order number. Exchanges for another size are free, and refunds reach your card 5–7 business days after we receive the item.',
+      },
+      {
+        code: 'sizing_guide',
+        when: { param: 'asks_sizing', op: '=', value: true },
+        action: 'respond',
+        message:
+          'Our size chart is at shop.example.com/size-chart. Apparel is true to size; our shoes run about half a size small, so size up if you are between sizes. Tell me the product and your usual size and I will check stock.',
+      },
+      {
+        code: 'gift_wrap',
+        when: { param: 'asks_gift_wrap', op: '=', value: true },
+        action: 'respond',
+        message:
+          'Yes — add gift wrapping at checkout for $5 per item, with a handwritten note if you like. Prices are left off the packing slip.',
+      },
+      {
+        code: 'order_change',
+        when: { param: 'asks_order_change', op: '=', value: true },
+        action: 'respond',
+        message:
+          'Orders can be changed until they ship (usually within 24 hours): reply to your order confirmation email or write to help@shop.example.com with the order number and the new address.',
       },
     ],
     guardrails: [

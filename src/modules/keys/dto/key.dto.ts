@@ -34,7 +34,8 @@ export class CreatePublishableKeyDto {
     type: [String],
     maxItems: 50,
     example: ['203.0.113.0/24', '2001:db8::/32'],
-    description: 'CIDR ranges (IPv4 or IPv6) allowed to exchange the key; a bare address means that address only; empty = any',
+    description:
+      'CIDR ranges (IPv4 or IPv6) allowed to exchange the key and to use the tokens minted from it (checked on every request); a bare address means that address only; empty = any',
   })
   @IsOptional()
   @IsArray()
@@ -50,7 +51,8 @@ export class PublishableKeyResponseDto {
   @ApiId('Key id (for revocation)') id: string;
   @ApiProperty({ example: 'pk_Zm9vYmFy', description: 'The first characters of the key, to tell keys apart' }) key_prefix: string;
   @ApiProperty({ type: [String], description: 'Web origins allowed to use the key; empty = any' }) allowed_origins: string[];
-  @ApiProperty({ type: [String], description: 'CIDR ranges allowed to exchange the key; empty = any' }) allowed_ip_ranges: string[];
+  @ApiProperty({ type: [String], description: 'CIDR ranges allowed to exchange the key and to use its tokens; empty = any' })
+  allowed_ip_ranges: string[];
   @ApiProperty({ format: 'date-time', description: 'When the key was created' }) created_at: string;
 }
 

@@ -9,7 +9,7 @@ export class UserEntity extends TimestampedEntity {
   @Column({ type: 'varchar', length: 320 })
   email: string;
 
-  /** argon2id hash. */
+  /** PHC string: scrypt (auth/passwords.ts), or argon2id from before (rehashed at the next login). */
   @Column({ name: 'password_hash', type: 'text' })
   passwordHash: string;
 }

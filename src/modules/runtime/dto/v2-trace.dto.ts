@@ -108,6 +108,11 @@ export class V2DenseRetrievalDto implements V2DenseRetrieval {
   status: 'used' | 'failed';
   @ApiProperty({ description: 'The embeddings model (name, `@<dimensions>` when set)' }) model: string;
   @ApiProperty({ type: String, nullable: true, description: 'Why the embeddings could not be used; null when used' }) reason: string | null;
+  @ApiProperty({
+    description:
+      'True when the embeddings endpoint was not called in this turn: it failed for this revision less than 30 s ago (the failure hold), so the turn ranked lexically at once',
+  })
+  held: boolean;
   @ApiProperty({ type: Number, nullable: true, description: 'Similarity a dense hit needed to take part; null when failed' })
   min_similarity: number | null;
   @ApiProperty({ type: [V2FusedPassageDto], description: 'The fused order, best first (top 10); empty when failed' })

@@ -75,6 +75,7 @@ interface Understood {
   intent: string | null;
   queryText: string;
   carried: boolean;
+  thread: string[];
   params: ComputedParam[];
   paramMap: Map<string, ParamValue>;
   evals: RuleEval[];
@@ -89,7 +90,7 @@ function understandTurn(bundle: Bundle, ix: V1Index, input: TurnInput): Understo
   const guard = withSpan('engine.guardrails', () => checkGuardrails(ix.guardrails, message));
   if (!guard.passed) return { plan: blockedPlan(bundle, message, guard.reason, guard.message ?? 'I can not help with that.') };
 
-  const { intents, ownValues, queryText, carriedValues, carried } = understand(ix, input, message);
+  const { intents, ownValues, queryText, carriedValues, carried, thread } = understand(ix, input, message);
   const intent = intents[0]?.name ?? null;
   const params = computeParams(ix, input.agentVariables, carriedValues, ownValues);
   const paramMap = new Map(params.map((p) => [p.code, p.value]));
@@ -108,6 +109,7 @@ function understandTurn(bundle: Bundle, ix: V1Index, input: TurnInput): Understo
     intent,
     queryText,
     carried,
+    thread,
     params,
     paramMap,
     evals,
@@ -121,7 +123,7 @@ function decide(bundle: Bundle, ix: V1Index, u: Understood, http: HttpToolRun[])
   const { message, intent, queryText, params, paramMap, evals, block, ask, responds } = u;
 
   // Tools
-  const runs = withSpan('engine.tools', () => ix.tools.map((tool) => runTool(tool, intent, queryText, paramMap, u.carried)));
+  const runs = withSpan('engine.tools', () => ix.tools.map((tool) => runTool(tool, intent, queryText, paramMap, u.carried, u.thread)));
 
   // Cards from every tool that ran (none when a rule blocks or asks first).
   const cards: CardDto[] = [];

@@ -158,3 +158,85 @@ describe('v2 retrieval terms', () => {
     expect((r.trace as { citations_used: Array<{ document_id: string }> }).citations_used[0]!.document_id).toBe('a');
   });
 });
+
+describe('v2 understanding of everyday words and threads', () => {
+  const runtime = newRuntime();
+  const agent = agentFor(runtime, 'v2', {
+    knowledge: [
+      {
+        id: 'ebike-hire',
+        title: 'Electric bicycle hire',
+        text: 'We hire pedal-assist electric bicycles by the half day, full day or week. Riders must be 16 or over. A full day costs £45.',
+      },
+      {
+        id: 'returns',
+        title: 'Returns and refunds',
+        text: 'You can return an unridden bicycle within 30 days of purchase for a full refund. Refunds reach your card within 5 working days.',
+      },
+      {
+        id: 'warranty',
+        title: 'Warranty',
+        text: 'Frames are covered against manufacturing defects for the lifetime of the original owner. Chains and tyres wear out and are not covered.',
+      },
+      {
+        id: 'whitening',
+        title: 'Teeth whitening',
+        text: 'Professional whitening lightens the natural colour of your tooth enamel by several shades with a gel worn in custom trays.',
+      },
+    ],
+  });
+
+  it('reaches the page\'s words from the customer\'s ("e-bikes" → electric bicycles, "whiter" → whitening)', async () => {
+    for (const [question, page] of [
+      ['Do you rent e-bikes?', 'ebike-hire'],
+      ['do you hire ebikes', 'ebike-hire'],
+      ['can you make my teeth whiter', 'whitening'],
+    ] as const) {
+      const t = v2Trace((await runtime.run(agent, turn(question))).trace);
+      expect(t.citations_used[0]?.document_id).toBe(page);
+    }
+  });
+
+  it("reads a follow-up with a pronoun in the thread's subject, and a follow-up of a follow-up too", async () => {
+    const history = [
+      { role: 'user' as const, text: 'Do you rent e-bikes?' },
+      { role: 'agent' as const, text: 'We hire pedal-assist electric bicycles [1].' },
+    ];
+    const price = await runtime.run(agent, turn('how much is it for a whole day?', { history }));
+    expect(v2Trace(price.trace).citations_used[0]?.document_id).toBe('ebike-hire');
+    const age = await runtime.run(
+      agent,
+      turn('is there an age limit?', {
+        history: [
+          ...history,
+          { role: 'user', text: 'how much is it for a whole day?' },
+          { role: 'agent', text: 'A full day costs £45 [1].' },
+        ],
+      }),
+    );
+    expect(v2Trace(age.trace).citations_used[0]?.document_id).toBe('ebike-hire');
+  });
+
+  it('keeps a new subject in a thread: a question that names its own subject is not pulled back', async () => {
+    const history = [
+      { role: 'user' as const, text: 'Do you rent e-bikes?' },
+      { role: 'agent' as const, text: 'We hire pedal-assist electric bicycles [1].' },
+    ];
+    const r = await runtime.run(agent, turn('Is my cracked frame covered by the warranty?', { history }));
+    const t = v2Trace(r.trace);
+    expect(t.citations_used[0]?.document_id).toBe('warranty');
+    expect(t.understanding.context_keywords).toEqual([]);
+  });
+
+  it('cites the page that answers and not the pages that only share a word with the question', async () => {
+    const t = v2Trace((await runtime.run(agent, turn('how long until my refund reaches my card?'))).trace);
+    expect(t.citations_used.map((c) => c.document_id)).toEqual(['returns']);
+  });
+
+  it('declines when only a side word matches ("electric" of electric scooters) and names the nearest topics', async () => {
+    const r = await runtime.run(agent, turn('Do you repair electric scooters?'));
+    const t = v2Trace(r.trace);
+    expect(t.citations_used).toEqual([]);
+    expect(r.text).toMatch(/^I could not find this in the knowledge base\. The nearest topics I have are /);
+  });
+});

@@ -1,7 +1,7 @@
 import type { Bundle, KnowledgeDocument } from '../../bundles/bundle.types.js';
 import { withSpan } from '../../../telemetry/tracing.js';
 import type { TurnFacets, TurnInput } from '../runtime.types.js';
-import { questionWords } from '../knowledge/analyzer.js';
+import { questionWords, type QueryWord } from '../knowledge/analyzer.js';
 import {
   answerability,
   answerableCheck,
@@ -137,6 +137,8 @@ interface Ranked {
   passage: Passage;
   score: number;
   coverage: number;
+  /** Question words the passage does not cover (lexical ranking only). */
+  uncovered?: string[];
 }
 
 const NOT_FOUND = 'I could not find this in the knowledge base.';
@@ -163,13 +165,16 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   const own = contentTerms(question);
   const ownKeywords = own.map((t) => t.stem);
   let context: Array<{ word: string; stem: string }> = [];
-  if (multi && guard.passed && ownKeywords.length > 0 && ownKeywords.length < 2) {
-    const lastUser = [...(input.history ?? [])].reverse().find((h) => h.role === 'user' && h.text.trim() && h.text.trim() !== question);
-    if (lastUser) {
-      context = contentTerms(lastUser.text)
-        .filter((t) => !ownKeywords.includes(t.stem))
-        .slice(0, 4);
-      if (context.length) learned.push({ source: 'history', key: 'previous_question', value: lastUser.text });
+  let threadWords: QueryWord[] = [];
+  if (multi && guard.passed && ownKeywords.length > 0 && dependsOnThread(question, ownKeywords.length)) {
+    const subject = threadSubject(input.history ?? [], question);
+    if (subject.length) {
+      const asked = new Set(questionWords(question).map((w) => w.stem));
+      threadWords = questionWords(subject.join(' '))
+        .filter((w) => !asked.has(w.stem) && !w.of)
+        .slice(0, 6);
+      context = threadWords.map((w) => ({ word: w.word, stem: w.stem }));
+      if (context.length) learned.push({ source: 'history', key: 'previous_question', value: subject[0]! });
     }
   }
   const contextKeywords = context.map((t) => t.stem);
@@ -183,11 +188,11 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   const decision: Answerability | null =
     guard.passed && queryTerms.length
       ? withSpan('engine.retrieval', () => {
-          const result = ix.retriever.search(questionWords(question), questionWords(context.map((t) => t.word).join(' ')));
+          const result = ix.retriever.search(questionWords(question), threadWords);
           for (const r of result.passages) {
             const passage = ix.passages[r.index]!;
             considered.set(passage.documentId, (considered.get(passage.documentId) ?? 0) + 1);
-            ranked.push({ passage, score: r.score, coverage: r.coverage });
+            ranked.push({ passage, score: r.score, coverage: r.coverage, uncovered: r.uncovered });
           }
           return answerability(result, (i) => ix.passages[i]!.documentId, threshold);
         })
@@ -205,8 +210,7 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   const declined = decision !== null && !decision.answerable && !denseVouches;
   // A decline suggests the nearest topics the knowledge base does cover (the best-ranked sections' titles).
   const nearest = declined ? [...new Set(ranked.map((r) => r.passage.title))].slice(0, 3) : [];
-  const topScore = ranked[0]?.score ?? 0;
-  const used = declined ? [] : ranked.filter((r) => r.score >= topScore * 0.45).slice(0, multi ? 3 : 1);
+  const used = declined ? [] : answerPassages(ranked, multi ? 3 : 1);
 
   // Extractive answer: the best sentences of the passages used, each followed by its citation marker.
   const sources: MaterialSource[] = used.map((r, i) => ({
@@ -376,6 +380,61 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
       };
     },
   };
+}
+
+/** Share of the best passage's score another passage needs to join the answer (same page, or another page). */
+const SAME_PAGE_SHARE = 0.5;
+const OTHER_PAGE_SHARE = 0.7;
+
+/**
+ * The passages an answer is written from: the best one, the next ones of the same page that score close to it,
+ * and a passage of another page only when it covers a question word the best one does not and scores close to it.
+ * A passage that merely shares a word with the question is not cited beside the one that answers it.
+ */
+function answerPassages(ranked: Ranked[], max: number): Ranked[] {
+  const best = ranked[0];
+  if (!best) return [];
+  const out = [best];
+  const missing = new Set(best.uncovered ?? []);
+  for (const r of ranked.slice(1)) {
+    if (out.length >= max) break;
+    if (r.passage.documentId === best.passage.documentId) {
+      if (r.score >= best.score * SAME_PAGE_SHARE) out.push(r);
+    } else if (r.score >= best.score * OTHER_PAGE_SHARE && r.uncovered && [...missing].some((w) => !r.uncovered!.includes(w))) {
+      out.push(r);
+      for (const w of [...missing]) if (!r.uncovered.includes(w)) missing.delete(w);
+    }
+  }
+  return out;
+}
+
+/**
+ * Words that point back at what the thread was about ("is *it* free?", "what about *that*?", "and for how long?"):
+ * a question using one, or too short to name a subject (two content words or fewer), is read in the thread's
+ * context.
+ */
+const ANAPHORA = new Set(
+  "it its it's that this these those they them their there then one ones he she him her his same also too else".split(' '),
+);
+const CONTINUATION = /^\s*(and|but|also|so|or|what about|how about|what if|and if|ok(ay)?|then)\b/i;
+
+function dependsOnThread(question: string, contentWords: number): boolean {
+  if (contentWords <= 2 || CONTINUATION.test(question)) return true;
+  return words(question).some((w) => ANAPHORA.has(w));
+}
+
+/**
+ * The thread's subject: the end user's previous question and, while that one itself depended on the thread, the
+ * one before it (at most three), newest first.
+ */
+function threadSubject(history: TurnInput['history'], question: string): string[] {
+  const asked = history.filter((h) => h.role === 'user' && h.text.trim() && h.text.trim() !== question).map((h) => h.text.trim());
+  const out: string[] = [];
+  for (let i = asked.length - 1; i >= 0 && out.length < 3; i--) {
+    out.push(asked[i]!);
+    if (!dependsOnThread(asked[i]!, contentTerms(asked[i]!).length)) break;
+  }
+  return out;
 }
 
 /** `Text [1].` — the marker goes before the final punctuation (found by scanning back: linear, no regex). */

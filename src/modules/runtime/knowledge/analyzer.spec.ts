@@ -1,4 +1,4 @@
-import { analyze, questionWords } from './analyzer.js';
+import { analyze, baseForm, questionWords, stemWord } from './analyzer.js';
 import { answerability } from './answerability.js';
 import { KnowledgeRetriever } from './retriever.js';
 
@@ -29,6 +29,23 @@ function retrieverOf(documents: typeof docs): { r: KnowledgeRetriever; passageDo
     passageDoc: documents.map((d) => d.id),
   };
 }
+
+describe('knowledge analyzer: base forms', () => {
+  it('meets irregular plurals and verb forms with their base ("teeth"/"tooth", "paid"/"pay")', () => {
+    expect(stemWord('teeth')).toBe(stemWord('tooth'));
+    expect(stemWord('paid')).toBe(stemWord('pay'));
+    expect(stemWord('forgotten')).toBe(stemWord('forget'));
+    expect(analyze('children')).toEqual(analyze('child'));
+  });
+
+  it('reads comparatives WordNet does not list as their base, and leaves known words and names alone', () => {
+    expect(baseForm('whiter')).toBe('white');
+    expect(baseForm('cheapest')).toBe('cheap');
+    expect(baseForm('happier')).toBe('happy');
+    expect(baseForm('water')).toBe('water');
+    expect(baseForm('docker')).toBe('docker');
+  });
+});
 
 describe('knowledge analyzer: clipped words and compounds', () => {
   it('reads clipped support words as their full form ("db" → database, "app" → application, "RAM" → memory)', () => {

@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer';
 import { boundedWord, isStopword, MAX_QUERY_TERMS } from '../text/terms.js';
+import { wordnet } from './wordnet.js';
 
 /**
  * The knowledge retriever's view of English text: lower-cased words (identifiers such as `shared_buffers` and
@@ -32,11 +33,73 @@ const QUESTION_WEIGHT = 0.35;
 
 const STEMS = new Map<string, string>();
 
-/** Porter stem of a lower-cased word, memoised (the vocabulary of a knowledge base is small; stems repeat). */
+/**
+ * Irregular English plurals and verb forms a suffix stemmer cannot meet with their base ("teeth"/"tooth",
+ * "paid"/"pay", "forgot"/"forget"): a general lexical resource like the stop words, the same for every knowledge
+ * base. Both the index and the question read them as the base form.
+ */
+const IRREGULAR = new Map<string, string>(
+  (
+    'teeth:tooth feet:foot children:child men:man women:woman people:person mice:mouse geese:goose lives:life ' +
+    'wives:wife knives:knife halves:half shelves:shelf thieves:thief paid:pay bought:buy sold:sell sent:send ' +
+    'forgot:forget forgotten:forget rode:ride ridden:ride stole:steal stolen:steal broke:break broken:break ' +
+    'took:take taken:take gave:give given:give went:go gone:go came:come ran:run wore:wear worn:wear kept:keep ' +
+    'found:find made:make wrote:write written:write spent:spend began:begin begun:begin felt:feel held:hold ' +
+    'met:meet told:tell thought:think understood:understand chose:choose chosen:choose fell:fall fallen:fall ' +
+    'drove:drive driven:drive ate:eat eaten:eat knew:know known:know grew:grow grown:grow outgrew:outgrow ' +
+    'outgrown:outgrow threw:throw thrown:throw brought:bring caught:catch taught:teach fought:fight hid:hide ' +
+    'hidden:hide shook:shake shaken:shake spoke:speak spoken:speak woke:wake woken:wake lent:lend lost:lose ' +
+    'better:good best:good worse:bad worst:bad'
+  )
+    .split(' ')
+    .map((pair) => pair.split(':') as [string, string]),
+);
+
+/**
+ * The dictionary form of a word when a suffix stemmer would miss it: an irregular form, a comparative or
+ * superlative ("whiter" → white, "cheapest" → cheap) or a word with an `e` prefix ("ebikes" → e-bikes) that
+ * WordNet does not know while it knows the base. Names and words WordNet knows are left alone.
+ */
+export function baseForm(word: string): string {
+  const irregular = IRREGULAR.get(word);
+  if (irregular) return irregular;
+  const table = wordnet();
+  if (!table || word.length < 5 || /\d/.test(word) || table.relations.has(word) || table.stems.has(stemmer(word))) return word;
+  for (const suffix of ['est', 'er']) {
+    if (!word.endsWith(suffix)) continue;
+    const root = word.slice(0, -suffix.length);
+    const candidates = [`${root}e`, root, root.replace(/i$/, 'y'), /(.)\1$/.test(root) ? root.slice(0, -1) : ''];
+    const base = candidates.find((c) => c.length > 2 && table.relations.has(c));
+    if (base) return base;
+  }
+  return word;
+}
+
+/**
+ * The WordNet lemma of an inflected word ("toddlers" → toddler, "renewing" → renew, "outgrows" → outgrow), for
+ * dictionary look-ups: the word itself when WordNet lists it, else the first regular un-inflection it lists.
+ */
+export function lemmaOf(word: string): string {
+  const base = baseForm(word);
+  const table = wordnet();
+  if (!table || table.relations.has(base)) return base;
+  const candidates: string[] = [];
+  if (base.endsWith('ies')) candidates.push(`${base.slice(0, -3)}y`);
+  if (base.endsWith('es')) candidates.push(base.slice(0, -2));
+  if (base.endsWith('s')) candidates.push(base.slice(0, -1));
+  for (const suffix of ['ing', 'ed']) {
+    if (!base.endsWith(suffix)) continue;
+    const root = base.slice(0, -suffix.length);
+    candidates.push(root, `${root}e`, /(.)\1$/.test(root) ? root.slice(0, -1) : '');
+  }
+  return candidates.find((c) => c.length > 2 && table.relations.has(c)) ?? base;
+}
+
+/** Porter stem of a lower-cased word's base form, memoised (a knowledge base's vocabulary is small; stems repeat). */
 export function stemWord(word: string): string {
   let s = STEMS.get(word);
   if (s === undefined) {
-    s = /^\d/.test(word) ? word : stemmer(word);
+    s = /^\d/.test(word) ? word : stemmer(baseForm(word));
     if (STEMS.size < 200_000) STEMS.set(word, s);
   }
   return s;

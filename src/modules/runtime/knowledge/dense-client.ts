@@ -21,6 +21,8 @@ export interface EmbedOptions {
   maxAttempts: number;
   /** Base of the exponential backoff between tries, in ms (doubled each time, with jitter). */
   backoffMs?: number;
+  /** Per request, instead of the endpoint's `timeoutMs`. */
+  timeoutMs?: number;
 }
 
 export type EmbeddingsFailureKind = 'timeout' | 'unavailable' | 'rate_limited' | 'rejected' | 'malformed';
@@ -85,6 +87,7 @@ export class EmbeddingsClient {
       encoding_format: 'float',
       ...(options.dimensions !== undefined ? { dimensions: options.dimensions } : {}),
     };
+    const timeoutMs = options.timeoutMs ?? this.endpoint.timeoutMs;
     let response: Response;
     try {
       response = await fetch(this.url, {
@@ -94,12 +97,12 @@ export class EmbeddingsClient {
           ...(this.endpoint.apiKey ? { authorization: `Bearer ${this.endpoint.apiKey}` } : {}),
         },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.endpoint.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
       const name = (error as { name?: string }).name ?? '';
       if (name === 'TimeoutError' || name === 'AbortError') {
-        throw new EmbeddingsError('timeout', `the embeddings endpoint did not answer within ${this.endpoint.timeoutMs} ms`);
+        throw new EmbeddingsError('timeout', `the embeddings endpoint did not answer within ${timeoutMs} ms`);
       }
       throw new EmbeddingsError('unavailable', `the embeddings endpoint could not be reached (${summary(error)})`);
     }

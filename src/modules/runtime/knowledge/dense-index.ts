@@ -67,10 +67,12 @@ export interface DenseHit {
 /**
  * What dense retrieval contributed to one turn, for the engine and the trace: `used` with the hits, or why it did
  * not take part (`not_configured`: the bundle names no embeddings model; `failed`: the provider failed now or when
- * the passages were to be embedded, and the turn ranked lexically).
+ * the passages were to be embedded, and the turn ranked lexically; `held`: the provider was not called, because it
+ * failed for this revision less than the hold ago).
  */
 export type DenseRanking =
-  { status: 'used'; model: string; hits: DenseHit[]; minSimilarity: number } | { status: 'failed'; model: string; reason: string };
+  | { status: 'used'; model: string; hits: DenseHit[]; minSimilarity: number }
+  | { status: 'failed'; model: string; reason: string; held: boolean };
 
 /** One entry of the fused ranking, as the trace shows it. */
 export interface FusedPassage {

@@ -14,10 +14,18 @@ describe('applyDenseRanking', () => {
   });
 
   it('keeps the lexical order and records why when the provider failed', () => {
-    const r = applyDenseRanking(lexical, { status: 'failed', model: 'm', reason: 'answered 503' }, passages, candidate);
+    const r = applyDenseRanking(lexical, { status: 'failed', model: 'm', reason: 'answered 503', held: false }, passages, candidate);
     expect(r.ranked).toBe(lexical);
-    expect(r.trace).toEqual({ status: 'failed', model: 'm', reason: 'answered 503', min_similarity: null, fused: [] });
+    expect(r.trace).toEqual({ status: 'failed', model: 'm', reason: 'answered 503', held: false, min_similarity: null, fused: [] });
     expect(denseNarrative(r.trace)).toContain('ranked lexically');
+    const held = applyDenseRanking(
+      lexical,
+      { status: 'failed', model: 'm', reason: 'answered 503 3 s ago', held: true },
+      passages,
+      candidate,
+    );
+    expect(held.trace).toMatchObject({ status: 'failed', held: true });
+    expect(denseNarrative(held.trace)).toContain('it was not called: answered 503 3 s ago');
   });
 
   it('reorders by fusion, adds dense-only passages as fresh candidates, and keeps the lexical fields of the others', () => {

@@ -17,7 +17,10 @@ export function applyDenseRanking<P extends { id: string }, R extends { passage:
 ): { ranked: R[]; trace: V2DenseRetrieval | null } {
   if (!dense) return { ranked, trace: null };
   if (dense.status === 'failed') {
-    return { ranked, trace: { status: 'failed', model: dense.model, reason: dense.reason, min_similarity: null, fused: [] } };
+    return {
+      ranked,
+      trace: { status: 'failed', model: dense.model, reason: dense.reason, held: dense.held, min_similarity: null, fused: [] },
+    };
   }
   const position = new Map(passages.map((p, i) => [p, i]));
   const byPosition = new Map(ranked.map((r) => [position.get(r.passage)!, r]));
@@ -28,6 +31,7 @@ export function applyDenseRanking<P extends { id: string }, R extends { passage:
       status: 'used',
       model: dense.model,
       reason: null,
+      held: false,
       min_similarity: dense.minSimilarity,
       fused: fused.slice(0, FUSED_IN_TRACE).map(({ position: at, score, lexical_rank, dense_rank, similarity }) => ({
         passage_id: passages[at]!.id,
@@ -44,7 +48,8 @@ export function applyDenseRanking<P extends { id: string }, R extends { passage:
 export function denseNarrative(trace: V2DenseRetrieval | null): string {
   if (!trace) return '';
   if (trace.status === 'failed') {
-    return `The embeddings model ${trace.model} could not be used (${trace.reason}), so passages were ranked lexically, by their words alone.`;
+    const why = trace.held ? `it was not called: ${trace.reason}` : trace.reason;
+    return `The embeddings model ${trace.model} could not be used (${why}), so passages were ranked lexically, by their words alone.`;
   }
   const alone = trace.fused.filter((f) => f.lexical_rank === null).length;
   return `Passages were also ranked by the embeddings model ${trace.model} and the two rankings fused (reciprocal rank fusion)${alone ? `; ${alone} of the top passages came from the embeddings alone` : ''}.`;

@@ -1,5 +1,5 @@
-import { analyze, lowerWords, stemWord, type QueryWord } from './analyzer.js';
-import { synonymsOf, wordnet } from './wordnet.js';
+import { analyze, lemmaOf, lowerWords, stemWord, type QueryWord } from './analyzer.js';
+import { relationsOf, synonymsOf, wordnet } from './wordnet.js';
 
 /**
  * Lexical retrieval for the grounded engine, built once per revision:
@@ -7,8 +7,11 @@ import { synonymsOf, wordnet } from './wordnet.js';
  *    field length-normalised on its own and boosted before saturation;
  *  - BM25 over passages, combined with the evidence of the passage's whole document;
  *  - a bonus for query terms found close together in a passage;
- *  - query expansion, weighted below the question's own words: WordNet synonyms of its words and terms that
- *    co-occur with them in this knowledge base's passages, both only when the knowledge base uses them.
+ *  - query expansion, weighted below the question's own words and only with terms the knowledge base uses:
+ *    WordNet derivations ("whiter" → whiten), synonyms and, for nouns, the broader term ("toddler" → child),
+ *    the last two weighted by how specific the word is (its sense count: "get" has 36 senses, "toddler" one); the
+ *    base of an `e`-prefixed compound ("e-bikes" → bike, electric); terms that co-occur with the word in this
+ *    knowledge base's passages.
  * Scores are precomputed per (term, document) and (term, passage), so a turn only adds up posting lists.
  */
 
@@ -34,15 +37,29 @@ const PASSAGE_B = 0.75;
 /** Weight of the document's BM25F score added to each of its passages' own scores. */
 const DOCUMENT_WEIGHT = 1.2;
 const SYNONYM_WEIGHT = 0.3;
+const DERIVATION_WEIGHT = 0.6;
+const BROADER_WEIGHT = 0.25;
+/** Weight of the base of an `e`-prefixed compound and of the "electric"/"electronic" it stands for. */
+const COMPOUND_WEIGHT = 0.8;
 const COOCCURRENCE_WEIGHT = 0.2;
+/** Share of a question word each kind of expansion covers when the passage has the expansion but not the word. */
+const COVERS: Partial<Record<QueryTerm['kind'], number>> = {
+  derivation: 0.9,
+  compound: 0.9,
+  synonym: 0.6,
+  broader: 0.5,
+  cooccurrence: 0.3,
+};
+/** Weight of the words of the thread's previous questions, relative to the question's own. */
+const CONTEXT_WEIGHT = 0.5;
 /** Co-occurring terms added per query term, and passages sampled to find them. */
 const COOCCURRENCE_TERMS = 2;
 const COOCCURRENCE_SAMPLE = 16;
 const PROXIMITY_WINDOW = 5;
-/** Share of a question word an expansion or an identifier's part covers when the word itself is missing. */
-const EXPANSION_COVERS = 0.5;
 const PROXIMITY_WEIGHT = 0.25;
 const RERANK = 40;
+/** Share of a passage's score kept when it covers none of the question (see `search`). */
+const COVERAGE_FLOOR = 0.25;
 
 interface Postings {
   ids: Int32Array;
@@ -54,7 +71,7 @@ export interface QueryTerm {
   /** The question word this term stands for (itself for an original word). */
   source: string;
   weight: number;
-  kind: 'question' | 'part' | 'context' | 'synonym' | 'cooccurrence';
+  kind: 'question' | 'part' | 'context' | 'synonym' | 'derivation' | 'broader' | 'compound' | 'cooccurrence';
 }
 
 export interface RankedPassage {
@@ -128,7 +145,8 @@ export class KnowledgeRetriever {
     });
     const nd = documents.length;
     const np = passages.length;
-    this.maxIdf = idf(nd, 0.5);
+    // Coverage weighs words by their passage IDF: a word no passage has weighs as the rarest.
+    this.maxIdf = idf(passages.length, 0.5);
     for (let t = 0; t < this.vocab.size; t++) {
       const dl = docLists[t] ?? EMPTY;
       const pl = passageLists[t] ?? EMPTY;
@@ -168,14 +186,19 @@ export class KnowledgeRetriever {
     }
     const candidates = topK(touched, (p) => passageScore[p]! + DOCUMENT_WEIGHT * docScore[this.passageDoc[p]!]!, RERANK);
     const ids = terms.map((q) => this.vocab.get(q.term) ?? -1);
+    // The final order weighs the score by how much of the question the passage covers: a passage that scores on
+    // one frequent word ("account", "card") does not beat one that holds the question's rarest word.
     const ranked = candidates
-      .map(({ p, s }) => ({ p, s: s + this.proximity(p, terms, ids) }))
+      .map(({ p, s }) => {
+        const c = this.coverage(p, terms, ids);
+        return { p, s: (s + this.proximity(p, terms, ids)) * (COVERAGE_FLOOR + c.coverage), c };
+      })
       .sort((a, b) => b.s - a.s)
       .slice(0, limit);
-    return { terms, passages: ranked.map(({ p, s }) => ({ index: p, score: s, ...this.coverage(p, terms, ids) })) };
+    return { terms, passages: ranked.map(({ p, s, c }) => ({ index: p, score: s, ...c })) };
   }
 
-  /** The question's words, then context words, synonyms and co-occurring terms the knowledge base uses. */
+  /** The question's words, then context words, derivations, synonyms, broader and co-occurring terms the knowledge base uses. */
   private expand(words: QueryWord[], context: QueryWord[]): QueryTerm[] {
     const out: QueryTerm[] = [];
     const seen = new Set<string>();
@@ -184,16 +207,31 @@ export class KnowledgeRetriever {
       seen.add(term);
       out.push({ term, source, weight, kind });
     };
-    for (const w of words) add(this.termFor(w), w.of ?? w.word, w.weight, w.of ? 'part' : 'question');
-    for (const w of context) add(w.stem, w.word, w.weight * 0.5, 'context');
-    const table = wordnet();
-    for (const w of words) {
-      for (const syn of synonymsOf(table, w.word)) {
-        for (const part of lowerWords(syn)) {
-          const s = stemWord(part);
-          if (this.vocab.has(s)) add(s, w.word, w.weight * SYNONYM_WEIGHT, 'synonym');
-        }
+    const known = (lemma: string, source: string, weight: number, kind: QueryTerm['kind']) => {
+      for (const part of lowerWords(lemma)) {
+        const s = stemWord(part);
+        if (this.vocab.has(s)) add(s, source, weight, kind);
       }
+    };
+    for (const w of words) add(this.termFor(w), w.of ?? w.word, w.weight, w.of ? 'part' : 'question');
+    const thread = context.map((w) => ({ ...w, weight: w.weight * CONTEXT_WEIGHT }));
+    for (const w of thread) add(this.termFor(w), w.word, w.weight, 'context');
+    const table = wordnet();
+    for (const w of [...words, ...thread]) {
+      if (w.of) continue;
+      const lemma = lemmaOf(w.word);
+      const compound = E_COMPOUND.exec(lemma);
+      if (compound && !table?.stems.has(w.stem)) {
+        // "ebikes", "e-bike": the bike, and the electric (or electronic) it is.
+        known(compound[1]!, w.word, w.weight * COMPOUND_WEIGHT, 'compound');
+        known('electric electronic', w.word, w.weight * COMPOUND_WEIGHT, 'compound');
+        for (const syn of synonymsOf(table, lemmaOf(compound[1]!))) known(syn, w.word, w.weight * SYNONYM_WEIGHT, 'synonym');
+      }
+      const relations = relationsOf(table, lemma);
+      const specific = relations ? Math.min(1, Math.sqrt(2 / relations.senses)) : 1;
+      for (const d of relations?.derivations ?? []) known(d, w.word, w.weight * DERIVATION_WEIGHT, 'derivation');
+      for (const syn of synonymsOf(table, lemma)) known(syn, w.word, w.weight * SYNONYM_WEIGHT * specific, 'synonym');
+      if (relations?.noun) for (const b of relations.broader) known(b, w.word, w.weight * BROADER_WEIGHT * specific, 'broader');
     }
     for (const w of words) {
       for (const t of this.cooccurring(w.stem)) add(t, w.word, w.weight * COOCCURRENCE_WEIGHT, 'cooccurrence');
@@ -262,7 +300,11 @@ export class KnowledgeRetriever {
     return PROXIMITY_WEIGHT * sum;
   }
 
-  /** How much of the question (IDF-weighted; an unknown word weighs the most) the passage covers. */
+  /**
+   * How much of the question (IDF-weighted; an unknown word weighs the most) the passage covers. Words of the
+   * thread's previous questions count at their weight: a follow-up is answered by the passage that covers the
+   * thread's subject and the follow-up's own words.
+   */
   private coverage(p: number, terms: QueryTerm[], ids: number[]): { coverage: number; uncovered: string[] } {
     const present = new Set(this.passageTerms[p]!);
     const head = this.docHeadTerms[this.passageDoc[p]!]!;
@@ -271,16 +313,19 @@ export class KnowledgeRetriever {
     let covered = 0;
     const uncovered: string[] = [];
     terms.forEach((q, i) => {
-      if (q.kind !== 'question') return;
+      if (q.kind !== 'question' && q.kind !== 'context') return;
       const weight = q.weight * (ids[i]! >= 0 ? this.passageIdf[ids[i]!]! : this.maxIdf * unknownFactor(q.term));
       total += weight;
       if (has(i)) covered += weight;
       else {
-        // A synonym or associated term of the word that the passage has covers part of it (an identifier's
-        // parts do not: `pg` and `cron` do not make the knowledge base know `pg_cron`).
-        const viaExpansion = terms.some((e, j) => (e.kind === 'synonym' || e.kind === 'cooccurrence') && e.source === q.source && has(j));
-        if (viaExpansion) covered += weight * EXPANSION_COVERS;
-        else uncovered.push(q.source);
+        // An expansion of the word that the passage has covers part of it (an identifier's parts do not: `pg`
+        // and `cron` do not make the knowledge base know `pg_cron`).
+        let share = 0;
+        terms.forEach((e, j) => {
+          if (e.source === q.source && has(j)) share = Math.max(share, COVERS[e.kind] ?? 0);
+        });
+        covered += weight * share;
+        if (!share) uncovered.push(q.source);
       }
     });
     return { coverage: total > 0 ? covered / total : 0, uncovered };
@@ -313,13 +358,22 @@ export function splitHeadings(text: string): { headings: string; body: string } 
  * or jargon (`pgbouncer`, `kubernetes`, `pg_cron`) says the question is about something else.
  */
 const NAME_FACTOR = 6;
-/** An English word the knowledge base does not use is as often the asker's own wording as a foreign topic. */
+/**
+ * An English word the knowledge base does not use is as often the asker's own wording as a foreign topic; a noun
+ * less so: it is what the question is about ("skateboards", "scooters"), and a passage that only shares the
+ * question's verb ("sell", "repair") does not answer it.
+ */
 const WORD_FACTOR = 0.5;
+const NOUN_FACTOR = 2;
 function unknownFactor(term: string): number {
-  const dictionary = wordnet()?.stems;
-  if (!dictionary || /\d/.test(term)) return 1;
-  return dictionary.has(term) ? WORD_FACTOR : NAME_FACTOR;
+  const table = wordnet();
+  if (!table || /\d/.test(term)) return 1;
+  if (!table.stems.has(term)) return NAME_FACTOR;
+  return table.nounStems.has(term) ? NOUN_FACTOR : WORD_FACTOR;
 }
+
+/** A word with an `e` prefix: "ebike", "e-bikes", "escooter" (its base, when WordNet does not know the whole). */
+const E_COMPOUND = /^e-?([a-z]{3,})$/;
 
 /** The `k` items of highest score, best first (one pass, a sorted buffer of k: no sort of every candidate). */
 function topK(items: number[], score: (item: number) => number, k: number): Array<{ p: number; s: number }> {

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { compileWordNet, formatTable, parseTable, synonymsOf, tablePath, wordnet } from './wordnet.js';
+import { compileWordNet, formatTable, parseTable, relationsOf, synonymsOf, tablePath, wordnet } from './wordnet.js';
 
 describe('WordNet synonym table', () => {
   const compiled = compileWordNet();
@@ -8,6 +8,8 @@ describe('WordNet synonym table', () => {
     const parsed = parseTable(formatTable(compiled));
     expect(parsed.synonyms).toEqual(compiled.synonyms);
     expect(parsed.stems).toEqual(compiled.stems);
+    expect(parsed.nounStems).toEqual(compiled.nounStems);
+    expect(parsed.relations).toEqual(compiled.relations);
     expect(synonymsOf(parsed, 'car')).toContain('automobile');
     expect(synonymsOf(parsed, 'zzzz')).toEqual([]);
     expect(synonymsOf(null, 'car')).toEqual([]);
@@ -18,5 +20,18 @@ describe('WordNet synonym table', () => {
     expect(existsSync(tablePath())).toBe(true);
     expect(readFileSync(tablePath(), 'utf8')).toBe(formatTable(compiled));
     expect(wordnet()?.synonyms.get('car')).toBe(compiled.synonyms.get('car'));
+  });
+
+  it('knows derivations, the broader term of nouns, how specific a word is and whether it is a noun', () => {
+    expect(relationsOf(compiled, 'try')?.derivations).toContain('trial');
+    expect(relationsOf(compiled, 'month')?.derivations).toContain('monthly');
+    const toddler = relationsOf(compiled, 'toddler')!;
+    expect(toddler.broader).toContain('child');
+    expect(toddler.noun).toBe(true);
+    expect(toddler.senses).toBe(1);
+    expect(relationsOf(compiled, 'get')!.senses).toBeGreaterThan(30);
+    expect(relationsOf(compiled, 'sell')!.noun).toBe(false);
+    expect(compiled.nounStems.has('skateboard')).toBe(true);
+    expect(relationsOf(compiled, 'zzzz')).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import type { Bundle, CatalogRecord, CatalogSearchTool, ParameterExtractor, Rule
 import { componentName } from '../../text/jsx.js';
 import { compileGuardrails, type CompiledGuardrail } from '../guardrails.js';
 import { CatalogPostings } from './catalog-postings.js';
+import { shopFacets, type ShopFacets } from './shop.js';
 import { IntentClassifier } from '../intent-classifier.js';
 import { compileHttpTool, type CompiledHttpTool } from './http-tool.js';
 
@@ -22,6 +23,14 @@ export interface CompiledTool {
   priceFields: string[];
   /** Field names present on variants (for string filters). */
   variantFields: Set<string>;
+  /** What the shop search reads from the catalog (v1/shop). */
+  shop: ShopFacets;
+  /** Search over the fields that name the kind of product (title, category): the request's subject must meet them. */
+  typePostings: CatalogPostings<CatalogRecord>;
+  /** Per record, the processed last words of its title and category (what kind of product it is). */
+  recordHeads: string[][];
+  /** Every record's head terms. */
+  headTerms: Set<string>;
 }
 
 /** Everything v1 builds once per revision: compiled matchers, classifiers and catalog indexes. */
@@ -71,14 +80,26 @@ function compileTool(def: CatalogSearchTool, records: CatalogRecord[]): Compiled
   for (const r of records) if (r && typeof r.id === 'string' && !unique.has(r.id)) unique.set(r.id, r);
   const kept = [...unique.values()];
   const priceFields = fields.filter((f) => /price|cost|amount|fee/i.test(f));
+  const shop = shopFacets(kept, fields, def.title_field, CatalogPostings.terms);
+  const typeFields = [def.title_field, ...(shop.categoryField && fields.includes(shop.categoryField) ? [shop.categoryField] : [])];
+  const recordHeads = kept.map((r) =>
+    typeFields.flatMap((f) => {
+      const terms = CatalogPostings.terms(extractField(r, f));
+      return terms.length ? [terms[terms.length - 1]!] : [];
+    }),
+  );
   return {
     def,
     records: kept,
+    recordHeads,
+    headTerms: new Set(recordHeads.flat()),
     postings: new CatalogPostings(kept, [...fields, VARIANTS_FIELD], { [def.title_field]: 2, [VARIANTS_FIELD]: 0.5 }, extractField),
     intents: def.intents?.length ? new Set(def.intents) : null,
     component: componentName(def.collection),
     priceFields,
     variantFields,
+    shop,
+    typePostings: new CatalogPostings(kept, typeFields, {}, extractField),
   };
 }
 

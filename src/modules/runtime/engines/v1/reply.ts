@@ -50,6 +50,8 @@ export function filterPhrase(filters: Filter[]): string {
   return filters
     .map((f) => {
       if (f.kind === 'eq') return ` with ${f.field} ${String(f.value)}`;
+      if (f.param === 'in_stock') return ' in stock';
+      if (f.param === 'cheaper' && typeof f.value === 'number') return ` cheaper than ${money(Math.ceil(f.value), undefined)}`;
       const v = typeof f.value === 'number' && /price|cost|amount|fee/.test(f.field) ? money(f.value, undefined) : String(f.value);
       return f.kind === 'max' ? ` under ${v}` : ` over ${v}`;
     })
@@ -58,6 +60,37 @@ export function filterPhrase(filters: Filter[]): string {
 
 function humanize(name: string): string {
   return name.replace(/[_-]+/g, ' ').trim();
+}
+
+/** A product with its price and, when the shopper named a colour or size, whether that variant is in stock. */
+function recordLine(run: ToolRun, record: CatalogRecord, filters: Filter[]): string {
+  const title = String(record[run.tool.def.title_field] ?? record.id);
+  const details: string[] = [];
+  for (const f of run.tool.priceFields) {
+    const v = record[f];
+    if (typeof v === 'number') details.push(money(v, record.currency));
+  }
+  const variantFilters = filters.filter((f) => f.kind === 'eq' && (record[f.field] === undefined || record[f.field] === null));
+  const variant = variantFilters.length ? matchingVariant(record, variantFilters) : undefined;
+  const shown = variantFilters.filter((f) => f.param !== 'in_stock');
+  if (variant && shown.length) {
+    const what = shown.map((f) => String(variant[f.field])).join(', ');
+    details.push(variant.in_stock === false ? `${what} sold out` : `${what} in stock`);
+  } else if (!variant) {
+    const variants = record.variants?.length ?? 0;
+    if (variants) details.push(`${variants} variant${variants === 1 ? '' : 's'}`);
+  }
+  return `${title}${details.length ? ` (${details.join(', ')})` : ''}`;
+}
+
+/** "Is it in stock in my size?", "another colour?": what the previous first product has in stock. */
+function availabilityLine(run: ToolRun, record: CatalogRecord, sizes: string[], colours: string[]): string {
+  const title = String(record[run.tool.def.title_field] ?? record.id);
+  if (!sizes.length && !colours.length) return `The ${title} is sold out at the moment.`;
+  const parts: string[] = [];
+  if (colours.length) parts.push(`in ${colours.join(', ')}`);
+  if (sizes.length && !(sizes.length === 1 && /one size/i.test(sizes[0]!))) parts.push(`in sizes ${sizes.join(', ')}`);
+  return `The ${title} is in stock ${parts.join(' and ')}. Tell me your size or colour and I'll check that exact one.`;
 }
 
 export function composeReply(
@@ -73,39 +106,43 @@ export function composeReply(
   const parts: string[] = [];
   const ran = runs.filter((r) => r.ran);
   for (const run of ran) {
-    const subject = run.query || 'items';
-    const where = filterPhrase(run.filters);
+    const subject = run.outcome && 'subject' in run.outcome ? run.outcome.subject : run.query || 'items';
+    const where = filterPhrase(run.filters.filter((f) => f.param !== 'in_stock' && f.param !== 'colour'));
+    const outcome = run.outcome;
+    if (outcome?.kind === 'availability') {
+      parts.push(availabilityLine(run, outcome.record, outcome.sizes, outcome.colours));
+      continue;
+    }
+    if (outcome?.kind === 'which_product') {
+      if (!ruleMessages.length) {
+        parts.push("Which product do you mean? Tell me what you're looking for and I'll check its colours, sizes and stock.");
+      }
+      continue;
+    }
     if (!run.hits.length) {
-      parts.push(
-        `I couldn't find any ${subject}${where} in our catalog. Try other words${run.filters.length ? ' or a different filter' : ''}.`,
-      );
+      // A respond rule (a policy answer) already says what the message was about.
+      if (ruleMessages.length && (outcome?.kind === 'not_carried' || outcome?.kind === 'none')) continue;
+      if (outcome?.kind === 'not_carried') {
+        const sells = outcome.categories.length ? ` We sell ${outcome.categories.map((c) => c.toLowerCase()).join(', ')} and more.` : '';
+        parts.push(`Sorry, we don't carry ${outcome.subject || 'that'}.${sells}`);
+      } else if (outcome?.kind === 'none') {
+        const nearest = outcome.nearest ? ` The closest we have is the ${recordLine(run, outcome.nearest, [])}.` : '';
+        parts.push(`Sorry, we don't have ${subject}${where} right now.${nearest}`);
+      } else {
+        parts.push(
+          `I couldn't find any ${subject}${where} in our catalog. Try other words${run.filters.length ? ' or a different filter' : ''}.`,
+        );
+      }
       continue;
     }
     const n = run.hits.length;
-    const lines = run.hits.map(({ record }, i) => {
-      const title = String(record[run.tool.def.title_field] ?? record.id);
-      const details: string[] = [];
-      for (const f of run.tool.priceFields) {
-        const v = record[f];
-        if (typeof v === 'number') details.push(money(v, record.currency));
-      }
-      const variantFilters = run.filters.filter((f) => f.kind === 'eq' && (record[f.field] === undefined || record[f.field] === null));
-      const variant = variantFilters.length ? matchingVariant(record, variantFilters) : undefined;
-      if (variant) {
-        const what = variantFilters.map((f) => String(variant[f.field])).join(', ');
-        details.push(variant.in_stock === false ? `${what} sold out` : `${what} available`);
-      } else {
-        const variants = record.variants?.length ?? 0;
-        if (variants) details.push(`${variants} variant${variants === 1 ? '' : 's'}`);
-      }
-      return `${i + 1}. ${title}${details.length ? ` (${details.join(', ')})` : ''}${i === 0 ? ' is my top pick' : ''}`;
-    });
+    const lines = run.hits.map(({ record }, i) => `${i + 1}. ${recordLine(run, record, run.filters)}${i === 0 ? ' is my top pick' : ''}`);
     parts.push(`${n === 1 ? 'Here is 1 match' : `Here are ${n} matches`} for ${subject}${where}:\n${lines.join('\n')}`);
   }
   if (httpReplies?.length) parts.push(...httpReplies);
   if (!ran.length && !httpReplies?.length) {
     if (intent && /greet|hello|hi\b|welcome/i.test(intent) && bundle.welcome_message) parts.push(bundle.welcome_message);
-    else if (intent) {
+    else if (intent && !ruleMessages.length) {
       const hint = bundle.followups?.intents?.[intent]?.[0];
       parts.push(
         `That sounds like a question about ${humanize(intent)}. I can't look that up in this chat${hint ? `, but you could ask: "${hint}"` : ''}.`,

@@ -1,24 +1,26 @@
 import type { CatalogRecord, Scalar } from '../../../bundles/bundle.types.js';
 import { isStopword, MAX_QUERY_TERMS, processTerm, words } from '../../text/terms.js';
 import type { ParamValue } from '../../trace.types.js';
-import { CatalogPostings, Heap, positions, type Matches } from './catalog-postings.js';
+import { CatalogPostings, Heap, type Matches } from './catalog-postings.js';
 import type { CompiledTool } from './prepare.js';
+import {
+  forYoung,
+  inStockValues,
+  isBestseller,
+  mergeRequests,
+  parseShopRequest,
+  passesShop,
+  popularity,
+  priceOf,
+  shopFilters,
+  type ShopRequest,
+} from './shop.js';
 
 export interface Filter {
   field: string;
   kind: 'max' | 'min' | 'eq';
   value: ParamValue;
   param: string;
-}
-
-export interface ToolRun {
-  tool: CompiledTool;
-  ran: boolean;
-  reason: string;
-  triggerType: 'always' | 'intent';
-  query: string;
-  filters: Filter[];
-  hits: Array<{ record: CatalogRecord; score: number }>;
 }
 
 /** The words a catalog search is made of: distinct content words, at most MAX_QUERY_TERMS of them. */
@@ -88,57 +90,177 @@ export function matchingVariant(record: CatalogRecord, filters: Filter[]): Recor
   );
 }
 
-/**
- * Best matches first: records covering the most query terms (of those passing the filters), then score, then the
- * search's own order. Records matching every term the best one matches always qualify; with 3+ terms, those
- * matching one term fewer too when strong (score at least 30% of the best passing one). Walks the matches lazily
- * from the best, so a turn checks the filters on a few records rather than on each of thousands of matches.
- */
-function best(found: Matches, terms: number, limit: number, passes: (doc: number) => boolean): number[] {
-  const { score, covered, order } = found;
-  const memo = new Map<number, boolean>();
-  const ok = (doc: number): boolean => {
-    let pass = memo.get(doc);
-    if (pass === undefined) memo.set(doc, (pass = passes(doc)));
-    return pass;
-  };
-  // Heap items are positions in `order` (the search's order, which breaks ties).
-  const byRank = new Heap(positions(found.count), (a, b) => {
-    const x = order[a]!;
-    const y = order[b]!;
-    if (covered[x] !== covered[y]) return covered[x]! > covered[y]!;
-    return score[x] !== score[y] ? score[x]! > score[y]! : a < b;
+/** What a catalog search concluded, beyond its hits (v1/shop). */
+export type SearchOutcome =
+  /** Products that fit the request. */
+  | { kind: 'found'; subject: string }
+  /** The shop sells this kind of product, but none meets the constraints; `nearest` ignores them. */
+  | { kind: 'none'; subject: string; nearest: CatalogRecord | null }
+  /** Nothing in the catalog is this kind of product. */
+  | { kind: 'not_carried'; subject: string; categories: string[] }
+  /** A question about the previous answer's first product (stock, sizes, colours). */
+  | { kind: 'availability'; record: CatalogRecord; sizes: string[]; colours: string[] }
+  /** Such a question with no earlier product in the thread. */
+  | { kind: 'which_product' };
+
+export interface ToolRun {
+  tool: CompiledTool;
+  ran: boolean;
+  reason: string;
+  triggerType: 'always' | 'intent';
+  query: string;
+  filters: Filter[];
+  hits: Array<{ record: CatalogRecord; score: number }>;
+  outcome?: SearchOutcome;
+}
+
+/** Exact terms first; prefix and typo-tolerant matching only when that leaves a query term unmatched. */
+function searchTerms(postings: CatalogPostings<CatalogRecord>, query: string): { found: Matches; wanted: number } {
+  const wanted = new Set(
+    query
+      .split(' ')
+      .map((w) => processTerm(w))
+      .filter((t): t is string => Boolean(t)),
+  );
+  const terms = CatalogPostings.terms(query);
+  let found = postings.search(terms, false);
+  if (!found.count || new Set(terms.filter((t) => postings.has(t))).size < wanted.size) found = postings.search(terms, true);
+  return { found, wanted: wanted.size };
+}
+
+/** The thread's request: the first message names the product, later ones refine it (v1/shop). */
+function foldRequest(tool: CompiledTool, messages: readonly string[]): ShopRequest {
+  let req: ShopRequest = { subject: [] };
+  messages.forEach((m, i) => {
+    const next = parseShopRequest(tool.shop, m);
+    req = i === 0 ? next : mergeRequests(req, next);
   });
-  const hits: number[] = [];
-  let bestCovered = 0;
-  let next: number | undefined;
-  while ((next = byRank.pop()) !== undefined) {
-    const doc = order[next]!;
-    if (bestCovered && covered[doc]! < bestCovered) break;
-    if (!ok(doc)) continue;
-    bestCovered = covered[doc]!;
-    hits.push(doc);
-    if (hits.length === limit) return hits;
+  return req;
+}
+
+function dedupe(filters: Filter[]): Filter[] {
+  const seen = new Set<string>();
+  return filters.filter((f) => {
+    const key = `${f.field}:${f.kind}:${String(f.value).toLowerCase()}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function categoryOf(tool: CompiledTool, record: CatalogRecord): string | undefined {
+  const f = tool.shop.categoryField;
+  const v = f ? record[f] : undefined;
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** The most common categories (for "we don't carry that; we sell …"). */
+function mainCategories(tool: CompiledTool): string[] {
+  const counts = new Map<string, number>();
+  for (const r of tool.records) {
+    const c = categoryOf(tool, r);
+    if (c) counts.set(c, (counts.get(c) ?? 0) + 1);
   }
-  const needed = terms >= 3 ? Math.max(1, bestCovered - 1) : bestCovered;
-  if (next === undefined || needed === bestCovered) return hits;
-  // The bar is 30% of the best passing score, which may belong to a record matching fewer terms.
-  let topScore = score[hits[0]!]!;
-  const fewer = positions(found.count).filter((i) => covered[order[i]!]! < bestCovered);
-  const byScore = new Heap(fewer, (a, b) => score[order[a]!]! > score[order[b]!]!);
-  for (let p = byScore.pop(); p !== undefined && score[order[p]!]! > topScore; p = byScore.pop()) {
-    if (ok(order[p]!)) {
-      topScore = score[order[p]!]!;
-      break;
-    }
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([c]) => c);
+}
+
+interface Ranked {
+  hits: CatalogRecord[];
+  /** The best record of the subject ignoring the constraints (null when nothing is that kind of product). */
+  nearest: CatalogRecord | null;
+  carried: boolean;
+}
+
+/**
+ * The records that fit a request, best first. The subject's words must name the kind of product: the records
+ * whose title and category meet the most of them form the tier searched (a sandal mentioning "after a run" never
+ * outranks a running shoe); within it, records meeting more of the words anywhere come first, then (unless the
+ * shopper asked for them) adults' before children's, then the order asked for (cheapest, most popular), then the
+ * text score. Every hit satisfies every constraint; fewer than `limit` strong hits are completed with others of
+ * the first hit's category.
+ */
+function rankShop(tool: CompiledTool, req: ShopRequest, filters: Filter[], limit: number): Ranked {
+  const f = tool.shop;
+  const passes = (r: CatalogRecord) =>
+    matches(r, filters) && passesShop(f, req, r) && (!req.popular || req.subject.length > 0 || isBestseller(f, r));
+  const exactDepartment = (r: CatalogRecord) =>
+    !!f.departmentField && String(r[f.departmentField] ?? '').toLowerCase() === req.department?.toLowerCase();
+  const order = (a: CatalogRecord, b: CatalogRecord): number => {
+    if (!req.department && forYoung(f, a) !== forYoung(f, b)) return forYoung(f, a) ? 1 : -1;
+    if (req.department && exactDepartment(a) !== exactDepartment(b)) return exactDepartment(a) ? -1 : 1;
+    if (req.cheapest || req.cheaper) return (priceOf(f, a) ?? Infinity) - (priceOf(f, b) ?? Infinity);
+    if (req.popular || !req.subject.length) return popularity(f, b) - popularity(f, a);
+    return 0;
+  };
+  if (!req.subject.length) {
+    const hits = tool.records.filter(passes).sort(order).slice(0, limit);
+    return { hits, nearest: null, carried: true };
   }
-  for (; next !== undefined; next = byRank.pop()) {
-    const doc = order[next]!;
-    if (covered[doc]! < needed || score[doc]! < topScore * 0.3) break;
-    if (ok(doc)) hits.push(doc);
-    if (hits.length === limit) break;
+  const query = req.subject.join(' ');
+  const typed = searchTerms(tool.typePostings, query).found;
+  const typeCovered = new Map<number, number>();
+  let maxType = 0;
+  for (let i = 0; i < typed.count; i++) {
+    const doc = typed.order[i]!;
+    typeCovered.set(doc, typed.covered[doc]!);
+    if (typed.covered[doc]! > maxType) maxType = typed.covered[doc]!;
   }
-  return hits;
+  const { found, wanted } = searchTerms(tool.postings, query);
+  // Words the catalog does not know at all (matched only as typos of other words, if at all): "tennis racket" is
+  // not a "jacket". One unknown word alone may be a typo ("sandles").
+  const terms = new Set(CatalogPostings.terms(query));
+  if (terms.size > 1 && ![...terms].some((t) => tool.postings.has(t))) return { hits: [], nearest: null, carried: false };
+  const heads = new Set([...terms].filter((t) => tool.headTerms.has(t)));
+  // A record whose kind (the last word of its category or title) is one of the words ranks first: "shoes" are
+  // running shoes before shoe care; when some record is of the kind named, only those of that kind qualify.
+  const head = (doc: number) => (heads.size && tool.recordHeads[doc]!.some((t) => heads.has(t)) ? 1 : 0);
+  let tier: number[] = [];
+  for (let i = 0; i < found.count; i++) {
+    const doc = found.order[i]!;
+    if ((typeCovered.get(doc) ?? 0) === maxType && (maxType > 0 || found.covered[doc]! >= wanted)) tier.push(doc);
+  }
+  if (tier.some((d) => head(d))) tier = tier.filter((d) => head(d));
+  if (!tier.length) return { hits: [], nearest: null, carried: false };
+  const { score, covered } = found;
+  const rank = (x: number, y: number): number => {
+    if (head(x) !== head(y)) return head(y) - head(x);
+    if (covered[x] !== covered[y]) return covered[y]! - covered[x]!;
+    const o = order(tool.records[x]!, tool.records[y]!);
+    if (o) return o;
+    return score[y]! - score[x]!;
+  };
+  const heap = new Heap(Int32Array.from(tier), (a, b) => rank(a, b) < 0);
+  const nearest = tool.records[tier.reduce((best, d) => (rank(d, best) < 0 ? d : best), tier[0]!)]!;
+  const strong: number[] = [];
+  const weaker: number[] = [];
+  let first = -1;
+  for (let doc = heap.pop(); doc !== undefined; doc = heap.pop()) {
+    if (!passes(tool.records[doc]!)) continue;
+    if (first < 0) first = doc;
+    if (covered[doc] === covered[first] && head(doc) === head(first) && strong.length < limit) strong.push(doc);
+    else weaker.push(doc);
+    if (strong.length === limit) break;
+  }
+  const hits = strong.map((d) => tool.records[d]!);
+  const category = hits[0] ? categoryOf(tool, hits[0]) : undefined;
+  for (const doc of weaker) {
+    if (hits.length >= limit || category === undefined) break;
+    if (categoryOf(tool, tool.records[doc]!) === category) hits.push(tool.records[doc]!);
+  }
+  return { hits, nearest, carried: true };
+}
+
+/** Describes a request's subject for the reply ("bestsellers", "items on sale", or its words). */
+function subjectPhrase(req: ShopRequest): string {
+  const words = req.subject.join(' ');
+  const who = req.department ? ` for ${req.department.toLowerCase()}` : '';
+  if (words) return `${req.sale ? 'discounted ' : ''}${req.colour ? `${req.colour} ` : ''}${words}${who}`;
+  if (req.popular) return `our bestsellers${who}`;
+  if (req.sale) return `items on sale${who}`;
+  return `${req.colour ? `${req.colour} ` : ''}items${who}`;
 }
 
 export function runTool(
@@ -147,43 +269,65 @@ export function runTool(
   queryText: string,
   params: Map<string, ParamValue>,
   carried = false,
+  /** The thread's request as messages, oldest first, the current one last (defaults to `queryText` alone). */
+  thread?: readonly string[],
 ): ToolRun {
   const triggerType = tool.intents ? 'intent' : 'always';
   const skipped = (filters: Filter[], reason: string): ToolRun => ({ tool, triggerType, query: '', filters, hits: [], ran: false, reason });
   if (tool.intents && (!intent || !tool.intents.has(intent))) {
     return skipped([], `runs only for intents ${[...tool.intents].join(', ')}; recognised ${intent ?? 'none'}`);
   }
-  const filters = filtersFor(tool, params);
-  const query = searchWords(queryText).join(' ');
+  const messages = thread?.length ? thread : [queryText];
+  const req = foldRequest(tool, messages);
   const limit = Math.max(1, Math.min(tool.def.max_results || 5, 50));
-  let hits: ToolRun['hits'] = [];
-  let searched = 0;
-  if (query) {
-    // Exact terms first; prefix and typo-tolerant matching only when that leaves a query term unmatched.
-    const wanted = new Set(
-      query
-        .split(' ')
-        .map((w) => processTerm(w))
-        .filter((t): t is string => Boolean(t)),
-    );
-    const terms = CatalogPostings.terms(query);
-    let found = tool.postings.search(terms, false);
-    if (!found.count || new Set(terms.filter((t) => tool.postings.has(t))).size < wanted.size) found = tool.postings.search(terms, true);
-    searched = found.count;
-    hits = best(found, wanted.size, limit, (doc) => matches(tool.records[doc]!, filters)).map((doc) => ({
-      record: tool.records[doc]!,
-      score: found.score[doc]!,
-    }));
-  }
-  if (!hits.length && filters.length && (!query || searched === 0)) {
-    // Nothing in the catalog matches the words (e.g. "gift ideas"): browse by the filters alone.
-    hits = tool.records
-      .filter((rec) => matches(rec, filters))
-      .slice(0, limit)
-      .map((record) => ({ record, score: 0 }));
-  } else if (!query) {
-    return skipped(filters, 'nothing to search for (no words and no filters)');
-  }
   const reason = `${tool.intents ? `intent ${intent} is listed for this tool` : 'runs on every unblocked message'}${carried ? ' (continuing the earlier request)' : ''}`;
-  return { tool, triggerType, query, filters, hits, ran: true, reason };
+  let filters = dedupe([...filtersFor(tool, params), ...shopFilters(tool.shop, req)]);
+  const earlier = messages.length > 1 ? foldRequest(tool, messages.slice(0, -1)) : null;
+  // "Is it in stock?", "another colour?": about the first product of the previous answer.
+  if (earlier && req.availability && (req.anaphora || !parseShopRequest(tool.shop, messages.at(-1)!).subject.length)) {
+    const previous = rankShop(tool, earlier, dedupe(shopFilters(tool.shop, earlier)), 1).hits[0];
+    if (previous) {
+      const outcome: SearchOutcome = {
+        kind: 'availability',
+        record: previous,
+        sizes: inStockValues(tool.shop, previous, tool.shop.sizeField),
+        colours: inStockValues(tool.shop, previous, tool.shop.colourField),
+      };
+      return {
+        tool,
+        triggerType,
+        query: earlier.subject.join(' '),
+        filters: [],
+        hits: [{ record: previous, score: 0 }],
+        ran: true,
+        reason,
+        outcome,
+      };
+    }
+  }
+  if (req.cheaper && tool.shop.priceField) {
+    const previous = earlier ? rankShop(tool, earlier, dedupe(shopFilters(tool.shop, earlier)), 1).hits[0] : undefined;
+    const price = previous ? priceOf(tool.shop, previous) : undefined;
+    if (price !== undefined) {
+      const field = tool.shop.priceField;
+      filters = [
+        ...filters.filter((x) => !(x.field === field && x.kind === 'max')),
+        { field, kind: 'max', value: price - 0.01, param: 'cheaper' },
+      ];
+    }
+  }
+  if (req.availability && !earlier && !req.subject.length) {
+    return { tool, triggerType, query: '', filters: [], hits: [], ran: true, reason, outcome: { kind: 'which_product' } };
+  }
+  const constrained = filters.length > 0 || req.sale || req.popular || req.cheapest || req.cheaper || req.department !== undefined;
+  if (!req.subject.length && !constrained) return skipped(filters, 'nothing to search for (no words and no filters)');
+  const ranked = rankShop(tool, req, filters, limit);
+  const subject = subjectPhrase(req);
+  const query = req.subject.join(' ') || searchWords(queryText).join(' ');
+  const hits = ranked.hits.map((record) => ({ record, score: 0 }));
+  let outcome: SearchOutcome;
+  if (hits.length) outcome = { kind: 'found', subject };
+  else if (!ranked.carried) outcome = { kind: 'not_carried', subject: req.subject.join(' '), categories: mainCategories(tool) };
+  else outcome = { kind: 'none', subject, nearest: ranked.nearest };
+  return { tool, triggerType, query, filters, hits, ran: true, reason, outcome };
 }

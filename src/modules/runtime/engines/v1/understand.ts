@@ -5,6 +5,8 @@ import type { IntentMatch } from '../intent-classifier.js';
 import { coerce, flattenVariables, type ComputedParam } from '../variables.js';
 import type { V1Index } from './prepare.js';
 import { searchWords } from './search.js';
+import { namesProductType, parseShopRequest, type ShopFacets, type ShopRequest } from './shop.js';
+import { processTerm } from '../../text/terms.js';
 
 /** Values the extractors find in one message, and the spans they consumed (removed from the search words). */
 function extractFromMessage(ix: V1Index, message: string): { values: Map<string, ComputedParam>; consumed: Array<[number, number]> } {
@@ -71,19 +73,25 @@ export function understand(
   queryText: string;
   carriedValues: Array<Map<string, ComputedParam>>;
   carried: boolean;
+  /** The thread's request as messages, oldest first, this message last. */
+  thread: string[];
 } {
   let intents = withSpan('engine.intent', () => ix.intents.classify(message));
   const own = extractFromMessage(ix, message);
   let queryText = stripSpans(message, own.consumed);
-  // A continuation ("under $100" after "trail shoes", "size 42" after a question) carries the thread's recent
-  // search words, intent and parameters forward; a message with its own subject and intent starts afresh.
+  // A continuation ("under $100" after "trail shoes", "in blue?", "anything cheaper?") carries the thread's
+  // request forward: its earlier messages back to the one that named the product, its intent and parameters. A
+  // message that names a product of its own (or something the catalog does not know) starts afresh.
   const earlier = (input.history ?? [])
     .filter((h) => h.role === 'user' && h.text.trim())
-    .slice(-3)
+    .slice(-4)
     .map((h) => h.text);
-  const ownQuery = searchWords(queryText).length > 0;
-  const continuation = earlier.length > 0 && (!ownQuery || (intents.length === 0 && own.values.size > 0));
+  const shop = ix.tools[0]?.shop;
+  const ownRequest = shop ? parseShopRequest(shop, message) : null;
+  const ownQuery = ownRequest ? startsRequest(shop!, ownRequest) : searchWords(queryText).length > 0;
+  const continuation = earlier.length > 0 && (!ownQuery || (!ownRequest && intents.length === 0 && own.values.size > 0));
   const carriedValues: Array<Map<string, ComputedParam>> = [];
+  const thread: string[] = [message];
   let carried = false;
   if (continuation) {
     let needQuery = !ownQuery;
@@ -91,9 +99,10 @@ export function understand(
     for (const prev of [...earlier].reverse()) {
       const extracted = extractFromMessage(ix, prev);
       carriedValues.unshift(extracted.values);
+      thread.unshift(prev);
       if (needQuery) {
         const q = stripSpans(prev, extracted.consumed);
-        if (searchWords(q).length) {
+        if (shop ? namesProductType(shop, parseShopRequest(shop, prev).subject) : searchWords(q).length) {
           queryText = `${q} ${queryText}`;
           needQuery = false;
           carried = true;
@@ -107,8 +116,30 @@ export function understand(
           carried = true;
         }
       }
+      if (!needQuery && !needIntent) break;
     }
     if (carriedValues.some((v) => v.size)) carried = true;
   }
-  return { intents, ownValues: own.values, queryText, carriedValues, carried };
+  return { intents, ownValues: own.values, queryText, carriedValues, carried, thread };
+}
+
+/**
+ * Whether a message starts a request of its own: it names a kind of product the catalog has, or words the catalog
+ * does not know at all without any constraint to refine ("do you sell skateboards?"). "In blue?", "for women",
+ * "anything cheaper?" refine the thread's request instead.
+ */
+function startsRequest(shop: ShopFacets, req: ShopRequest): boolean {
+  if (namesProductType(shop, req.subject)) return true;
+  const constraint =
+    req.maxPrice !== undefined ||
+    req.minPrice !== undefined ||
+    req.colour !== undefined ||
+    req.size !== undefined ||
+    req.department !== undefined ||
+    req.sale ||
+    req.popular ||
+    req.cheapest ||
+    req.cheaper ||
+    req.availability;
+  return !constraint && req.subject.length > 0 && !req.subject.some((w) => shop.allTerms.has(processTerm(w) ?? ''));
 }
