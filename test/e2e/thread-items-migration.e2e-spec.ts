@@ -7,6 +7,7 @@ import { toThreadMessage } from '../../src/modules/threads/dto/thread-response.d
 import type { MessageRow } from '../../src/modules/conversations/conversations.types.js';
 import type { TestOrg } from '../factories/factory.js';
 import { liveAgent, shopBundle, type LiveTestAgent } from '../support/agents.js';
+import type { HttpResponse } from '../support/http.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /**
@@ -285,7 +286,7 @@ describe('migration ThreadItems1732242800000 on a populated database', () => {
         const walked: unknown[] = [];
         let link: string | null = `${messages}?page[size]=2&sort_order=${order}`;
         while (link) {
-          const page = await t.http.get(link, org.headers);
+          const page: HttpResponse = await t.http.get(link, org.headers);
           expect(page.status).toBe(200);
           walked.push(...page.body.results);
           link = page.body.links.next;
