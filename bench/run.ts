@@ -24,11 +24,13 @@ import {
   toMarkdown,
   writeReport,
 } from './lib/report.js';
-import type { LoadPlan, RequestSpec, RunCheck, Scenario } from './scenario.js';
+import type { DrainPlan, LoadPlan, RequestSpec, RunCheck, Scenario } from './scenario.js';
 
-const USAGE = `usage: npm run bench -- <scenario...|all|list> [--runs N] [--duration S] [--connections C] [--warmup S] [--rate R] [--mix-duration S] [--profile]
+const USAGE = `usage: npm run bench -- <scenario...|all|list> [--runs N] [--duration S] [--connections C] [--warmup S] [--rate R] [--mix-duration S] [--default-config] [--profile]
   defaults: --runs 3 --duration 10 --connections 50 --warmup min(5, duration) --mix-duration 600 (steady-mix: the fixed-rate run, once)
   --rate: total req/s of a fixed-rate mix (steady-mix); default a third of the capacity its unthrottled warm-up measures
+  --default-config: the service's defaults instead of the tuned setting: rate limits counted on every request (a limit
+             no run reaches) and events processed by the in-process workers while events-ingest measures accepts
   --profile: run the service under node --cpu-prof and write bench/results/profile-latest.md (slows it down: figures
              of a profiled invocation are not comparable)`;
 
@@ -47,6 +49,7 @@ const { positionals, values } = parseArgs({
     rate: { type: 'string' },
     'mix-duration': { type: 'string', default: '600' },
     profile: { type: 'boolean', default: false },
+    'default-config': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -66,6 +69,7 @@ const connections = positiveInt('connections', values.connections, 1);
 const warmup = values.warmup === undefined ? Math.min(5, duration) : positiveInt('warmup', values.warmup, 0);
 const rate = values.rate === undefined ? undefined : positiveInt('rate', values.rate, 1);
 const mixDuration = positiveInt('mix-duration', values['mix-duration'], 1);
+const configuration = values['default-config'] ? 'default' : 'tuned';
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
 const registry = await loadScenarios();
@@ -156,7 +160,7 @@ function baselineOf(env: Environment, scenario: Scenario, plan: LoadPlan) {
     if (!plan.baseline) throw new Error(`${scenario.name}: baseline 'self' needs the plan's baseline requests`);
     return {
       url: env.ctx.baseUrl,
-      plan: { requests: plan.baseline.requests },
+      plan: { requests: plan.baseline.requests, idReplacement: plan.idReplacement },
       pid: env.service.pid,
       dbPids: () => env.databaseBackendPids(),
       reset: plan.resetBaseline ?? (async () => {}),
@@ -346,6 +350,62 @@ async function runSteadyMix(env: Environment, scenario: Scenario, mix: NonNullab
   };
 }
 
+/**
+ * A drain scenario's runs: each pairs an autocannon run of the plan's baseline load (e.g. synchronous turns) with the
+ * service draining as many items (e.g. the same turns accepted as events), its CPU and its backends' sampled around
+ * the drain. Latency columns are the baseline's only (a drain has no per-request latency).
+ */
+async function runDrains(env: Environment, scenario: Scenario, plan: LoadPlan, drain: DrainPlan, cleanup: Cleanup): Promise<RunPair[]> {
+  if (!plan.baseline) throw new Error(`${scenario.name}: a drain needs the plan's baseline requests to pair with`);
+  const paired = { requests: plan.baseline.requests };
+  const drainOnce = async (count: number): Promise<Measured> => {
+    await drain.prepare(count);
+    const dbStart = await env.databaseBackendPids();
+    const before = sample([env.service.pid]);
+    const dbBefore = ticksOf(dbStart);
+    await drain.start();
+    const outcome = await drain.finished();
+    const after = sample([env.service.pid]);
+    const dbAfter = ticksOf([...new Set([...dbStart, ...(await env.databaseBackendPids())])]);
+    const items = Math.max(outcome.done + outcome.failed, 1);
+    return {
+      requests: outcome.done,
+      duration_s: outcome.seconds,
+      rps: outcome.seconds > 0 ? outcome.done / outcome.seconds : 0,
+      latency_p50_ms: 0,
+      latency_p95_ms: 0,
+      latency_p99_ms: 0,
+      latency_max_ms: 0,
+      non2xx: outcome.failed,
+      errors: 0,
+      timeouts: 0,
+      status_codes: { done: outcome.done, failed: outcome.failed },
+      server_cpu_us_per_request: cpuMicrosBetween(before.cpu, after.cpu) / items,
+      db_cpu_us_per_request: cpuMicrosBetween(dbBefore, dbAfter) / items,
+      loadgen_cpu_us_per_request: 0,
+      machine_busy: machineBusyShare(before.machine, after.machine),
+    };
+  };
+  if (warmup > 0) {
+    log(`${scenario.name}: warm-up ${warmup} s (${plan.baseline.label}, then a drain of as many; discarded)`);
+    const w = await measure(env, env.ctx.baseUrl, paired, warmup, env.service.pid, async () => [], cleanup);
+    await drainOnce(Math.max(1, w.requests));
+  }
+  const pairs: RunPair[] = [];
+  for (let i = 1; i <= runs; i++) {
+    const baseline = await measure(env, env.ctx.baseUrl, paired, duration, env.service.pid, () => env.databaseBackendPids(), cleanup);
+    const measured = await drainOnce(Math.max(1, baseline.requests));
+    const pair: RunPair = { scenario: measured, baseline, ratio: baseline.rps > 0 ? measured.rps / baseline.rps : 0 };
+    pairs.push(pair);
+    log(
+      `${scenario.name}: run ${i}/${runs}: drained ${measured.requests} in ${measured.duration_s.toFixed(1)} s = ${measured.rps.toFixed(0)}/s, ` +
+        `${measured.server_cpu_us_per_request.toFixed(0)} µs service CPU + ${measured.db_cpu_us_per_request.toFixed(0)} µs DB CPU each, failed ${measured.non2xx}; ` +
+        `${plan.baseline.label} ${baseline.rps.toFixed(0)}/s, ${baseline.server_cpu_us_per_request.toFixed(0)} µs + ${baseline.db_cpu_us_per_request.toFixed(0)} µs → ${(pair.ratio * 100).toFixed(1)}% (load average ${loadavg()[0]?.toFixed(1)})`,
+    );
+  }
+  return pairs;
+}
+
 async function runScenario(env: Environment, scenario: Scenario, cleanup: Cleanup): Promise<ScenarioResult> {
   const result: ScenarioResult = {
     name: scenario.name,
@@ -354,6 +414,7 @@ async function runScenario(env: Environment, scenario: Scenario, cleanup: Cleanu
     unit: 'requests',
     baseline: scenario.baseline ?? 'bare-fastify',
     goal: scenario.goal,
+    work: scenario.work,
     runs: [],
   };
   const availability = scenario.available ? await scenario.available(env.ctx) : true;
@@ -407,6 +468,11 @@ async function runScenario(env: Environment, scenario: Scenario, cleanup: Cleanu
     if (Object.keys(checked).length > 0) result.extra = { ...(result.extra ?? {}), ...checked };
   }
 
+  if (plan.drain) {
+    result.runs = await runDrains(env, scenario, plan, plan.drain, cleanup);
+    result.summary = summarize(result.runs);
+  }
+
   if (plan.mix) result.mix = await runSteadyMix(env, scenario, plan.mix, cleanup);
 
   for (const probe of plan.probes ?? []) {
@@ -438,10 +504,10 @@ let failed = false;
 const profileDir = values.profile ? mkdtempSync(join(tmpdir(), 'agent-bench-profile-')) : undefined;
 const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`;
 try {
-  const env = await startEnvironment(cleanup, { connections, profileDir });
+  const env = await startEnvironment(cleanup, { connections, profileDir, configuration });
   for (const scenario of selected) {
     try {
-      results.push(await runScenario(env, scenario, cleanup));
+      results.push(await runScenario(env, scenario, cleanup).finally(() => scenario.finish?.(env.ctx)));
     } catch (error) {
       failed = true;
       log(`${scenario.name}: FAILED: ${(error as Error).message}`);
@@ -470,7 +536,15 @@ if (results.length > 0) {
     finished_at: new Date().toISOString(),
     command,
     machine: machineInfo(),
-    options: { runs, duration_s: duration, warmup_s: warmup, connections, mix_duration_s: mixDuration, ...(rate ? { rate } : {}) },
+    options: {
+      runs,
+      duration_s: duration,
+      warmup_s: warmup,
+      connections,
+      mix_duration_s: mixDuration,
+      configuration,
+      ...(rate ? { rate } : {}),
+    },
     load_average: { start: loadStart, end: loadavg() },
     note: 'The load generator (autocannon, its own process), the service, PostgreSQL and Redis share the same cores: compare ratios and CPU per request, not absolute req/s, across machines.',
     scenarios: results,

@@ -8,15 +8,23 @@
  *                                caches it), the live revision (read once per agent), the thread with its last turn
  *                                and items (one SELECT), the builtin engine (the service's own RuntimeService), the
  *                                interaction, its items and the thread row in one statement (one commit), the send
- *                                route's JSON.
- *   POST /messaging/v1/events    accept-baseline: agent API key (hash looked up once per key), one INSERT of the
- *                                event row (committed before the answer), one LPUSH, 202 {event_id}.
+ *                                route's JSON. Both statements are named (prepared once per connection), as the
+ *                                service's are.
+ *   POST /messaging/v1/events    accept-baseline: agent API key (hash looked up once per key); the event row through
+ *                                the service's own group commit (`GroupInsert` over `EventsRepository.insertMany`: the
+ *                                same named statement, the same lanes) committed before the answer; the service's
+ *                                wake-up policy (`EventsWakeup`: one PUBLISH per event-loop tick, not awaited); 202.
  *   GET  /management/v1/threads  list-baseline: organization API key (looked up once), the thread list's SELECT
  *                                for the filters the scenarios send, the same page envelope.
  *
- * Usage: `node dist/bench/same-work-server.js <port>` with DATABASE_URL, REDIS_URL, REDIS_KEY_PREFIX, JWT_SECRET.
- * The baseline's event rows get `available_at = 'infinity'` so that the service's sweeper never processes them
- * (same row width, same indexes); the runner deletes them, and the baseline's Redis list, after each run.
+ * With `RATE_LIMIT_MAX` > 0 (the runner's `--default-config`), every route first counts the credential's rate-limit
+ * window with the service's own `FixedWindowLimiter` (one pipelined INCR + EXPIRE), as the service then does.
+ *
+ * Usage: `node dist/bench/same-work-server.js <port>` with DATABASE_URL, REDIS_URL, REDIS_KEY_PREFIX, JWT_SECRET
+ * (and optionally RATE_LIMIT_MAX).
+ * The baseline's event ids start with `ACCEPT_BASELINE_ID_PREFIX` (otherwise `newId()`'s, so as time-ordered), and its
+ * wake-ups go to a channel of its own: `events-ingest` keeps the service's processing paused while the baseline
+ * runs, and the runner deletes these rows after each run.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyReply } from 'fastify';
@@ -25,11 +33,19 @@ import pg from 'pg';
 import { newId } from '../src/common/ids/new-id.js';
 import type { AppConfig } from '../src/config/app-config.js';
 import type { Bundle } from '../src/modules/bundles/bundle.types.js';
+import { FixedWindowLimiter } from '../src/modules/auth/rate-limit/fixed-window.limiter.js';
 import { hashSecret } from '../src/modules/auth/secrets.js';
+import type { MetricsService } from '../src/modules/metrics/metrics.service.js';
 import type { PreparedAgent } from '../src/modules/runtime/prepared-agent.js';
 import { RuntimeService } from '../src/modules/runtime/runtime.service.js';
 import type { TurnResult } from '../src/modules/runtime/runtime.types.js';
-import { ACCEPT_BASELINE_LIST, SAME_WORK_APPLICATION } from './lib/same-work.js';
+import type { RedisService } from '../src/common/redis/redis.service.js';
+import type { SqlService } from '../src/database/sql.service.js';
+import { EventsWakeup } from '../src/modules/events/events-wakeup.js';
+import { EventsRepository } from '../src/modules/events/events.repository.js';
+import { isStoreUnavailable } from '../src/modules/events/failure-kinds.js';
+import { GroupInsert } from '../src/modules/events/group-insert.js';
+import { ACCEPT_BASELINE_CHANNEL, ACCEPT_BASELINE_ID_PREFIX, SAME_WORK_APPLICATION } from './lib/same-work.js';
 
 /** Earlier turns read with the thread (the service's HISTORY_TURNS, src/modules/conversations/conversations.types.ts). */
 const HISTORY_TURNS = 6;
@@ -43,8 +59,45 @@ const env = (name: string): string => {
 const port = Number(process.argv[2] ?? 0);
 const jwtKey = Buffer.from(env('JWT_SECRET'));
 // The service's pool size default (DATABASE_POOL_SIZE): the same number of connections doing the same work.
-const db = new pg.Pool({ connectionString: env('DATABASE_URL'), max: 20, idleTimeoutMillis: 0, application_name: SAME_WORK_APPLICATION });
-const redis = new Redis(env('REDIS_URL'), { keyPrefix: `${env('REDIS_KEY_PREFIX')}:` });
+const POOL_SIZE = 20;
+const db = new pg.Pool({
+  connectionString: env('DATABASE_URL'),
+  max: POOL_SIZE,
+  idleTimeoutMillis: 0,
+  application_name: SAME_WORK_APPLICATION,
+});
+const redis = new Redis(env('REDIS_URL'));
+
+// The service's accept path without Nest: its repository's statement (through a pool, as SqlService outside a
+// transaction), its group commit with the lanes EventsIngestService gives it, its wake-up (on a channel of our own).
+const sql = {
+  rows: async (text: string, values: unknown[] = [], name?: string) =>
+    (await db.query(name ? { name, text, values } : { text, values })).rows,
+};
+const eventStore = new EventsRepository(sql as unknown as SqlService);
+const eventInserts = new GroupInsert((rows) => eventStore.insertMany(rows), {
+  lanes: Math.max(1, Math.floor(POOL_SIZE / 4)),
+  failsEveryRow: isStoreUnavailable,
+});
+const prefix = env('REDIS_KEY_PREFIX');
+const redisService = (channelKey?: string) =>
+  ({
+    key: (...parts: string[]) => channelKey ?? `${prefix}:${parts.join(':')}`,
+    get ready() {
+      return redis.status === 'ready';
+    },
+    client: redis,
+    failedOpen: () => undefined,
+  }) as unknown as RedisService;
+const wakeup = new EventsWakeup(redisService(`${prefix}:${ACCEPT_BASELINE_CHANNEL}`));
+const rateLimitMax = Number(process.env.RATE_LIMIT_MAX ?? 0);
+const limiter = new FixedWindowLimiter(
+  redisService(),
+  { rateLimit: { max: rateLimitMax, windowSeconds: 60 } } as unknown as AppConfig,
+  { rateLimitRejected: () => undefined } as unknown as MetricsService,
+);
+/** The credential's rate-limit window, as the service's guard counts it (nothing when RATE_LIMIT_MAX is 0). */
+const limited = async (subject: string): Promise<boolean> => rateLimitMax > 0 && (await limiter.hit(subject)) !== undefined;
 const runtime = new RuntimeService({ providers: { openai: {}, anthropic: {}, timeoutMs: 30_000 } } as unknown as AppConfig);
 
 interface Live {
@@ -179,11 +232,11 @@ function facetRules(result: TurnResult): string[] {
   );
 }
 
-async function writeTurn(sql: string, params: unknown[]): Promise<void> {
+async function writeTurn(name: string, text: string, values: unknown[]): Promise<void> {
   // Two turns racing on one thread collide on (thread_id, seq): the loser takes the next number, as the service does.
   for (let attempt = 0; ; attempt += 1) {
     try {
-      await db.query(sql, params);
+      await db.query({ name, text, values });
       return;
     } catch (error) {
       if ((error as { code?: string }).code !== '23505' || attempt >= 5) throw error;
@@ -199,17 +252,18 @@ app.post('/messaging/v1/messages', async (request, reply) => {
   const auth = request.headers.authorization;
   const claims = auth?.startsWith('Bearer ') ? await tokenClaims(auth.slice(7)) : null;
   if (!claims) return fail(reply, 401, 'unauthorized');
+  if (await limited(`pk:${claims.agt}`)) return fail(reply, 429, 'rate_limited');
   const agent = await liveAgent(`${claims.org}:${claims.agt}`);
   if (!agent) return fail(reply, 404, 'no_active_version');
   const body = request.body as { text?: string; user_id: string; thread_id?: string };
   let threadId = body.thread_id?.toLowerCase();
   const history: Array<{ role: 'user' | 'agent'; text: string }> = [];
   if (threadId) {
-    const { rows } = await db.query<{ items: Array<{ kind: string; text: string | null; turn_id: string | null }> }>(FIND_THREAD, [
-      threadId,
-      agent.organizationId,
-      agent.agentId,
-    ]);
+    const { rows } = await db.query<{ items: Array<{ kind: string; text: string | null; turn_id: string | null }> }>({
+      name: 'sw_find_thread',
+      text: FIND_THREAD,
+      values: [threadId, agent.organizationId, agent.agentId],
+    });
     if (!rows[0]) return fail(reply, 404, 'not_found');
     const turns = new Set<string>();
     for (const item of [...rows[0].items].reverse()) {
@@ -261,7 +315,8 @@ app.post('/messaging/v1/messages', async (request, reply) => {
     ...turnItems.flat(),
     ...(isNew ? [text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text || 'Conversation'] : []),
   ];
-  await writeTurn(isNew ? writeNew(turnItems.length) : writeExisting(turnItems.length), params);
+  const count = turnItems.length;
+  await writeTurn(isNew ? `sw_write_new_${count}` : `sw_write_existing_${count}`, isNew ? writeNew(count) : writeExisting(count), params);
   return {
     thread_id: threadId,
     interaction_id: interactionId,
@@ -285,14 +340,19 @@ app.post('/messaging/v1/events', async (request, reply) => {
   const secret = request.headers['x-agent-api-key'];
   const owner = typeof secret === 'string' ? await agentKey(secret) : null;
   if (!owner?.agent_id) return fail(reply, 401, 'unauthorized');
+  if (await limited(`ak:${owner.agent_id}`)) return fail(reply, 429, 'rate_limited');
   const body = request.body as { text?: string; thread_id?: string; agent_variables?: Record<string, unknown> };
-  const id = newId();
-  await db.query(
-    `INSERT INTO events (id, organization_id, agent_id, external_thread_id, text, agent_variables, available_at)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, 'infinity')`,
-    [id, owner.organization_id, owner.agent_id, body.thread_id ?? null, body.text ?? null, JSON.stringify(body.agent_variables ?? {})],
-  );
-  await redis.lpush(ACCEPT_BASELINE_LIST, id);
+  const id = ACCEPT_BASELINE_ID_PREFIX + newId().slice(ACCEPT_BASELINE_ID_PREFIX.length);
+  await eventInserts.insert({
+    id,
+    organizationId: owner.organization_id,
+    agentId: owner.agent_id,
+    externalThreadId: body.thread_id ?? null,
+    text: body.text ?? null,
+    agentVariablesJson: JSON.stringify(body.agent_variables ?? {}),
+    traceContextJson: null,
+  });
+  wakeup.nudge();
   return reply.code(202).send({ event_id: id });
 });
 
@@ -314,6 +374,7 @@ app.get('/management/v1/threads', async (request, reply) => {
   const secret = request.headers['x-organization-api-key'];
   const owner = typeof secret === 'string' ? await organizationKey(secret) : null;
   if (!owner) return fail(reply, 401, 'unauthorized');
+  if (await limited(`ok:${owner.organization_id}`)) return fail(reply, 429, 'rate_limited');
   const query = request.query as ListQuery;
   const size = Number(query['page[size]'] ?? 50);
   const params: unknown[] = [owner.organization_id, 'v1'];

@@ -60,6 +60,22 @@ export interface LoadPlan {
   baseline?: { label: string; requests: RequestSpec[] };
   /** With `baseline: 'self'`: run after each baseline run, before the scenario's (e.g. give the threads back their single turn). */
   resetBaseline?(): Promise<void>;
+  /**
+   * Instead of `requests`: a backlog the service's workers drain, measured against the paired `baseline` load. Each
+   * run, the baseline runs first (autocannon); then `prepare` gets as many items as the baseline completed (not
+   * measured), the service's CPU is sampled around `start` … `finished`, and the rate is items ÷ `seconds`.
+   */
+  drain?: DrainPlan;
+}
+
+/** A backlog drained by the service itself (e.g. accepted events processed by its workers). */
+export interface DrainPlan {
+  /** Puts `count` items in place without letting the service work on them yet (e.g. events accepted while paused). */
+  prepare(count: number): Promise<void>;
+  /** Lets the service work on them. */
+  start(): Promise<void>;
+  /** Resolves once every item is done: how many ended well, how many failed, and the seconds from the first to the last. */
+  finished(): Promise<{ done: number; failed: number; seconds: number }>;
 }
 
 /**
@@ -71,14 +87,16 @@ export type BaselineKind = 'bare-fastify' | 'turn-baseline' | 'accept-baseline' 
 
 /** The issue's goal for a scenario, against its paired baseline; the report prints it with the verdict. */
 export interface Goal {
-  /** Minimum req/s ratio to the baseline. */
-  ratio: number;
+  /** Minimum req/s ratio to the baseline (none when the goal is about CPU only). */
+  ratio?: number;
   /** p99 at most this many times the baseline's p99. */
   p99Factor?: number;
   /** p95 at most this many milliseconds. */
   p95MaxMs?: number;
   /** CPU per request (service + PostgreSQL) at most this many times the baseline's. */
   cpuFactor?: number;
+  /** The service process's CPU per request at most this many times the baseline's (PostgreSQL not counted). */
+  serverCpuFactor?: number;
 }
 
 /** After a measured run (and `settle`): figures that check what the run must have done, e.g. every 202 durable. */
@@ -108,6 +126,11 @@ export interface BenchContext {
   /** Another organization (via the CLI), for a scenario whose data must not mix with what other scenarios wrote. */
   createOrganization(name: string): Promise<OrgCredentials>;
   readonly connections: number;
+  /**
+   * `tuned`: rate limiting off, events-ingest's accepts measured with processing paused; `default`: the service's
+   * defaults (rate limits counted, in-process workers processing meanwhile). See `EnvironmentOptions`.
+   */
+  readonly configuration: 'tuned' | 'default';
   /** Environment the service was started with (DATABASE_URL, REDIS_KEY_PREFIX, ...). */
   readonly serviceEnv: Readonly<Record<string, string>>;
   /** Redis key prefix of the service under test (`bench:<pid>`). */
@@ -141,6 +164,13 @@ export interface Scenario {
   /** What each run is paired with; default `bare-fastify`. */
   baseline?: BaselineKind;
   goal?: Goal;
+  /**
+   * The work each side of the pair does, named in the verdict line so that a ratio never compares unnamed work:
+   * what the service does per request, and what its baseline does.
+   */
+  work?: { service: string; baseline: string };
+  /** Called once the scenario's runs are over (also after a failure): e.g. undo what `seed` switched for them. */
+  finish?(ctx: BenchContext): Promise<void>;
   /** Called just before each measured run of the service; the returned check runs after it settled (figures summed over runs). */
   check?(ctx: BenchContext): Promise<RunCheck>;
 }

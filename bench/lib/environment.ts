@@ -7,11 +7,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Bull from 'bull';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { BenchContext, HttpMethod, JsonResponse, OrgCredentials } from '../scenario.js';
-import { ACCEPT_BASELINE_LIST, SAME_WORK_APPLICATION } from './same-work.js';
+import { ACCEPT_BASELINE_ID_PREFIX, SAME_WORK_APPLICATION } from './same-work.js';
 import {
   BENCH_DATABASE,
   type Cleanup,
@@ -145,30 +144,47 @@ export async function pendingQueueJobs(prefix: string): Promise<number> {
   }
 }
 
-/**
- * Pauses (`true`) or resumes a Bull queue of the service for every worker (Bull's global pause: the service's
- * processors stop taking its jobs, new ones wait in its `paused` list), e.g. so a measured run does only what its
- * same-work baseline does.
- */
-export async function setQueuePaused(ctx: BenchContext, name: string, paused: boolean): Promise<void> {
-  const queue = new Bull(name, REDIS_URL, { prefix: `${ctx.redisPrefix}:bull` });
-  try {
-    await (paused ? queue.pause() : queue.resume());
-  } finally {
-    await queue.close();
-  }
+/** Events accepted and not finished yet (`queued` or `processing`): the events are their table, not a Bull queue. */
+export async function pendingEvents(ctx: BenchContext): Promise<number> {
+  const { rows } = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE status IN ('queued', 'processing')`);
+  return rows[0]?.n ?? 0;
 }
 
-/** Waits until no Bull job (repeatable schedules aside) is waiting or active under the service's prefix (at most `timeoutMs`); returns what is left. */
+/**
+ * Pauses (`true`) or resumes the service's events processing: the Redis key its workers read at most once a second
+ * before claiming (docs/events.md "Pause"). Pausing waits that second, so no claim is under way once it returns;
+ * resuming also publishes a wake-up. Accepts go on either way, e.g. so a measured run does only what its
+ * same-work baseline does.
+ */
+export async function setEventsPaused(ctx: BenchContext, paused: boolean): Promise<void> {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    if (paused) await redis.set(`${ctx.redisPrefix}:events:paused`, '1');
+    else {
+      await redis.del(`${ctx.redisPrefix}:events:paused`);
+      await redis.publish(`${ctx.redisPrefix}:events:due`, '');
+    }
+  } finally {
+    redis.disconnect();
+  }
+  if (paused) await new Promise((resolve) => setTimeout(resolve, 1100));
+}
+
+/**
+ * Waits until no Bull job (repeatable schedules aside) is waiting or active under the service's prefix and no event
+ * is pending (at most `timeoutMs`); returns what is left.
+ */
 export async function drainQueues(ctx: BenchContext, label: string, timeoutMs = 180_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
-  let pending = await pendingQueueJobs(ctx.redisPrefix);
-  if (pending > 0) ctx.log(`${label}: waiting for ${pending} queued jobs to drain`);
+  const left = async () => (await pendingQueueJobs(ctx.redisPrefix)) + (await pendingEvents(ctx));
+  let pending = await left();
+  if (pending > 0) ctx.log(`${label}: waiting for ${pending} queued jobs and events to drain`);
   while (pending > 0 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 500));
-    pending = await pendingQueueJobs(ctx.redisPrefix);
+    pending = await left();
   }
-  if (pending > 0) ctx.log(`${label}: ${pending} jobs still queued after ${timeoutMs / 1000} s; continuing`);
+  if (pending > 0) ctx.log(`${label}: ${pending} jobs and events still pending after ${timeoutMs / 1000} s; continuing`);
   return pending;
 }
 
@@ -181,8 +197,21 @@ function cleanEnv(extra: Record<string, string>): Record<string, string> {
   return { ...env, ...extra };
 }
 
+/**
+ * `tuned` (the default of the harness): rate limiting off (`RATE_LIMIT_MAX=0`), and `events-ingest` keeps the in-process
+ * workers paused while it measures accepts. `default`: the service's own defaults for both — every request counts its
+ * rate-limit window in Redis (with a limit no run reaches, so nothing is refused) and the in-process workers process
+ * events while accepts are measured; the same-work baselines count the same window with the service's limiter.
+ */
+export type BenchConfiguration = 'tuned' | 'default';
+
+/** A limit per window the benchmark never reaches: the window is counted on every request, none is refused. */
+const UNREACHED_RATE_LIMIT = '1000000000';
+
 export interface EnvironmentOptions {
   connections: number;
+  /** Default `tuned`. */
+  configuration?: BenchConfiguration;
   /** Directory for V8 CPU profiles of the service (`--cpu-prof`), written when it stops. */
   profileDir?: string;
 }
@@ -213,7 +242,7 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
     DATABASE_URL: databaseUrl,
     REDIS_URL,
     REDIS_KEY_PREFIX: redisPrefix,
-    RATE_LIMIT_MAX: '0',
+    RATE_LIMIT_MAX: options.configuration === 'default' ? UNREACHED_RATE_LIMIT : '0',
     // ws-sessions holds 10,000 sessions of one publishable key: it measures memory per session, not the per-credential cap.
     SESSION_MAX_PER_CREDENTIAL: '100000',
     LOG_LEVEL: 'warn',
@@ -254,6 +283,7 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
       REDIS_URL,
       REDIS_KEY_PREFIX: redisPrefix,
       JWT_SECRET: serviceEnv.JWT_SECRET!,
+      RATE_LIMIT_MAX: serviceEnv.RATE_LIMIT_MAX!,
     }),
     join(workDir, 'same-work.log'),
   );
@@ -291,6 +321,7 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
     org,
     createOrganization,
     connections,
+    configuration: options.configuration ?? 'tuned',
     serviceEnv,
     redisPrefix,
     log,
@@ -331,14 +362,7 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
   };
 
   const resetSameWork = async (): Promise<void> => {
-    await db.query(`DELETE FROM events WHERE available_at = 'infinity'`);
-    const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    await redis.connect();
-    try {
-      await redis.del(`${redisPrefix}:${ACCEPT_BASELINE_LIST}`);
-    } finally {
-      redis.disconnect();
-    }
+    await db.query(`DELETE FROM events WHERE id LIKE $1`, [`${ACCEPT_BASELINE_ID_PREFIX}%`]);
   };
 
   return {

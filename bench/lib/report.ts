@@ -81,6 +81,8 @@ export interface ScenarioResult {
   /** What a `self` baseline loads (the plan's `baseline.label`). */
   baseline_label?: string;
   goal?: Goal;
+  /** The work of each side of the pair (the scenario's `work`), printed with the verdict. */
+  work?: { service: string; baseline: string };
   runs: RunPair[];
   summary?: {
     rps: number;
@@ -114,7 +116,16 @@ export interface BenchReport {
   finished_at: string;
   command: string;
   machine: MachineInfo;
-  options: { runs: number; duration_s: number; warmup_s: number; connections: number; mix_duration_s?: number; rate?: number };
+  options: {
+    runs: number;
+    duration_s: number;
+    warmup_s: number;
+    connections: number;
+    mix_duration_s?: number;
+    rate?: number;
+    /** `tuned` (rate limiting off, accepts measured with processing paused) or `default` (the service's defaults). */
+    configuration?: 'tuned' | 'default';
+  };
   /** 1-, 5- and 15-minute load averages at the start and at the end: figures from a busy machine are not the machine's. */
   load_average: { start: number[]; end: number[] };
   note: string;
@@ -186,20 +197,22 @@ const cpuFactor = (m: NonNullable<ScenarioResult['summary']>) => (m.total_cpu_ra
 export const MIX_P99_GOAL_MS = 50;
 
 function goalText(goal: Goal): string {
-  const parts = [`≥ ${fmt(goal.ratio, 2)}×`];
+  const parts = goal.ratio === undefined ? [] : [`≥ ${fmt(goal.ratio, 2)}×`];
   if (goal.p99Factor !== undefined) parts.push(`p99 ≤ ${fmt(goal.p99Factor, 1)}× baseline p99`);
   if (goal.p95MaxMs !== undefined) parts.push(`p95 ≤ ${goal.p95MaxMs} ms`);
   if (goal.cpuFactor !== undefined) parts.push(`CPU/req (server + DB) ≤ ${fmt(goal.cpuFactor, 2)}× baseline`);
+  if (goal.serverCpuFactor !== undefined) parts.push(`service CPU/req ≤ ${fmt(goal.serverCpuFactor, 2)}× baseline`);
   return `${parts.join(', ')}, 0 errors`;
 }
 
 /** Whether a scenario's summary meets its goal, and if not, which parts miss. */
 export function verdict(goal: Goal, m: NonNullable<ScenarioResult['summary']>): { met: boolean; missed: string[] } {
   const missed: string[] = [];
-  if (m.ratio < goal.ratio) missed.push('ratio');
+  if (goal.ratio !== undefined && m.ratio < goal.ratio) missed.push('ratio');
   if (goal.p99Factor !== undefined && m.p99_factor > goal.p99Factor) missed.push('p99');
   if (goal.p95MaxMs !== undefined && m.latency_p95_ms > goal.p95MaxMs) missed.push('p95');
   if (goal.cpuFactor !== undefined && cpuFactor(m) > goal.cpuFactor) missed.push('CPU');
+  if (goal.serverCpuFactor !== undefined && (m.cpu_ratio > 0 ? 1 / m.cpu_ratio : 0) > goal.serverCpuFactor) missed.push('service CPU');
   if (m.non2xx + m.errors > 0) missed.push('errors');
   return { met: missed.length === 0, missed };
 }
@@ -255,10 +268,15 @@ export function toMarkdown(report: BenchReport): string {
   lines.push(
     `- Load: ${report.options.connections} connections, warm-up ${report.options.warmup_s} s discarded, ${report.options.runs} × ${report.options.duration_s} s measured (medians shown); each run is paired with a baseline run just before it`,
   );
+  lines.push(
+    report.options.configuration === 'default'
+      ? "- Configuration: **the service's defaults** (`--default-config`): rate-limit windows counted in Redis on every request (service and same-work baselines), in-process workers processing events while `events-ingest` measures accepts"
+      : "- Configuration: **tuned** (the harness default): rate limiting off (`RATE_LIMIT_MAX=0`, service and baselines), `events-ingest` measures accepts with event processing paused (both sides); `--default-config` runs the service's defaults",
+  );
   if (trial) lines.push(`- **Trial only**: shorter than the default 3 × 10 s; not a figure to quote, and no goal is judged by it.`);
   lines.push(`- ${report.note}`);
   lines.push(
-    '- Baselines: `bare Fastify /health` for health and the routes without a same-work twin; `turn-baseline`, `accept-baseline`, `list-baseline` do the same SQL, commit and JSON with bare Fastify + pg (bench/same-work-server.ts), loaded with the same requests; `the service, ...` pairs the service with itself on smaller data (issue 15, flat cost as threads grow)',
+    "- Baselines: `bare Fastify /health` for health and the routes without a same-work twin; `turn-baseline`, `accept-baseline`, `list-baseline` do the same named statements, commits (the accept: the service's own group commit and wake-up) and JSON with bare Fastify + pg (bench/same-work-server.ts), loaded with the same requests; `the service, ...` pairs the service with itself on smaller data (flat cost as threads grow); `synchronous turns, same threads` pairs the events the workers drain with the same turns sent synchronously",
     '- req/s ratio = scenario req/s ÷ baseline req/s (paired runs, median); CPU ratio = baseline CPU µs/req ÷ scenario CPU µs/req (server only; "+DB" adds the PostgreSQL backends on both sides)',
     '',
   );
@@ -283,14 +301,16 @@ export function toMarkdown(report: BenchReport): string {
   const judged = report.scenarios.filter((s) => s.goal && s.summary);
   if (judged.length > 0) {
     lines.push('', '## Goals (issue 15): ratios to the paired baseline', '');
-    lines.push('| Scenario | paired with | goal | req/s ratio | p99 ÷ baseline p99 | p95 ms | CPU/req +DB ÷ baseline | verdict |');
-    lines.push('|---|---|---|---:|---:|---:|---:|---|');
+    lines.push(
+      '| Scenario | paired with | work compared (service / baseline) | goal | req/s ratio | p99 ÷ baseline p99 | p95 ms | CPU/req +DB ÷ baseline | verdict |',
+    );
+    lines.push('|---|---|---|---|---:|---:|---:|---:|---|');
     for (const s of judged) {
       const m = s.summary!;
       const v = verdict(s.goal!, m);
       const text = v.met ? 'met' : `not met (${v.missed.join(', ')})`;
       lines.push(
-        `| ${s.name} | ${baselineLabel(s)} | ${goalText(s.goal!)} | ${fmt(m.ratio, 2)}× | ${fmt(m.p99_factor, 2)}× | ${fmt(m.latency_p95_ms, 1)} | ${fmt(cpuFactor(m), 2)}× | ${text}${trial ? ' (trial)' : ''} |`,
+        `| ${s.name} | ${baselineLabel(s)} | ${s.work ? `${s.work.service} / ${s.work.baseline}` : '—'} | ${goalText(s.goal!)} | ${fmt(m.ratio, 2)}× | ${fmt(m.p99_factor, 2)}× | ${fmt(m.latency_p95_ms, 1)} | ${fmt(cpuFactor(m), 2)}× | ${text}${trial ? ' (trial)' : ''} |`,
       );
     }
   }

@@ -6,5 +6,9 @@ export default defineScenario({
   description: 'GET /health (liveness): framework overhead against the bare Fastify baseline; goal ≥ 0.50×',
   order: 10,
   goal: { ratio: 0.5 },
+  work: {
+    service: '`GET /health` through the whole pipeline (CORS, security headers, metrics, Nest)',
+    baseline: 'the same JSON from a bare Fastify route',
+  },
   seed: async () => ({ requests: [{ method: 'GET', path: '/health' }] }),
 });

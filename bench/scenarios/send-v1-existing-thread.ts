@@ -13,6 +13,10 @@ export default defineScenario({
   order: 41,
   baseline: 'turn-baseline',
   goal: { ratio: 0.7, p99Factor: 1.5 },
+  work: {
+    service: 'the send route: token, validation, the named thread + history read, engine, the named write, JSON',
+    baseline: 'the same named read, engine, named write and JSON, no framework',
+  },
   available: (ctx) => requireRoutes(ctx, ['POST /messaging/v1/messages', ...LIVE_AGENT_ROUTES]),
   async seed(ctx) {
     const { headers } = await messagingAgent(ctx, 'v1', 'shopping-assistant');

@@ -17,6 +17,10 @@ export default defineScenario({
   order: 42,
   baseline: 'self',
   goal: { ratio: 0.9, cpuFactor: 1.1 },
+  work: {
+    service: 'sends into 1,000-turn threads',
+    baseline: 'the same sends into 1-turn threads, same service',
+  },
   available: (ctx) => requireRoutes(ctx, ['POST /messaging/v1/messages', ...LIVE_AGENT_ROUTES]),
   async seed(ctx) {
     const { headers } = await messagingAgent(ctx, 'v1', 'shopping-assistant');

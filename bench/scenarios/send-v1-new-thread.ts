@@ -8,6 +8,10 @@ export default defineScenario({
   order: 40,
   baseline: 'turn-baseline',
   goal: { ratio: 0.7 },
+  work: {
+    service: 'the send route: token, validation, live agent (cached), engine, one write statement (named), JSON',
+    baseline: 'the same token check, engine, named write statement and JSON, no framework',
+  },
   available: (ctx) => requireRoutes(ctx, ['POST /messaging/v1/messages', ...LIVE_AGENT_ROUTES]),
   async seed(ctx) {
     const { headers } = await messagingAgent(ctx, 'v1', 'shopping-assistant');

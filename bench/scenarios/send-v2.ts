@@ -8,6 +8,10 @@ export default defineScenario({
   order: 42,
   baseline: 'turn-baseline',
   goal: { ratio: 0.7 },
+  work: {
+    service: 'the send route on a v2 agent: token, validation, engine, one named write, JSON',
+    baseline: 'the same engine, named write and JSON, no framework',
+  },
   available: (ctx) => requireRoutes(ctx, ['POST /messaging/v1/messages', ...LIVE_AGENT_ROUTES]),
   async seed(ctx) {
     const { headers } = await messagingAgent(ctx, 'v2', 'knowledge-assistant');

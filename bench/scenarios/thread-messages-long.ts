@@ -37,6 +37,10 @@ export default defineScenario({
   order: 71,
   baseline: 'self',
   goal: { ratio: 0.9, cpuFactor: 1.1 },
+  work: {
+    service: 'transcript pages of 1,000-turn threads',
+    baseline: 'the same pages of 80-turn threads, same service',
+  },
   available: (ctx) =>
     requireRoutes(ctx, ['GET /management/v1/threads/{threadId}/messages', 'POST /messaging/v1/messages', ...LIVE_AGENT_ROUTES]),
   async seed(ctx) {

@@ -30,6 +30,10 @@ export default defineScenario({
   order: 70,
   baseline: 'list-baseline',
   goal: { ratio: 0.7, p95MaxMs: 20 },
+  work: {
+    service: 'the list route: key, query validation, facet plan, the keyset SELECT, page JSON',
+    baseline: 'the same SELECT and page JSON, no framework',
+  },
   available: (ctx) => requireRoutes(ctx, ['GET /management/v1/threads']),
   async seed(ctx) {
     const threads = Number(process.env.BENCH_THREADS ?? 1_000_000);

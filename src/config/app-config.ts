@@ -62,8 +62,7 @@ export class AppConfig {
     maxAttempts: number;
     backoffMs: number;
     leaseMs: number;
-    sweepIntervalMs: number;
-    staleMs: number;
+    pollMs: number;
     maxBacklog: number;
   };
   /** Thread retention job and erasure batches (docs/governance.md). */
@@ -163,8 +162,7 @@ export class AppConfig {
       maxAttempts: vars.EVENTS_MAX_ATTEMPTS,
       backoffMs: vars.EVENTS_BACKOFF_MS,
       leaseMs: vars.EVENTS_LEASE_MS,
-      sweepIntervalMs: vars.EVENTS_SWEEP_INTERVAL_MS,
-      staleMs: vars.EVENTS_STALE_MS,
+      pollMs: vars.EVENTS_POLL_MS,
       maxBacklog: vars.EVENTS_MAX_BACKLOG,
     };
     this.encryption = { keys: vars.ENCRYPTION_KEYS ? parseEncryptionKeys(vars.ENCRYPTION_KEYS)! : [] };

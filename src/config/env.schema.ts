@@ -377,23 +377,20 @@ export class EnvironmentVariables {
   @Max(3600000)
   EVENTS_BACKOFF_MS: number = 1000;
 
-  /** How long a worker owns an event it started; after that (a crash) the sweeper hands it to another worker. */
+  /**
+   * How long a worker's lease on an event it started lasts; the worker renews it every third of this while the turn
+   * runs, so a turn may take longer. When a worker dies, its events are taken over once their lease has expired.
+   */
   @IsInt()
   @Min(1000)
   @Max(3600000)
-  EVENTS_LEASE_MS: number = 120000;
+  EVENTS_LEASE_MS: number = 6000;
 
-  /** How often one instance sweeps for events a crash or a lost Redis left pending. */
+  /** How often an idle worker looks for due events in PostgreSQL (besides the wake-up accepts publish on Redis). */
   @IsInt()
-  @Min(100)
-  @Max(600000)
-  EVENTS_SWEEP_INTERVAL_MS: number = 5000;
-
-  /** A queued event not picked up for this long is enqueued again by the sweeper. */
-  @IsInt()
-  @Min(100)
-  @Max(3600000)
-  EVENTS_STALE_MS: number = 15000;
+  @Min(10)
+  @Max(60000)
+  EVENTS_POLL_MS: number = 500;
 
   /** Pending (queued or processing) events above which ingestion sheds load with 503 and Retry-After. */
   @IsInt()

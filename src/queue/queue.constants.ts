@@ -1,7 +1,5 @@
 /** Bull queues of the service, registered once by QueueModule; processors live in each feature's worker module. */
 export enum QueueName {
-  /** Events webhook: one job per event to process (docs/events.md). */
-  Events = 'events',
   /** Outbound channel messages: one job per `channel_messages` row to hand to the provider (docs/channels.md). */
   ChannelsOutbound = 'channels-outbound',
   /** Outbound webhooks: one job per attempt at a `webhook_deliveries` row (docs/webhooks.md). */
@@ -12,7 +10,6 @@ export enum QueueName {
 
 /** Job names, per queue. */
 export enum JobName {
-  ProcessEvent = 'process-event',
   DeliverChannelMessage = 'deliver',
   DeliverWebhook = 'deliver-webhook',
   RunRetention = 'run-retention',
@@ -20,8 +17,6 @@ export enum JobName {
 
 /** The payload of each job, by name. Jobs carry ids only: PostgreSQL holds the state. */
 export interface JobPayloads {
-  /** `trace`: the W3C trace context of the accept (traceparent, tracestate), present while tracing is on. */
-  [JobName.ProcessEvent]: { eventId: string; trace?: Record<string, string> };
   /** The outbound `channel_messages` row (also the job id: one job per message). */
   [JobName.DeliverChannelMessage]: { messageId: string };
   /** Wakes a webhook delivery slot for a due attempt at a `webhook_deliveries` row (`attempt`: attempts made before). */

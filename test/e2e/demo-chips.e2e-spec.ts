@@ -79,6 +79,7 @@ describe('demo chips', () => {
       ['Do you have trail running shoes?', /Running Shoe/, Infinity],
       ['Any hiking boots?', /Hiking Boot/, Infinity],
       ['Do you have running shoes under $100?', /Running Shoe/, 100],
+      ['Something for rainy days?', /Rain Jacket/, Infinity],
     ];
     for (const [text, kind, limit] of cases) {
       const res = await t.http.post(SEND, { text, user_id: 'readme' }, shop.headers);

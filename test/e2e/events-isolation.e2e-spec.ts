@@ -107,7 +107,7 @@ describe('events webhook: one tenant’s events never fail another tenant’s', 
     expect(await storedEvents(org.id)).toBe(0);
   });
 
-  it('keeps accepting (202, row committed) while Redis is unreachable: the job is the sweeper’s to enqueue later', async () => {
+  it('keeps accepting (202, row committed) while Redis is unreachable: a worker’s poll finds the event later', async () => {
     const org = await t.factory.org();
     const agent = await webhookAgent(org);
     // Rate limiting is off here: its behaviour without Redis is the limiter's own (fail open), not the webhook's.

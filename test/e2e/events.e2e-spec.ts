@@ -1,10 +1,10 @@
 import { jest } from '@jest/globals';
 import { DatabaseError } from 'pg';
 import type { Bundle } from '../../src/modules/bundles/bundle.types.js';
-import { EventJobs } from '../../src/modules/events/event-jobs.js';
 import { EventsIngestService } from '../../src/modules/events/events-ingest.service.js';
 import { EventsRepository } from '../../src/modules/events/events.repository.js';
 import { EventsService } from '../../src/modules/events/events.service.js';
+import { EventsWakeup } from '../../src/modules/events/events-wakeup.js';
 import { TurnPipeline } from '../../src/modules/messaging/turn-pipeline.js';
 import type { TestOrg } from '../factories/factory.js';
 import { expectStatus, liveAgent, shopBundle } from '../support/agents.js';
@@ -18,7 +18,7 @@ const EVENTS = '/messaging/v1/events';
 /** Polls `probe` until it returns a value (not undefined), at most `timeoutMs`; never a fixed sleep. */
 describe('events webhook', () => {
   let t: TestApp;
-  /** An API-only instance (WORKERS=off) on its own Redis prefix: its jobs never reach `t`'s processors. */
+  /** An API-only instance (WORKERS=off) on its own Redis prefix: its wake-ups never reach `t`'s processors. */
   let api: TestApp;
   /** Another API-only instance, put into shutdown by one test. */
   let stopping: TestApp;
@@ -70,8 +70,7 @@ describe('events webhook', () => {
       PROVIDER_TIMEOUT_MS: '1500',
       EVENTS_BACKOFF_MS: '50',
       EVENTS_MAX_ATTEMPTS: '3',
-      EVENTS_SWEEP_INTERVAL_MS: '300',
-      EVENTS_STALE_MS: '600',
+      EVENTS_POLL_MS: '300',
     });
     // Closed together at the end: apps of one process share the pg pool once one of them is closed.
     api = await createTestApp({ WORKERS: 'off', EVENTS_MAX_BACKLOG: '3', REDIS_KEY_PREFIX: `${t.config.redis.keyPrefix}-api` });
@@ -390,7 +389,7 @@ describe('events webhook', () => {
       expect(res.headers.get('retry-after')).toBe('5');
     });
 
-    it('the sweeper picks up committed events whose job never reached this queue (enqueued on another Redis prefix)', async () => {
+    it('a worker picks up committed events whose wake-up never reached it (published on another Redis prefix): it polls', async () => {
       const agent = await webhookAgent();
       expect(await api.app.get(EventsIngestService).sampleBacklog()).toBe(0);
       const eventId = (await api.http.post(EVENTS, { text: 'show me jackets', thread_id: 'swept' }, agent.headers)).body.event_id;
@@ -478,7 +477,7 @@ describe('events webhook', () => {
       const agent = await webhookAgent();
       expect(await api.app.get(EventsIngestService).sampleBacklog()).toBe(0);
       // The API instance has the agent cached as live (≤ 2 s; warmed by an accepted event of another conversation),
-      // so it still accepts after the delete; the processing instance (through its sweeper) finds the agent gone.
+      // so it still accepts after the delete; the processing instance (through its polling claim) finds the agent gone.
       expect((await api.http.post(EVENTS, { text: 'warm', thread_id: 'warm' }, agent.headers)).status).toBe(202);
       await t.dataSource.query(`UPDATE agents SET deleted_at = now(), live_version_id = NULL, live_revision_id = NULL WHERE id = $1`, [
         agent.agentId,
@@ -523,13 +522,36 @@ describe('events webhook', () => {
       }
     });
 
-    it('is idempotent per event: duplicated jobs and concurrent deliveries produce one reply', async () => {
+    it('keeps its lease while a turn runs longer than EVENTS_LEASE_MS: renewed, never taken over', async () => {
       const agent = await webhookAgent();
-      const jobs = t.app.get(EventJobs);
+      const messaging = t.app.get(TurnPipeline);
+      const send = messaging.run.bind(messaging);
+      const leaseMs = t.config.events.leaseMs;
+      // Half again as long as the lease: without renewal this process's own claim loop would take the event over.
+      const spy = jest.spyOn(messaging, 'run').mockImplementation(async (caller, request, onEvent) => {
+        if (request.text === 'slow turn') await new Promise((resolve) => setTimeout(resolve, leaseMs * 1.5));
+        return send(caller, request, onEvent);
+      });
+      try {
+        const eventId = await accept(agent.headers, { text: 'slow turn', thread_id: 'slow' });
+        const [done] = await settled([eventId], agent.headers, leaseMs * 5);
+        expect(done).toMatchObject({ status: 'completed', attempts: 1 });
+        const [row] = await t.dataSource.query(`SELECT takeovers, lease_owner FROM events WHERE id = $1`, [eventId]);
+        expect(row).toEqual({ takeovers: 0, lease_owner: t.app.get(EventsService).leaseOwner });
+        const [{ n }] = await t.dataSource.query(`SELECT count(*)::int AS n FROM interactions WHERE event_id = $1`, [eventId]);
+        expect(n).toBe(1);
+      } finally {
+        spy.mockRestore();
+      }
+    });
+
+    it('is idempotent per event: repeated wake-ups and concurrent claims produce one reply', async () => {
+      const agent = await webhookAgent();
+      const wakeup = t.app.get(EventsWakeup);
       const events = t.app.get(EventsService);
       const eventId = await accept(agent.headers, { text: 'show me jackets', thread_id: 'dup' });
-      jobs.enqueue(eventId, { jobId: `${eventId}:dup1` });
-      jobs.enqueue(eventId, { jobId: `${eventId}:dup2` });
+      wakeup.nudge();
+      setImmediate(() => wakeup.nudge());
       await Promise.all([events.process(eventId), events.process(eventId), events.process(eventId)]);
       await settled([eventId], agent.headers);
       // A worker that wrote the turn and died before recording it: the next attempt completes without a second turn.

@@ -11,12 +11,12 @@ import type { HttpResponse } from '../support/http.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 /**
- * Migration ThreadItems1732242800000 on a populated database: a database at the previous migration is filled with
+ * Migration ThreadItems1732242900000 on a populated database: a database at the previous migration is filled with
  * turns in the old shape (one `interactions` row holding the end-user message and the reply, written with the SQL the
  * store used before), every read the API offers on them is taken, the migration runs, and the same reads must answer
  * the same (the transcript as the old store derived it). The migrated threads then take new turns.
  */
-const MIGRATION = 'ThreadItems1732242800000';
+const MIGRATION = 'ThreadItems1732242900000';
 const DAY = 86_400_000;
 
 // The store's write before the migration (ConversationsRepository.writeTurn at the previous migration), frozen here.
@@ -70,7 +70,7 @@ const card = (title: string, url: string) => ({
   title,
 });
 
-describe('migration ThreadItems1732242800000 on a populated database', () => {
+describe('migration ThreadItems1732242900000 on a populated database', () => {
   const databaseName = `agent_${process.env.TEST_RUN_ID}_w${process.env.JEST_WORKER_ID ?? '1'}_items_test`;
   const adminUrl = process.env.TEST_ADMIN_DATABASE_URL!;
   const url = Object.assign(new URL(adminUrl), { pathname: `/${databaseName}` }).toString();

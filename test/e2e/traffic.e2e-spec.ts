@@ -65,7 +65,7 @@ describe('traffic splits between versions', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMIT_MAX: '1000000', EVENTS_SWEEP_INTERVAL_MS: '300' });
+    t = await createTestApp({ RATE_LIMIT_MAX: '1000000', EVENTS_POLL_MS: '300' });
     org = await t.factory.org();
     other = await t.factory.org();
     shop = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { WebhookSecretsSealed1732242700000 } from '../../src/database/migrations/1732242700000-webhook-secrets-sealed.js';
 import type { TestOrg } from '../factories/factory.js';
 import { expectStatus, liveAgent, shopBundle, type LiveTestAgent } from '../support/agents.js';
+import { startServiceProcess } from '../support/service-process.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { waitFor } from '../support/wait.js';
 import { Receiver } from '../support/webhook-receiver.js';
@@ -117,6 +118,41 @@ describe('webhook signing secrets at rest', () => {
     const [row] = await t.dataSource.query(`SELECT * FROM webhook_endpoints WHERE id = $1`, [hook.id]);
     expect(row).not.toHaveProperty('secret');
     expect(row).toMatchObject({ secret_key_id: 'jwt', previous_secret_key_id: 'jwt' });
+  });
+
+  it('never writes a secret to the service log: creation, rotation, deliveries, an unreadable secret', async () => {
+    // Only the child process sends deliveries, so every attempt is in the log read here.
+    t = await createTestApp({ WORKERS: 'off' });
+    await t.reset();
+    const s = await setup(t);
+    const service = await startServiceProcess({ WORKERS: 'on', LOG_LEVEL: 'debug' });
+    try {
+      const path = receiver.path();
+      const created = expectStatus(
+        await service.http.post(s.webhooks, { url: `${receiver.url}${path}`, events: ['turn.completed'] }, s.org.headers),
+        201,
+        'subscribe',
+      ).body;
+      const rotated = expectStatus(
+        await service.http.post(`${s.webhooks}/${created.id}/rotate-secret`, { overlap_seconds: 60 }, s.org.headers),
+        200,
+        'rotate',
+      ).body;
+      receiver.trust(path, rotated.secret, created.secret);
+      expectStatus(await service.http.post('/messaging/v1/messages', { user_id: 'u1', text: 'hello' }, s.agent.headers), 200, 'turn');
+      await receiver.waitFor(path, 1, 'turn.completed');
+      // A secret no configured key opens (sealed for another endpoint): the failed attempt is logged, without it.
+      await t.dataSource.query(
+        `UPDATE webhook_endpoints SET secret_key_id = 'gone', previous_secret_key_id = NULL, previous_secret_sealed = NULL WHERE id = $1`,
+        [created.id],
+      );
+      expectStatus(await service.http.post('/messaging/v1/messages', { user_id: 'u1', text: 'again' }, s.agent.headers), 200, 'turn');
+      await waitFor(() => service.logs.some((line) => line.includes('cannot be decrypted')), 'the logged failure');
+      const logs = service.logs.join('\n');
+      for (const secret of [created.secret, rotated.secret]) expect(logs).not.toContain(secretBytes(secret));
+    } finally {
+      await service.stop();
+    }
   });
 
   it('rotates keys: old keys still open, secrets:rewrap re-seals with the new key, then the old key can go', async () => {

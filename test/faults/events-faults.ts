@@ -1,7 +1,9 @@
 // Fault tests of the events webhook (docs/events.md), against the built service (dist/) in real processes:
-//   a) kill -9 of a worker process in the middle of 2,000 events, then restart: every event completed, none twice,
-//      order kept per thread;
-//   b) the Redis keys of this run's prefix deleted mid-run (Bull's queues lost): the sweeper recovers everything;
+//   a) kill -9 of one of two worker processes in the middle of 1,000 events: every event completed, none twice, order
+//      kept per thread, and the events the killed worker held taken over by the other through their expired leases
+//      (`takeovers`), not by a sweep; prints how long after the kill they resumed;
+//   b) the Redis keys of this run's prefix deleted mid-run (wake-ups and rate limits lost): the workers' own claims
+//      carry on;
 //   c) PostgreSQL unreachable for an API process (a TCP proxy of ours, killed): 502/503, nothing half-accepted.
 // Nothing shared is stopped: this run has its own database, its own Redis key prefix and its own proxy.
 // Bounded: every wait has a deadline; the whole script stops itself after OVERALL_LIMIT_MS.
@@ -102,9 +104,7 @@ function baseEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     LOG_LEVEL: 'warn',
     JWT_SECRET: 'faults-secret-0123456789abcdef0123456789abcdef',
     RATE_LIMIT_MAX: '0',
-    EVENTS_LEASE_MS: '3000',
-    EVENTS_STALE_MS: '2000',
-    EVENTS_SWEEP_INTERVAL_MS: '1000',
+    // EVENTS_LEASE_MS and EVENTS_POLL_MS keep their defaults: the resume time printed is the default configuration's.
     EVENTS_BACKOFF_MS: '200',
     ...extra,
   };
@@ -332,59 +332,89 @@ async function main(): Promise<void> {
     const api = processes.api;
     const { headers } = await seedAgent(api.base);
 
-    // a) kill -9 of a worker in the middle of 2,000 events, then restart it.
+    // a) kill -9 of one of two workers in the middle of 1,000 events; the survivor takes its events over.
     processes.w1 = startWorker('worker-1');
     processes.w2 = startWorker('worker-2');
     let acceptedCount = 0;
-    let killed = false;
     let acceptedA = new Map<string, string[]>();
     const ids = () => [...acceptedA.values()].flat();
     const killer = (async () => {
       await waitFor(
-        'a: 600 events accepted and some completed',
+        'a: 300 events accepted and some completed, worker-1 running some',
         async () => {
-          if (acceptedCount < 400) return false;
+          if (acceptedCount < 300) return false;
           const {
             rows: [r],
-          } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE status = 'completed'`);
-          return (r?.n ?? 0) >= 50;
+          } = await db.query<{ completed: number; held: number }>(
+            `SELECT count(*) FILTER (WHERE status = 'completed')::int AS completed,
+                    count(*) FILTER (WHERE status = 'processing' AND lease_owner LIKE $1)::int AS held FROM events`,
+            [`%:${processes.w1?.pid}:%`],
+          );
+          return (r?.completed ?? 0) >= 50 && (r?.held ?? 0) > 0;
         },
         90_000,
-        100,
-      );
-      const {
-        rows: [p],
-      } = await db.query<{ processing: number; completed: number }>(
-        `SELECT count(*) FILTER (WHERE status = 'processing')::int AS processing, count(*) FILTER (WHERE status = 'completed')::int AS completed FROM events`,
+        20,
       );
       processes.w1?.kill('SIGKILL');
-      killed = true;
+      const killedAt = Date.now();
+      // What the dead worker held when it died: processing under its lease. Read a moment later, once the statements
+      // it had sent have committed or rolled back (a claim or a completion in flight is all or nothing).
+      await sleep(300);
+      const { rows: held } = await db.query<{ id: string }>(`SELECT id FROM events WHERE status = 'processing' AND lease_owner LIKE $1`, [
+        `%:${processes.w1?.pid}:%`,
+      ]);
       console.log(
-        `     a: kill -9 worker-1 (pid ${processes.w1?.pid}) with ${acceptedCount} accepted, ${p?.completed} completed, ${p?.processing} processing`,
+        `     a: kill -9 worker-1 (pid ${processes.w1?.pid}) with ${acceptedCount} accepted, ${held.length} events under its lease`,
       );
-      await sleep(1500);
-      processes.w1 = startWorker('worker-1b');
-      console.log('     a: worker restarted');
+      return { killedAt, held: held.map((r) => r.id) };
     })();
     const t0 = Date.now();
     acceptedA = await postEvents(api.base, headers, {
       label: 'kill',
-      threads: 40,
-      perThread: 50,
+      threads: 25,
+      perThread: 40,
       onAccepted: () => {
         acceptedCount += 1;
       },
     });
     const acceptMs = Date.now() - t0;
-    await killer;
-    check('a: worker was killed mid-run', killed);
+    const { killedAt, held } = await killer;
+    check('a: worker-1 was killed holding events', held.length > 0, `${held.length} held`);
+    // Resume: every event the dead worker held claimed again by the survivor (its lease expired), then completed.
+    const resumed = await waitFor(
+      'a: the dead worker’s events to be taken over',
+      async () => {
+        const { rows } = await db.query<{ id: string; taken: Date | null; status: string }>(
+          `SELECT id, status, CASE WHEN takeovers > 0 THEN updated_at END AS taken FROM events WHERE id = ANY($1)`,
+          [held],
+        );
+        return rows.every((r) => r.taken !== null || r.status === 'completed') ? rows : undefined;
+      },
+      60_000,
+      100,
+    );
+    const resumeMs = Date.now() - killedAt;
     const drainMs = await waitAllDone(db, acceptedA, 120_000, 'a');
     console.log(
-      `     a: ${ids().length} accepted in ${acceptMs} ms over 40 threads (sequential per thread); drained ${drainMs} ms after the last accept`,
+      `     a: ${ids().length} accepted in ${acceptMs} ms over 25 threads (sequential per thread); the dead worker's ${held.length} events resumed ${resumeMs} ms after the kill (goal < 10 s); drained ${drainMs} ms after the last accept`,
+    );
+    const {
+      rows: [takeover],
+    } = await db.query<{ taken_over: number; by_survivor: number; completed: number }>(
+      `SELECT count(*) FILTER (WHERE takeovers > 0)::int AS taken_over,
+              count(*) FILTER (WHERE lease_owner LIKE $2)::int AS by_survivor,
+              count(*) FILTER (WHERE status = 'completed')::int AS completed
+         FROM events WHERE id = ANY($1)`,
+      [held, `%:${processes.w2?.pid}:%`],
+    );
+    check(
+      'a: every event the dead worker held was taken over through its expired lease by the other worker',
+      takeover?.taken_over === held.length && takeover.by_survivor === held.length && takeover.completed === held.length,
+      `${JSON.stringify(takeover)} of ${held.length}; ${resumed.length} seen`,
     );
     await verify(db, 'a', acceptedA);
 
-    // b) Bull's Redis keys lost mid-run: the sweeper re-enqueues from PostgreSQL.
+    // b) The Redis keys lost mid-run: the workers' claims read PostgreSQL, the wake-ups are only a shortcut.
     let acceptedB = 0;
     let flushed = 0;
     const flusher = (async () => {

@@ -65,7 +65,7 @@ describe('round-trip budget (per request, after warm-up)', () => {
   let org: TestOrg;
   let shop: LiveTestAgent;
   beforeAll(async () => {
-    t = await createTestApp({ WORKERS: 'off', EVENTS_SWEEP_INTERVAL_MS: '600000' });
+    t = await createTestApp({ WORKERS: 'off', EVENTS_POLL_MS: '60000' });
     org = await t.factory.org();
     shop = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });
     t.app.getHttpServer().prependListener('request', () => {

@@ -17,7 +17,8 @@ import { Webhooks1732242200000 } from './1732242200000-webhooks.js';
 import { ThreadUserAgentIndex1732242450000 } from './1732242450000-thread-user-agent-index.js';
 import { WebhookFairness1732242600000 } from './1732242600000-webhook-fairness.js';
 import { WebhookSecretsSealed1732242700000 } from './1732242700000-webhook-secrets-sealed.js';
-import { ThreadItems1732242800000 } from './1732242800000-thread-items.js';
+import { EventLeases1732242800000 } from './1732242800000-event-leases.js';
+import { ThreadItems1732242900000 } from './1732242900000-thread-items.js';
 
 /** Every migration, in order. Passed as classes, not globs (ESM; see STACK.md P5). */
 export const migrations = [
@@ -40,5 +41,6 @@ export const migrations = [
   ThreadUserAgentIndex1732242450000,
   WebhookFairness1732242600000,
   WebhookSecretsSealed1732242700000,
-  ThreadItems1732242800000,
+  EventLeases1732242800000,
+  ThreadItems1732242900000,
 ];

@@ -7,12 +7,13 @@ import { newId } from '../../common/ids/new-id.js';
 import { INPUT_LIMITS } from '../../common/validation/input-limits.js';
 import { charCount } from '../../common/validation/char-length.js';
 import { AppConfig } from '../../config/app-config.js';
+import { traceCarrier } from '../../telemetry/tracing.js';
 import { SUPPORTED_SCHEMA_VERSIONS } from '../bundles/bundle.types.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { EventJobs } from './event-jobs.js';
 import { EventStoreUnavailableError, EventsUnavailableError, NoRuntimeVersionError, WebhookNoActiveVersionError } from './events.errors.js';
 import { EventsRepository, type IngestTarget } from './events.repository.js';
 import { isRefusedData, isStoreUnavailable } from './failure-kinds.js';
+import { EventsWakeup } from './events-wakeup.js';
 import { GroupInsert } from './group-insert.js';
 
 /** What the key's agent allows, cached briefly (the accept path must not read it from PostgreSQL each time). */
@@ -30,7 +31,8 @@ export interface EventInput {
 
 /**
  * The accept path (after authentication): body rules, agent checks on a cached read, one INSERT (committed before
- * the 202; concurrent accepts share a statement, see GroupInsert), then a fire-and-forget Bull job. Sheds load
+ * the 202; concurrent accepts share a statement, see GroupInsert), then a fire-and-forget wake-up of the workers
+ * (one Redis PUBLISH per event-loop tick, EventsWakeup). Sheds load
  * with 503 while the backlog is over EVENTS_MAX_BACKLOG, and from the start of shutdown.
  */
 @Injectable()
@@ -44,7 +46,7 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly repository: EventsRepository,
-    private readonly jobs: EventJobs,
+    private readonly wakeup: EventsWakeup,
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
   ) {
@@ -103,12 +105,13 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
     if (this.backlog >= this.config.events.maxBacklog) throw new EventsUnavailableError('backlog over its bound');
     const id = eventId ?? newId();
     try {
-      await this.inserts.insert({ id, organizationId, agentId, ...input });
+      const trace = traceCarrier();
+      await this.inserts.insert({ id, organizationId, agentId, ...input, traceContextJson: trace ? JSON.stringify(trace) : null });
     } catch (error) {
       throw this.insertFailure(error);
     }
     this.backlog += 1;
-    this.jobs.enqueue(id);
+    this.wakeup.nudge();
     this.metrics.eventAccepted();
     return id;
   }

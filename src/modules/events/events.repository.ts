@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { SqlService } from '../../database/sql.service.js';
-import { UnitOfWork } from '../../database/unit-of-work.js';
 
 export type EventStatus = 'queued' | 'processing' | 'completed' | 'failed';
 
@@ -12,6 +11,8 @@ export interface NewEvent {
   text: string | null;
   /** The JSON text stored in the jsonb column (validated by the accept path). */
   agentVariablesJson: string;
+  /** The accept's trace context (JSON text of a W3C carrier) while tracing is on, for the processing's span. */
+  traceContextJson: string | null;
 }
 
 /** An event as its processor sees it after claiming it. */
@@ -24,6 +25,9 @@ export interface ClaimedEvent {
   agent_variables: Record<string, unknown>;
   attempts: number;
   created_at: Date;
+  trace_context: Record<string, string> | null;
+  /** Claimed from a worker whose lease had expired (it died or stalled), not from the queue. */
+  taken_over: boolean;
 }
 
 export interface EventRow {
@@ -44,6 +48,12 @@ export interface IngestTarget {
   schema_version: number | null;
 }
 
+// Due for an attempt: queued past its backoff, or processing under an expired lease (its worker died or stalled).
+const IS_DUE = `((e.status = 'queued' AND e.available_at <= now()) OR (e.status = 'processing' AND e.locked_until < now()))`;
+
+const CLAIMED = `u.id, u.organization_id, u.agent_id, u.external_thread_id, u.text, u.agent_variables, u.attempts, u.created_at,
+       u.trace_context, c.was = 'processing' AS taken_over`;
+
 // "No earlier event of this conversation is still pending": the head of the conversation, the only one that may run.
 const IS_HEAD = `(e.external_thread_id IS NULL OR NOT EXISTS (
    SELECT 1 FROM events p
@@ -56,10 +66,7 @@ const IS_HEAD = `(e.external_thread_id IS NULL OR NOT EXISTS (
  */
 @Injectable()
 export class EventsRepository {
-  constructor(
-    private readonly sql: SqlService,
-    private readonly unitOfWork: UnitOfWork,
-  ) {}
+  constructor(private readonly sql: SqlService) {}
 
   ingestTarget(organizationId: string, agentId: string): Promise<IngestTarget | undefined> {
     return this.sql.one<IngestTarget>(
@@ -81,10 +88,10 @@ export class EventsRepository {
    */
   async insertMany(events: NewEvent[]): Promise<void> {
     await this.sql.rows(
-      `INSERT INTO events (id, organization_id, agent_id, external_thread_id, text, agent_variables)
-       SELECT id, organization_id, agent_id, external_thread_id, text, agent_variables::jsonb
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-           AS e(id, organization_id, agent_id, external_thread_id, text, agent_variables)
+      `INSERT INTO events (id, organization_id, agent_id, external_thread_id, text, agent_variables, trace_context)
+       SELECT id, organization_id, agent_id, external_thread_id, text, agent_variables::jsonb, trace_context::jsonb
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+           AS e(id, organization_id, agent_id, external_thread_id, text, agent_variables, trace_context)
        ON CONFLICT (id) DO NOTHING`,
       [
         events.map((e) => e.id),
@@ -93,6 +100,7 @@ export class EventsRepository {
         events.map((e) => e.externalThreadId),
         events.map((e) => e.text),
         events.map((e) => e.agentVariablesJson),
+        events.map((e) => e.traceContextJson),
       ],
       'events_insert_many',
     );
@@ -129,20 +137,78 @@ export class EventsRepository {
   }
 
   /**
-   * Takes the event for one attempt if it is due and the head of its conversation: queued and past its backoff,
-   * or processing under an expired lease (its worker died). Atomic: of two concurrent claims one wins.
+   * The backlog as the queue gauges show it: due and waiting, running, waiting out a retry backoff; and how long the
+   * oldest due event has waited (since it was accepted or became due again), in seconds.
    */
-  claim(eventId: string, leaseMs: number): Promise<ClaimedEvent | undefined> {
+  async backlog(): Promise<{ waiting: number; active: number; delayed: number; oldestWaitingSeconds: number }> {
+    const row = await this.sql.one<{ waiting: number; active: number; delayed: number; oldest: number | null }>(
+      `SELECT count(*) FILTER (WHERE status = 'queued' AND available_at <= now())::int AS waiting,
+              count(*) FILTER (WHERE status = 'processing')::int AS active,
+              count(*) FILTER (WHERE status = 'queued' AND available_at > now())::int AS delayed,
+              extract(epoch FROM now() - min(GREATEST(created_at, available_at)) FILTER (WHERE status = 'queued' AND available_at <= now()))::float8 AS oldest
+         FROM events WHERE status IN ('queued', 'processing')`,
+      [],
+      'events_backlog',
+    );
+    return {
+      waiting: row?.waiting ?? 0,
+      active: row?.active ?? 0,
+      delayed: row?.delayed ?? 0,
+      oldestWaitingSeconds: Math.max(0, row?.oldest ?? 0),
+    };
+  }
+
+  /**
+   * Takes up to `limit` due conversation heads for one attempt each, oldest first, in one statement: `queued` and past
+   * their backoff, or `processing` under an expired lease (their worker died or stalled: a takeover, counted in
+   * `takeovers`). Each gets `attempts + 1` and a lease owned by `owner` until now() + `leaseMs`. Rows another claim
+   * holds are skipped, so concurrent claimers never wait for each other and one event goes to one of them.
+   */
+  claimDue(owner: string, leaseMs: number, limit: number): Promise<ClaimedEvent[]> {
+    return this.sql.rows<ClaimedEvent>(
+      `UPDATE events u
+          SET status = 'processing', attempts = u.attempts + 1, lease_owner = $1,
+              locked_until = now() + $2 * interval '1 millisecond', takeovers = u.takeovers + (u.status = 'processing')::int,
+              updated_at = now()
+         FROM (SELECT e.id, e.status AS was FROM events e
+                WHERE ${IS_DUE} AND ${IS_HEAD}
+                ORDER BY e.seq LIMIT $3
+                FOR UPDATE SKIP LOCKED) c
+        WHERE u.id = c.id
+       RETURNING ${CLAIMED}`,
+      [owner, leaseMs, limit],
+      'events_claim_due',
+    );
+  }
+
+  /** Takes this one event, on the same terms as `claimDue` (a nudge for one event, e.g. after a restart). */
+  claim(eventId: string, owner: string, leaseMs: number): Promise<ClaimedEvent | undefined> {
     return this.sql.one<ClaimedEvent>(
-      `UPDATE events e
-          SET status = 'processing', attempts = e.attempts + 1, locked_until = now() + $2 * interval '1 millisecond', updated_at = now()
-        WHERE e.id = $1
-          AND ((e.status = 'queued' AND e.available_at <= now()) OR (e.status = 'processing' AND e.locked_until < now()))
-          AND ${IS_HEAD}
-       RETURNING e.id, e.organization_id, e.agent_id, e.external_thread_id, e.text, e.agent_variables, e.attempts, e.created_at`,
-      [eventId, leaseMs],
+      `UPDATE events u
+          SET status = 'processing', attempts = u.attempts + 1, lease_owner = $2,
+              locked_until = now() + $3 * interval '1 millisecond', takeovers = u.takeovers + (u.status = 'processing')::int,
+              updated_at = now()
+         FROM (SELECT e.id, e.status AS was FROM events e WHERE e.id = $1 AND ${IS_DUE} AND ${IS_HEAD} FOR UPDATE SKIP LOCKED) c
+        WHERE u.id = c.id
+       RETURNING ${CLAIMED}`,
+      [eventId, owner, leaseMs],
       'events_claim',
     );
+  }
+
+  /**
+   * Extends the leases `owner` holds on these events to now() + `leaseMs` (one statement for all of a worker's
+   * events); returns the ids still held (an id missing was taken over after its lease expired, or is done).
+   */
+  async renewLeases(owner: string, eventIds: string[], leaseMs: number): Promise<string[]> {
+    const rows = await this.sql.rows<{ id: string }>(
+      `UPDATE events SET locked_until = now() + $3 * interval '1 millisecond'
+        WHERE id = ANY($2::char(24)[]) AND status = 'processing' AND lease_owner = $1
+       RETURNING id`,
+      [owner, eventIds, leaseMs],
+      'events_renew_leases',
+    );
+    return rows.map((r) => r.id);
   }
 
   async complete(eventId: string, threadId: string, interactionId: string): Promise<void> {
@@ -155,57 +221,24 @@ export class EventsRepository {
     );
   }
 
-  async fail(eventId: string, error: string): Promise<void> {
+  /** Gives up on the event; only while `owner` holds it (a worker whose lease was taken over records nothing). */
+  async fail(eventId: string, owner: string, error: string): Promise<void> {
     await this.sql.rows(
-      `UPDATE events SET status = 'failed', error = $2, locked_until = NULL, completed_at = now(), updated_at = now()
-        WHERE id = $1 AND status = 'processing'`,
-      [eventId, error],
+      `UPDATE events SET status = 'failed', error = $3, locked_until = NULL, completed_at = now(), updated_at = now()
+        WHERE id = $1 AND status = 'processing' AND lease_owner = $2`,
+      [eventId, owner, error],
       'events_fail',
     );
   }
 
   /** Back to queued, due again after `delayMs`; the conversation stays blocked behind it meanwhile. */
-  async retryLater(eventId: string, error: string, delayMs: number): Promise<void> {
+  async retryLater(eventId: string, owner: string, error: string, delayMs: number): Promise<void> {
     await this.sql.rows(
-      `UPDATE events SET status = 'queued', error = $2, locked_until = NULL,
-              available_at = now() + $3 * interval '1 millisecond', enqueued_at = now() + $3 * interval '1 millisecond', updated_at = now()
-        WHERE id = $1 AND status = 'processing'`,
-      [eventId, error, delayMs],
+      `UPDATE events SET status = 'queued', error = $3, locked_until = NULL,
+              available_at = now() + $4 * interval '1 millisecond', updated_at = now()
+        WHERE id = $1 AND status = 'processing' AND lease_owner = $2`,
+      [eventId, owner, error, delayMs],
       'events_retry_later',
     );
-  }
-
-  /** The next pending event of a conversation, to hand on to once its predecessor is done. */
-  async nextInConversation(agentId: string, externalThreadId: string): Promise<string | undefined> {
-    const row = await this.sql.one<{ id: string }>(
-      `SELECT id FROM events WHERE agent_id = $1 AND external_thread_id = $2 AND status IN ('queued', 'processing') ORDER BY seq LIMIT 1`,
-      [agentId, externalThreadId],
-      'events_next_in_conversation',
-    );
-    return row?.id;
-  }
-
-  /**
-   * Sweeper, under a transaction-scoped advisory lock so one instance sweeps at a time: the heads of their
-   * conversations that are due and have waited past `staleMs` since last enqueued (lost job, lost Redis), and
-   * events whose worker's lease expired (crashed worker). Marks them enqueued now and returns their ids.
-   */
-  async sweep(staleMs: number, limit: number): Promise<string[] | null> {
-    return this.unitOfWork.run(async () => {
-      const lock = await this.sql.one<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext('events-sweeper')) AS locked`);
-      if (!lock?.locked) return null;
-      const swept = await this.sql.rows<{ id: string }>(
-        `UPDATE events u SET enqueued_at = now()
-           FROM (SELECT e.id FROM events e
-                  WHERE ((e.status = 'queued' AND e.available_at <= now() AND e.enqueued_at < now() - $1 * interval '1 millisecond')
-                      OR (e.status = 'processing' AND e.locked_until < now()))
-                    AND ${IS_HEAD}
-                  ORDER BY e.seq LIMIT $2) s
-          WHERE u.id = s.id
-         RETURNING u.id`,
-        [staleMs, limit],
-      );
-      return swept.map((r) => r.id);
-    });
   }
 }

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Injectable, Logger } from '@nestjs/common';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { AppError } from '../../common/errors/app-error.js';
@@ -9,41 +11,49 @@ import type { TurnOrigin } from '../messaging/turn.types.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import { TurnAlreadyRecordedError } from '../conversations/conversations.errors.js';
 import { MetricsService } from '../metrics/metrics.service.js';
+import { withCarriedContext, withSpan } from '../../telemetry/tracing.js';
 import type { EventStatusDto } from './dto/event.dto.js';
-import { EventJobs } from './event-jobs.js';
 import { EventNotFoundError, WebhookNoActiveVersionError } from './events.errors.js';
 import { EventsRepository, type ClaimedEvent, type EventRow } from './events.repository.js';
 import { isRefusedData, isTransient } from './failure-kinds.js';
 
 const USER_ID_MAX = 255;
 const ERROR_MAX = 1000;
-/** Events enqueued again per sweep at most (the rest on the next sweep). */
-const SWEEP_LIMIT = 5000;
 
 /** What one attempt made of the event. */
 type AttemptOutcome =
   { status: 'completed'; threadId: string; interactionId: string } | { status: 'failed'; error: string } | { status: 'retrying' };
 
+/** What became of one attempt at an event (for logs and tests); `skipped` when it was not claimable. */
+export type ProcessOutcome = 'completed' | 'failed' | 'retrying' | 'skipped';
+
 /**
- * Runs accepted events. `process(eventId)` is what every job does, however many times it is delivered:
- * claim the event in PostgreSQL (only when due and the head of its conversation), skip the engine if an
- * earlier attempt already wrote the turn, run the turn (written with the event id, unique), record the
- * outcome, announce it on the bus (`event.completed` / `event.failed`, awaited: the listeners finish before the
- * conversation's next event may start), and hand the conversation on to its next event.
+ * Runs accepted events. The workers' loop (EventsProcessor) claims due conversation heads in batches (`claimDue`) and
+ * runs each (`run`): skip the engine if an earlier attempt already wrote the turn, run the turn (written with the
+ * event id, unique), record the outcome, and announce it on the bus (`event.completed` / `event.failed`, awaited:
+ * the listeners finish before the conversation's next event may be claimed). Per event that is one claim (shared
+ * with the batch), the turn, and one completion.
  */
 @Injectable()
 export class EventsService {
   private readonly logger = new Logger(EventsService.name);
+  /** This process's name on the leases it takes: host, pid and a random part (a restarted pid is another owner). */
+  readonly leaseOwner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
   constructor(
     private readonly repository: EventsRepository,
     private readonly turns: TurnPipeline,
     private readonly conversations: ConversationsService,
-    private readonly jobs: EventJobs,
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
     private readonly bus: EventBus,
-  ) {}
+  ) {
+    // The events' queue is their table: its gauges read PostgreSQL (`failed` counts Bull's failed jobs elsewhere; 0 here).
+    metrics.registerQueue('events', {
+      counts: async () => ({ ...(await repository.backlog()), failed: 0 }),
+      oldestWaitingSeconds: async () => (await repository.backlog()).oldestWaitingSeconds,
+    });
+  }
 
   /**
    * Deletes the events that ran on these threads (their text and variables are the conversation's content), in the
@@ -59,10 +69,34 @@ export class EventsService {
     return toStatusDto(row);
   }
 
-  /** One attempt at the event, if it may run now; returns what became of it (for logs and tests). */
-  async process(eventId: string): Promise<'completed' | 'failed' | 'retrying' | 'skipped'> {
-    const event = await this.repository.claim(eventId, this.config.events.leaseMs);
-    if (!event) return 'skipped';
+  /** Up to `limit` due conversation heads, claimed for this process under a lease of EVENTS_LEASE_MS. */
+  claimDue(limit: number): Promise<ClaimedEvent[]> {
+    return this.repository.claimDue(this.leaseOwner, this.config.events.leaseMs, limit);
+  }
+
+  /** Extends this process's leases on the events it is running; returns the ids it still holds. */
+  renewLeases(eventIds: string[]): Promise<string[]> {
+    return this.repository.renewLeases(this.leaseOwner, eventIds, this.config.events.leaseMs);
+  }
+
+  /** One attempt at this event, if it is due and the head of its conversation now. */
+  async process(eventId: string): Promise<ProcessOutcome> {
+    const event = await this.repository.claim(eventId, this.leaseOwner, this.config.events.leaseMs);
+    return event ? this.run(event) : 'skipped';
+  }
+
+  /**
+   * One attempt at an event this process claimed; returns what became of it. Its span is a child of the accept's
+   * (the row carries the accept's trace context): one trace from the webhook call to the turn.
+   */
+  run(event: ClaimedEvent): Promise<Exclude<ProcessOutcome, 'skipped'>> {
+    return withCarriedContext(event.trace_context ?? undefined, () => withSpan('event.process', () => this.runAttempt(event)));
+  }
+
+  private async runAttempt(event: ClaimedEvent): Promise<Exclude<ProcessOutcome, 'skipped'>> {
+    if (event.taken_over) {
+      this.logger.warn({ eventId: event.id, attempts: event.attempts }, 'took over an event whose lease had expired');
+    }
     let outcome: AttemptOutcome;
     try {
       outcome = await this.attempt(event);
@@ -70,30 +104,8 @@ export class EventsService {
       outcome = await this.recordFailure(event, error);
     }
     this.metrics.eventAttempted(outcome.status, event.created_at);
-    if (outcome.status === 'retrying') return outcome.status;
-    await this.announce(event, outcome);
-    await this.handOn(event);
+    if (outcome.status !== 'retrying') await this.announce(event, outcome);
     return outcome.status;
-  }
-
-  /**
-   * Enqueues again the events a crash or a lost Redis left behind: due conversation heads not picked up within
-   * EVENTS_STALE_MS, and events whose worker's lease expired. One instance at a time (a PostgreSQL advisory lock);
-   * returns how many (0 when another instance holds the lock).
-   */
-  async sweep(): Promise<number> {
-    try {
-      const ids = await this.repository.sweep(this.config.events.staleMs, SWEEP_LIMIT);
-      if (!ids || ids.length === 0) return 0;
-      const stamp = Date.now().toString(36);
-      for (const id of ids) this.jobs.enqueue(id, { jobId: `${id}:sweep:${stamp}` });
-      await this.jobs.flush();
-      this.logger.log({ events: ids.length }, 'swept pending events back onto the queue');
-      return ids.length;
-    } catch (error) {
-      this.logger.warn({ err: error }, 'events sweep failed');
-      return 0;
-    }
   }
 
   private async attempt(event: ClaimedEvent): Promise<AttemptOutcome> {
@@ -101,9 +113,11 @@ export class EventsService {
       ? await this.conversations.threadByExternalId(event.organization_id, event.agent_id, event.external_thread_id)
       : undefined;
     // A channel message (ChannelInboundService hands them over as events) continues the channel thread it names.
+    // Only a later attempt can find its turn written (an earlier one died between the turn and its completion).
+    const retried = event.attempts > 1;
     const origin: TurnOrigin = thread?.channel
-      ? { kind: 'channel', eventId: event.id, channel: thread.channel, externalThreadId: event.external_thread_id! }
-      : { kind: 'event', eventId: event.id, externalThreadId: event.external_thread_id };
+      ? { kind: 'channel', eventId: event.id, retried, channel: thread.channel, externalThreadId: event.external_thread_id! }
+      : { kind: 'event', eventId: event.id, retried, externalThreadId: event.external_thread_id };
     try {
       const result = await this.turns.run(
         { organizationId: event.organization_id, agentId: event.agent_id },
@@ -135,12 +149,12 @@ export class EventsService {
     const message = describe(error);
     if (!isTransient(error) || event.attempts >= this.config.events.maxAttempts) {
       this.logger.warn({ eventId: event.id, attempts: event.attempts, err: error }, 'event failed');
-      await this.repository.fail(event.id, message);
+      await this.repository.fail(event.id, this.leaseOwner, message);
       return { status: 'failed', error: message };
     }
+    // Due again after the backoff; a worker's claim takes it then (its conversation waits meanwhile).
     const delayMs = this.config.events.backoffMs * 2 ** (event.attempts - 1);
-    await this.repository.retryLater(event.id, message, delayMs);
-    this.jobs.enqueue(event.id, { jobId: `${event.id}:retry:${event.attempts}`, delayMs });
+    await this.repository.retryLater(event.id, this.leaseOwner, message, delayMs);
     return { status: 'retrying' };
   }
 
@@ -157,13 +171,6 @@ export class EventsService {
     } else {
       await this.bus.emitAsync('event.failed', { ...about, error: outcome.error });
     }
-  }
-
-  /** The event is done: the next pending event of its conversation may run now. */
-  private async handOn(event: ClaimedEvent): Promise<void> {
-    if (!event.external_thread_id) return;
-    const next = await this.repository.nextInConversation(event.agent_id, event.external_thread_id);
-    if (next) this.jobs.enqueue(next, { jobId: `${next}:after:${event.id}` });
   }
 }
 

@@ -2,7 +2,7 @@ import type { NewEvent } from './events.repository.js';
 import { GroupInsert } from './group-insert.js';
 
 function event(id: string, text = 'fine'): NewEvent {
-  return { id, organizationId: 'org', agentId: 'agent', externalThreadId: null, text, agentVariablesJson: '{}' };
+  return { id, organizationId: 'org', agentId: 'agent', externalThreadId: null, text, agentVariablesJson: '{}', traceContextJson: null };
 }
 
 class Refused extends Error {}

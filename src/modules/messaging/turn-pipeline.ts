@@ -10,7 +10,7 @@ import type { EngineTurn, TurnInput, TurnResult } from '../runtime/runtime.types
 import type { MessageDto, SendMessageResponseDto } from './dto/message-response.dto.js';
 import { LiveAgentsService, type LiveAgent } from './live-agents.service.js';
 import { KeyedQueue } from './thread-queue.js';
-import { originEventId, originSurface, type TurnCaller, type TurnRequest, type TurnStreamEvent } from './turn.types.js';
+import { originEvent, originSurface, type TurnCaller, type TurnRequest, type TurnStreamEvent } from './turn.types.js';
 
 const TITLE_LENGTH = 80;
 
@@ -58,8 +58,9 @@ export class TurnPipeline {
    * `TurnAlreadyRecordedError` (before the engine runs, or at the write when another attempt won the race).
    */
   async run(caller: TurnCaller, request: TurnRequest, onEvent?: (event: TurnStreamEvent) => void): Promise<SendMessageResponseDto> {
-    const eventId = originEventId(request.origin);
-    if (eventId && (await this.conversations.turnForEvent(eventId))) throw new TurnAlreadyRecordedError(eventId);
+    // A later attempt of an event may find its turn written (an earlier attempt died before completing the event).
+    const event = originEvent(request.origin);
+    if (event?.retried && (await this.conversations.turnForEvent(event.eventId))) throw new TurnAlreadyRecordedError(event.eventId);
     const live = await this.live.get(caller.organizationId, caller.agentId);
     // Begun with the live version first: a bad runtime pin is refused before any thread is read.
     const liveEngine = this.runtime.begin(live.prepared, request.runtimeVersion);
@@ -186,7 +187,7 @@ export class TurnPipeline {
       usage: result.usage,
       facets: result.facets,
       createdAt: new Date(),
-      eventId: originEventId(origin),
+      eventId: originEvent(origin)?.eventId ?? null,
     };
   }
 

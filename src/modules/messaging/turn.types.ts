@@ -14,8 +14,8 @@ export interface TurnCaller {
 export type TurnOrigin =
   | { kind: 'api'; surface: 'json' | 'sse' | 'ws' }
   | { kind: 'rerun' }
-  | { kind: 'event'; eventId: string; externalThreadId: string | null }
-  | { kind: 'channel'; eventId: string; channel: string; externalThreadId: string };
+  | { kind: 'event'; eventId: string; retried: boolean; externalThreadId: string | null }
+  | { kind: 'channel'; eventId: string; retried: boolean; channel: string; externalThreadId: string };
 
 /** One end-user turn, whatever the surface. A rerun's text, image and variables are the thread's last end-user turn's. */
 export interface TurnRequest {
@@ -52,7 +52,10 @@ export function originSurface(origin: TurnOrigin): TurnSurface {
   }
 }
 
-/** The events-webhook event a turn answers (written with the turn: at most one turn per event). */
-export function originEventId(origin: TurnOrigin): string | null {
-  return origin.kind === 'event' || origin.kind === 'channel' ? origin.eventId : null;
+/**
+ * The events-webhook event a turn answers (written with the turn: at most one turn per event), and whether an earlier
+ * attempt of it may have written that turn already.
+ */
+export function originEvent(origin: TurnOrigin): { eventId: string; retried: boolean } | null {
+  return origin.kind === 'event' || origin.kind === 'channel' ? { eventId: origin.eventId, retried: origin.retried } : null;
 }

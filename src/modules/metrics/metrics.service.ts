@@ -21,6 +21,23 @@ export type TurnTimer = { completed(usage: TokenUsage): void; failed(error: unkn
 
 const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+
+/** What a queue's gauges read at scrape time: a Bull queue's, or one kept elsewhere (events: rows in PostgreSQL). */
+export interface QueueBacklog {
+  counts(): Promise<Record<(typeof QUEUE_STATES)[number], number>>;
+  /** Seconds the oldest waiting item has waited; 0 when none waits. */
+  oldestWaitingSeconds(): Promise<number>;
+}
+
+function bullBacklog(queue: Queue): QueueBacklog {
+  return {
+    counts: () => queue.getJobCounts(),
+    async oldestWaitingSeconds() {
+      const first = Math.min(...(await queue.getWaiting(0, 0)).filter(Boolean).map((job) => job.timestamp));
+      return Number.isFinite(first) ? Math.max(0, (Date.now() - first) / 1000) : 0;
+    },
+  };
+}
 const FAIL_OPEN_AREAS: FailOpenArea[] = ['rate_limit', 'login_attempts'];
 const TOKEN_KINDS = [
   ['input', 'input_tokens'],
@@ -43,7 +60,7 @@ export class MetricsService implements OnApplicationShutdown {
   readonly registry = new Registry();
   private readonly logger = new Logger('Metrics');
   private server: Server | undefined;
-  private readonly queues: Array<{ name: QueueName; queue: Queue }>;
+  private readonly queues: Array<{ name: string; backlog: QueueBacklog }>;
 
   private readonly httpRequests = new Counter({
     name: 'agent_http_requests_total',
@@ -154,13 +171,9 @@ export class MetricsService implements OnApplicationShutdown {
     private readonly config: AppConfig,
     private readonly dataSource: DataSource,
     private readonly redis: RedisService,
-    @InjectQueue(QueueName.Events) eventsQueue: Queue,
     @InjectQueue(QueueName.ChannelsOutbound) channelsQueue: Queue,
   ) {
-    this.queues = [
-      { name: QueueName.Events, queue: eventsQueue },
-      { name: QueueName.ChannelsOutbound, queue: channelsQueue },
-    ];
+    this.queues = [{ name: QueueName.ChannelsOutbound, backlog: bullBacklog(channelsQueue) }];
     collectDefaultMetrics({ register: this.registry });
     // Gauges that prom-client names `_total`, which Prometheus reserves for counters (`promtool check metrics` refuses them).
     for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name);
@@ -184,7 +197,7 @@ export class MetricsService implements OnApplicationShutdown {
       labelNames: ['queue', 'state'],
       registers: [this.registry],
       async collect() {
-        const counts = await Promise.all(queues().map(({ queue }) => queue.getJobCounts()));
+        const counts = await Promise.all(queues().map(({ backlog }) => backlog.counts()));
         queues().forEach(({ name }, i) => {
           for (const state of QUEUE_STATES) this.set({ queue: name, state }, counts[i]![state]);
         });
@@ -196,12 +209,8 @@ export class MetricsService implements OnApplicationShutdown {
       labelNames: ['queue'],
       registers: [this.registry],
       async collect() {
-        const oldest = await Promise.all(queues().map(({ queue }) => queue.getWaiting(0, 0)));
-        const now = Date.now();
-        queues().forEach(({ name }, i) => {
-          const first = Math.min(...oldest[i]!.filter(Boolean).map((job) => job.timestamp));
-          this.set({ queue: name }, Number.isFinite(first) ? Math.max(0, (now - first) / 1000) : 0);
-        });
+        const oldest = await Promise.all(queues().map(({ backlog }) => backlog.oldestWaitingSeconds()));
+        queues().forEach(({ name }, i) => this.set({ queue: name }, oldest[i]!));
       },
     });
     const pool = () =>
@@ -298,6 +307,11 @@ export class MetricsService implements OnApplicationShutdown {
         throw error;
       },
     };
+  }
+
+  /** A queue kept outside Bull reports its backlog on the queue gauges (the events: rows in PostgreSQL). */
+  registerQueue(name: string, backlog: QueueBacklog): void {
+    this.queues.unshift({ name, backlog });
   }
 
   eventAccepted(): void {

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { AppConfig } from '../../config/app-config.js';
 import { RedisService } from '../../common/redis/redis.service.js';
 import { isTerminal, type StreamEvent } from './stream-events.js';
@@ -95,16 +95,20 @@ export class ReplayBufferRepository {
 }
 
 /**
- * Appends one turn's events in order. `append` resolves when Redis has the event: a transport that writes an event
- * to its client only after that never shows a client an event it could not resume after. Events produced in the same
- * turn of the event loop (an engine yields many deltas at once) go to Redis as one pipeline: one write and one reply
- * for the batch instead of a round trip each. A Redis failure is logged and the events still go out (that stream is
- * then not resumable), so a Redis blip never breaks a turn.
+ * Appends one turn's events in order. Events produced in the same turn of the event loop (an engine yields many deltas
+ * at once) form one batch: one pipeline to Redis, one write and one reply, and one promise (`stored`) for all of them
+ * — a transport that writes an event to its client only after its batch is stored never shows a client an event it
+ * could not resume after. Per event this keeps its name and its JSON (serialised once, here, and reused for the wire)
+ * and nothing else. A Redis failure is logged and the events still go out (that stream is then not resumable), so a
+ * Redis blip never breaks a turn.
  */
 export class ReplayWriter {
-  private seq = 0;
+  /** The sequence number of the last appended event (1 for the first). */
+  seq = 0;
   private failed = false;
-  private pending: Array<{ add: (pipeline: ChainableCommander) => void; done: () => void }> | undefined;
+  private ownerWritten = false;
+  private batch: ReplayBatch | undefined;
+  private readonly ownerValue: string;
 
   constructor(
     private readonly client: Redis,
@@ -114,49 +118,73 @@ export class ReplayWriter {
     private readonly ttlSeconds: number,
     private readonly logger: Logger,
   ) {
-    void this.enqueue((p) => p.set(this.ownerKey, `${owner.organizationId}:${owner.agentId}`, 'EX', ttlSeconds));
+    this.ownerValue = `${owner.organizationId}:${owner.agentId}`;
   }
 
-  /** Buffers the event; `stored` resolves once Redis has it. */
-  append(event: StreamEvent): { seq: number; json: string; stored: Promise<void> } {
-    const seq = (this.seq += 1);
+  /** Buffers the event and returns its JSON; its number is `seq`, and `stored` resolves once Redis has it. */
+  append(event: StreamEvent): string {
+    this.seq += 1;
     const json = JSON.stringify(event.data);
-    const stored = this.enqueue((p) => {
-      p.xadd(this.streamKey, `0-${seq}`, 'e', event.event, 'd', json);
-      // The TTL runs from the first event and again from the last, so a buffer outlives its turn by the full TTL.
-      if (seq === 1 || isTerminal(event.event)) {
-        p.expire(this.streamKey, this.ttlSeconds);
-        if (seq > 1) p.expire(this.ownerKey, this.ttlSeconds);
-      }
-    });
-    return { seq, json, stored };
-  }
-
-  private enqueue(add: (pipeline: ChainableCommander) => void): Promise<void> {
-    if (!this.pending) {
-      this.pending = [];
+    let batch = this.batch;
+    if (!batch) {
+      batch = new ReplayBatch(this.seq);
+      this.batch = batch;
       setImmediate(() => this.flush());
     }
-    const pending = this.pending;
-    return new Promise<void>((done) => pending.push({ add, done }));
+    batch.events.push(event.event);
+    batch.jsons.push(json);
+    return json;
+  }
+
+  /** Resolves once the batch of the last appended event is in Redis (or failed to get there). */
+  get stored(): Promise<void> {
+    return this.batch?.stored ?? Promise.resolve();
   }
 
   private flush(): void {
-    const batch = this.pending ?? [];
-    this.pending = undefined;
+    const batch = this.batch!;
+    this.batch = undefined;
     const pipeline = this.client.pipeline();
-    for (const item of batch) item.add(pipeline);
+    // The owner goes with the first batch, before its events: a resume checks it before anything else.
+    if (!this.ownerWritten) {
+      this.ownerWritten = true;
+      pipeline.set(this.ownerKey, this.ownerValue, 'EX', this.ttlSeconds);
+    }
+    for (let i = 0; i < batch.events.length; i += 1) {
+      const seq = batch.firstSeq + i;
+      const event = batch.events[i]!;
+      pipeline.xadd(this.streamKey, `0-${seq}`, 'e', event, 'd', batch.jsons[i]!);
+      // The TTL runs from the first event and again from the last, so a buffer outlives its turn by the full TTL.
+      if (seq === 1 || isTerminal(event)) {
+        pipeline.expire(this.streamKey, this.ttlSeconds);
+        if (seq > 1) pipeline.expire(this.ownerKey, this.ttlSeconds);
+      }
+    }
     const finish = (error?: unknown) => {
       if (error && !this.failed) {
         this.logger.error({ err: error, key: this.streamKey }, 'replay buffer write failed; this stream cannot be resumed');
       }
       if (error) this.failed = true;
-      for (const item of batch) item.done();
+      batch.done();
     };
     pipeline.exec().then(
       (results) => finish(results?.find(([error]) => error)?.[0] ?? undefined),
       (error: unknown) => finish(error ?? new Error('pipeline failed')),
     );
+  }
+}
+
+/** The events of one turn of the event loop, stored by one pipeline. */
+class ReplayBatch {
+  readonly events: string[] = [];
+  readonly jsons: string[] = [];
+  readonly stored: Promise<void>;
+  done!: () => void;
+
+  constructor(readonly firstSeq: number) {
+    this.stored = new Promise<void>((resolve) => {
+      this.done = resolve;
+    });
   }
 }
 

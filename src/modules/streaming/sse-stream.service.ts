@@ -60,17 +60,27 @@ export class SseStreamService implements BeforeApplicationShutdown {
     const { connection } = sink;
     let buffer: ReplayWriter | undefined;
     let interactionId = '';
-    // Client writes wait for the buffer write of the same event and stay in order.
+    // Client writes wait for the buffer write of their batch (the events of one event-loop turn) and stay in order:
+    // one link of the chain per batch, and per event only its id, name and JSON (serialised once, by the buffer).
     let chain: Promise<void> = Promise.resolve();
+    let batch: { stored: Promise<void>; ids: string[]; events: string[]; jsons: string[] } | undefined;
+    const write = async (frames: NonNullable<typeof batch>) => {
+      for (let i = 0; i < frames.ids.length; i += 1) {
+        if (frames.events[i] === 'done' && sink.beforeDone) await sink.beforeDone(frames.ids[i]!, frames.jsons[i]!);
+        connection.send(frames.ids[i]!, frames.events[i]!, frames.jsons[i]!);
+      }
+    };
     const emit = (event: StreamEvent) => {
-      const { seq, json, stored } = buffer!.append(event);
-      const id = `${interactionId}:${seq}`;
-      chain = chain
-        .then(() => stored)
-        .then(() => (event.event === 'done' ? sink.beforeDone?.(id, json) : undefined))
-        .then(() => {
-          connection.send(id, event.event, json);
-        });
+      const json = buffer!.append(event);
+      const stored = buffer!.stored;
+      if (batch?.stored !== stored) {
+        const frames = { stored, ids: [] as string[], events: [] as string[], jsons: [] as string[] };
+        batch = frames;
+        chain = chain.then(() => stored).then(() => write(frames));
+      }
+      batch.ids.push(`${interactionId}:${buffer!.seq}`);
+      batch.events.push(event.event);
+      batch.jsons.push(json);
     };
     const onEvent = (event: TurnStreamEvent) => {
       if (event.type === 'thread') {

@@ -17,3 +17,6 @@ export const webhookMessageId = (deliveryId: string): string => `msg_${deliveryI
 export const RESPONSE_BODY_LIMIT = 1024;
 /** Attempts kept in a delivery's log (the newest). */
 export const ATTEMPT_LOG_LIMIT = 50;
+
+/** The wire code of a creation refused by the endpoint caps (docs/webhooks.md, "Limits"). */
+export const WEBHOOK_LIMIT_REACHED = 'webhook_limit_reached';

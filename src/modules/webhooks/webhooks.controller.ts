@@ -21,6 +21,7 @@ import {
   WebhookResponseDto,
   WebhookWithSecretResponseDto,
 } from './dto/webhook.dto.js';
+import { WEBHOOK_LIMIT_REACHED } from './webhooks.constants.js';
 import { WebhooksService } from './webhooks.service.js';
 
 const WEBHOOK_NOT_FOUND = { status: 404, code: 'not_found', message: 'Webhook not found' };
@@ -31,7 +32,7 @@ const URL_REFUSED = {
   details: [{ field: 'url', message: 'url resolves to a link-local address, which outbound calls may not reach' }],
 };
 
-const LIMIT_REACHED = { status: 409, code: 'webhook_limit_reached', message: 'A project may have at most 20 webhook endpoints' };
+const LIMIT_REACHED = { status: 409, code: WEBHOOK_LIMIT_REACHED, message: 'A project may have at most 20 webhook endpoints' };
 
 /** Outbound webhooks of a project (docs/webhooks.md). */
 @ManagementController('Webhooks')

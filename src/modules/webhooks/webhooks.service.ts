@@ -25,7 +25,7 @@ import { WebhookEndpointsRepository, type WebhookEndpointRow } from './webhook-e
 import { WebhookJobs } from './webhook-jobs.js';
 import { WebhookSecrets, WebhookSecretUnreadableError } from './webhook-secrets.js';
 import { WebhookSubscriptions } from './webhook-subscriptions.js';
-import { webhookMessageId } from './webhooks.constants.js';
+import { WEBHOOK_LIMIT_REACHED, webhookMessageId } from './webhooks.constants.js';
 import { hashSecret } from '../auth/secrets.js';
 
 /** A project's webhook endpoints and their delivery log (management surface). */
@@ -221,9 +221,6 @@ export class WebhooksService {
     return endpoint;
   }
 }
-
-/** The wire code of a creation refused by the endpoint caps (docs/webhooks.md, "Limits"). */
-export const WEBHOOK_LIMIT_REACHED = 'webhook_limit_reached';
 
 /** The URL as given, or 422 on `url` when the outbound policy refuses it (scheme, credentials, address). */
 function safeUrl(url: string): string {

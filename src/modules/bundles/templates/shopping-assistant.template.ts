@@ -396,6 +396,8 @@ export const SHOPPING_ASSISTANT_TEMPLATE: BundleTemplate = {
           'what is on sale',
           'anything cheaper?',
           'do you have it in blue',
+          'something for rainy days',
+          'something warm for winter',
         ],
       },
       {

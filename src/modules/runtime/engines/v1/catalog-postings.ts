@@ -21,18 +21,22 @@ export class Matches {
   readonly score: Float64Array;
   readonly covered: Uint8Array;
   readonly order: Int32Array;
+  /** Per record, the distinct query terms matched in the type fields (see the constructor's `typeFields`). */
+  readonly typed: Uint8Array;
   count = 0;
 
   constructor(size: number) {
     this.score = new Float64Array(size);
     this.covered = new Uint8Array(size);
     this.order = new Int32Array(size);
+    this.typed = new Uint8Array(size);
   }
 
   clear(): void {
     for (let i = 0; i < this.count; i += 1) {
       this.score[this.order[i]!] = 0;
       this.covered[this.order[i]!] = 0;
+      this.typed[this.order[i]!] = 0;
     }
     this.count = 0;
   }
@@ -56,6 +60,8 @@ export class CatalogPostings<T> {
   private readonly tree: SearchableMap<number>;
   /** Field boosts in the order scores add up (minisearch's boost-object key order). */
   private readonly boosts: Float64Array;
+  /** 1 for the fields (in boost order) whose matches count in `Matches.typed`. */
+  private readonly typeMask: Uint8Array;
   /** Postings of term slot s in field k: docs/raw[offsets[s * fields + k] .. offsets[s * fields + k + 1]). */
   private readonly offsets: Int32Array;
   private readonly docs: Int32Array;
@@ -73,6 +79,8 @@ export class CatalogPostings<T> {
     fields: readonly string[],
     boosts: Record<string, number>,
     extract: (doc: T, field: string) => string,
+    /** Fields naming the kind of record (title, category): matches there are also counted in `Matches.typed`. */
+    typeFields: readonly string[] = [],
   ) {
     const n = records.length;
     const lengths = fields.map(() => new Uint32Array(n));
@@ -98,6 +106,7 @@ export class CatalogPostings<T> {
     this.tree = SearchableMap.from(this.slots);
     const order = Object.keys(Object.fromEntries(fields.map((f) => [f, boosts[f] || 1]))).map((f) => fields.indexOf(f));
     this.boosts = Float64Array.from(order, (f) => boosts[fields[f]!] || 1);
+    this.typeMask = Uint8Array.from(order, (f) => (typeFields.includes(fields[f]!) ? 1 : 0));
     const width = fields.length;
     this.offsets = new Int32Array(this.slots.size * width + 1);
     const total = postings.reduce((sum, perField) => sum + perField.reduce((s, list) => s + (list ? list.length / 2 : 0), 0), 0);
@@ -167,7 +176,11 @@ export class CatalogPostings<T> {
         if (!m.covered[doc]) {
           m.order[m.count++] = doc;
           m.covered[doc] = 1;
-        } else if (!repeat) m.covered[doc] = m.covered[doc]! + 1;
+          m.typed[doc] = t.typed[doc]!;
+        } else if (!repeat) {
+          m.covered[doc] = m.covered[doc]! + 1;
+          m.typed[doc] = m.typed[doc]! + t.typed[doc]!;
+        }
         m.score[doc] = m.score[doc]! + t.score[doc]!;
       }
     }
@@ -200,9 +213,11 @@ export class CatalogPostings<T> {
     const width = this.boosts.length;
     for (let k = 0; k < width; k += 1) {
       const boost = weight * this.boosts[k]!;
+      const typed = this.typeMask[k]!;
       for (let i = this.offsets[slot * width + k]!; i < this.offsets[slot * width + k + 1]!; i += 1) {
         const doc = this.docs[i]!;
         if (!t.score[doc]) t.order[t.count++] = doc;
+        if (typed) t.typed[doc] = 1;
         t.score[doc] = t.score[doc]! + boost * this.raw[i]!;
       }
     }
@@ -228,6 +243,11 @@ export class Heap {
     this.items = positions;
     this.size = positions.length;
     for (let i = (this.size >> 1) - 1; i >= 0; i -= 1) this.down(i);
+  }
+
+  /** The best position, without removing it. */
+  peek(): number | undefined {
+    return this.size ? this.items[0] : undefined;
   }
 
   pop(): number | undefined {

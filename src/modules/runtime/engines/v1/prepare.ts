@@ -25,8 +25,6 @@ export interface CompiledTool {
   variantFields: Set<string>;
   /** What the shop search reads from the catalog (v1/shop). */
   shop: ShopFacets;
-  /** Search over the fields that name the kind of product (title, category): the request's subject must meet them. */
-  typePostings: CatalogPostings<CatalogRecord>;
   /** Per record, the processed last words of its title and category (what kind of product it is). */
   recordHeads: string[][];
   /** Every record's head terms. */
@@ -93,13 +91,18 @@ function compileTool(def: CatalogSearchTool, records: CatalogRecord[]): Compiled
     records: kept,
     recordHeads,
     headTerms: new Set(recordHeads.flat()),
-    postings: new CatalogPostings(kept, [...fields, VARIANTS_FIELD], { [def.title_field]: 2, [VARIANTS_FIELD]: 0.5 }, extractField),
+    postings: new CatalogPostings(
+      kept,
+      [...fields, VARIANTS_FIELD],
+      { [def.title_field]: 2, [VARIANTS_FIELD]: 0.5 },
+      extractField,
+      typeFields,
+    ),
     intents: def.intents?.length ? new Set(def.intents) : null,
     component: componentName(def.collection),
     priceFields,
     variantFields,
     shop,
-    typePostings: new CatalogPostings(kept, typeFields, {}, extractField),
   };
 }
 

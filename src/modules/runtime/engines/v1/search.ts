@@ -4,13 +4,11 @@ import type { ParamValue } from '../../trace.types.js';
 import { CatalogPostings, Heap, type Matches } from './catalog-postings.js';
 import type { CompiledTool } from './prepare.js';
 import {
-  forYoung,
   inStockValues,
   isBestseller,
   mergeRequests,
   parseShopRequest,
   passesShop,
-  popularity,
   priceOf,
   shopFilters,
   type ShopRequest,
@@ -186,29 +184,41 @@ function rankShop(tool: CompiledTool, req: ShopRequest, filters: Filter[], limit
   const f = tool.shop;
   const passes = (r: CatalogRecord) =>
     matches(r, filters) && passesShop(f, req, r) && (!req.popular || req.subject.length > 0 || isBestseller(f, r));
-  const exactDepartment = (r: CatalogRecord) =>
-    !!f.departmentField && String(r[f.departmentField] ?? '').toLowerCase() === req.department?.toLowerCase();
-  const order = (a: CatalogRecord, b: CatalogRecord): number => {
-    if (!req.department && forYoung(f, a) !== forYoung(f, b)) return forYoung(f, a) ? 1 : -1;
+  const exactDepartment = (doc: number) =>
+    !!f.departmentField && String(tool.records[doc]![f.departmentField] ?? '').toLowerCase() === req.department?.toLowerCase();
+  /** Records by catalog position: < 0 when `a` comes first. */
+  const order = (a: number, b: number): number => {
+    if (!req.department && f.young[a] !== f.young[b]) return f.young[a]! - f.young[b]!;
     if (req.department && exactDepartment(a) !== exactDepartment(b)) return exactDepartment(a) ? -1 : 1;
-    if (req.cheapest || req.cheaper) return (priceOf(f, a) ?? Infinity) - (priceOf(f, b) ?? Infinity);
-    if (req.popular || !req.subject.length) return popularity(f, b) - popularity(f, a);
+    if (req.cheapest || req.cheaper) {
+      return (Number.isNaN(f.prices[a]!) ? Infinity : f.prices[a]!) - (Number.isNaN(f.prices[b]!) ? Infinity : f.prices[b]!);
+    }
+    if (req.popular || !req.subject.length) return f.popularity[b]! - f.popularity[a]!;
     return 0;
   };
   if (!req.subject.length) {
-    const hits = tool.records.filter(passes).sort(order).slice(0, limit);
+    // Browsing (bestsellers, on sale, under $50): the catalog in the order asked for (computed once per revision),
+    // the shopper's department first when named.
+    const walk = req.cheapest || req.cheaper ? f.byPrice : f.byPopularity;
+    const hits: CatalogRecord[] = [];
+    for (const pass of req.department ? [true, false] : [null]) {
+      for (let i = 0; i < walk.length && hits.length < limit; i++) {
+        const doc = walk[i]!;
+        if (pass !== null && exactDepartment(doc) !== pass) continue;
+        if (passes(tool.records[doc]!)) hits.push(tool.records[doc]!);
+      }
+    }
     return { hits, nearest: null, carried: true };
   }
   const query = req.subject.join(' ');
-  const typed = searchTerms(tool.typePostings, query).found;
-  const typeCovered = new Map<number, number>();
-  let maxType = 0;
-  for (let i = 0; i < typed.count; i++) {
-    const doc = typed.order[i]!;
-    typeCovered.set(doc, typed.covered[doc]!);
-    if (typed.covered[doc]! > maxType) maxType = typed.covered[doc]!;
-  }
   const { found, wanted } = searchTerms(tool.postings, query);
+  // The subject's words met in the title or category (what kind of product a record is).
+  const typeCovered = found.typed;
+  let maxType = 0;
+  for (let i = 0; i < found.count; i++) {
+    const doc = found.order[i]!;
+    if (typeCovered[doc]! > maxType) maxType = typeCovered[doc]!;
+  }
   // Words the catalog does not know at all (matched only as typos of other words, if at all): "tennis racket" is
   // not a "jacket". One unknown word alone may be a typo ("sandles").
   const terms = new Set(CatalogPostings.terms(query));
@@ -216,41 +226,39 @@ function rankShop(tool: CompiledTool, req: ShopRequest, filters: Filter[], limit
   const heads = new Set([...terms].filter((t) => tool.headTerms.has(t)));
   // A record whose kind (the last word of its category or title) is one of the words ranks first: "shoes" are
   // running shoes before shoe care; when some record is of the kind named, only those of that kind qualify.
-  const head = (doc: number) => (heads.size && tool.recordHeads[doc]!.some((t) => heads.has(t)) ? 1 : 0);
   let tier: number[] = [];
+  const headed: number[] = [];
   for (let i = 0; i < found.count; i++) {
     const doc = found.order[i]!;
-    if ((typeCovered.get(doc) ?? 0) === maxType && (maxType > 0 || found.covered[doc]! >= wanted)) tier.push(doc);
+    if (typeCovered[doc] !== maxType || (maxType === 0 && found.covered[doc]! < wanted)) continue;
+    tier.push(doc);
+    if (heads.size && tool.recordHeads[doc]!.some((t) => heads.has(t))) headed.push(doc);
   }
-  if (tier.some((d) => head(d))) tier = tier.filter((d) => head(d));
+  if (headed.length) tier = headed;
   if (!tier.length) return { hits: [], nearest: null, carried: false };
   const { score, covered } = found;
   const rank = (x: number, y: number): number => {
-    if (head(x) !== head(y)) return head(y) - head(x);
     if (covered[x] !== covered[y]) return covered[y]! - covered[x]!;
-    const o = order(tool.records[x]!, tool.records[y]!);
+    const o = order(x, y);
     if (o) return o;
     return score[y]! - score[x]!;
   };
+  // Lazily from the best: the filters are checked on a few records, not on each of thousands in the tier.
   const heap = new Heap(Int32Array.from(tier), (a, b) => rank(a, b) < 0);
-  const nearest = tool.records[tier.reduce((best, d) => (rank(d, best) < 0 ? d : best), tier[0]!)]!;
-  const strong: number[] = [];
-  const weaker: number[] = [];
-  let first = -1;
-  for (let doc = heap.pop(); doc !== undefined; doc = heap.pop()) {
-    if (!passes(tool.records[doc]!)) continue;
-    if (first < 0) first = doc;
-    if (covered[doc] === covered[first] && head(doc) === head(first) && strong.length < limit) strong.push(doc);
-    else weaker.push(doc);
-    if (strong.length === limit) break;
+  // Whether anything passes, in catalog order (stops at the first): popping the whole tier to learn that nothing
+  // does would cost a heap pop per record.
+  if (!tier.some((doc) => passes(tool.records[doc]!))) return { hits: [], nearest: tool.records[heap.peek()!]!, carried: true };
+  let first = heap.pop();
+  while (first !== undefined && !passes(tool.records[first]!)) first = heap.pop();
+  if (first === undefined) return { hits: [], nearest: null, carried: true };
+  const hits = [tool.records[first]!];
+  const category = categoryOf(tool, hits[0]!);
+  // The strongest (as many words met as the first); then others of the first's category, a bounded look.
+  for (let doc = heap.pop(), looked = 0; doc !== undefined && hits.length < limit && looked < 500; doc = heap.pop(), looked++) {
+    const strong = covered[doc] === covered[first] || (category !== undefined && categoryOf(tool, tool.records[doc]!) === category);
+    if (strong && passes(tool.records[doc]!)) hits.push(tool.records[doc]!);
   }
-  const hits = strong.map((d) => tool.records[d]!);
-  const category = hits[0] ? categoryOf(tool, hits[0]) : undefined;
-  for (const doc of weaker) {
-    if (hits.length >= limit || category === undefined) break;
-    if (categoryOf(tool, tool.records[doc]!) === category) hits.push(tool.records[doc]!);
-  }
-  return { hits, nearest, carried: true };
+  return { hits, nearest: null, carried: true };
 }
 
 /** Describes a request's subject for the reply ("bestsellers", "items on sale", or its words). */

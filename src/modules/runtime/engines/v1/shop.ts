@@ -34,6 +34,13 @@ export interface ShopFacets {
   typeTerms: Set<string>;
   /** Processed terms of every searchable field. */
   allTerms: Set<string>;
+  /** Per record (catalog position): 1 when its department is for children; its price and popularity (NaN: none). */
+  young: Uint8Array;
+  prices: Float64Array;
+  popularity: Float64Array;
+  /** Record positions, adults' first, by popularity (then catalog order) and by price (then catalog order). */
+  byPopularity: Int32Array;
+  byPrice: Int32Array;
 }
 
 const FIELD = {
@@ -142,6 +149,11 @@ export function shopFacets(
     departments: new Map(),
     typeTerms: new Set(),
     allTerms: new Set(),
+    young: new Uint8Array(records.length),
+    prices: new Float64Array(records.length),
+    popularity: new Float64Array(records.length),
+    byPopularity: new Int32Array(0),
+    byPrice: new Int32Array(0),
   };
   for (const r of records) {
     for (const v of r.variants ?? []) {
@@ -161,6 +173,17 @@ export function shopFacets(
       if (typeof t === 'string') for (const term of terms(t)) facets.allTerms.add(term);
     }
   }
+  records.forEach((r, i) => {
+    facets.young[i] = forYoung(facets, r) ? 1 : 0;
+    facets.prices[i] = priceOf(facets, r) ?? Number.NaN;
+    facets.popularity[i] = popularity(facets, r);
+  });
+  const positions = Array.from(records, (_, i) => i);
+  const priced = (i: number) => (Number.isNaN(facets.prices[i]!) ? Infinity : facets.prices[i]!);
+  facets.byPopularity = Int32Array.from(
+    [...positions].sort((a, b) => facets.young[a]! - facets.young[b]! || facets.popularity[b]! - facets.popularity[a]! || a - b),
+  );
+  facets.byPrice = Int32Array.from([...positions].sort((a, b) => facets.young[a]! - facets.young[b]! || priced(a) - priced(b) || a - b));
   if (facets.colours.has('grey')) facets.colours.add('gray');
   if (facets.colours.has('gray')) facets.colours.add('grey');
   return facets;
@@ -308,9 +331,17 @@ export function parseShopRequest(facets: ShopFacets, message: string): ShopReque
     if (req.subject.length === MAX_QUERY_TERMS) break;
     const single = w.length === 1 && !/\d/.test(w) && !facets.typeTerms.has(w);
     if (isStopword(w) || FILLER.has(w) || single || /^\d+$/.test(w)) continue;
-    req.subject.push(w);
+    req.subject.push(adjectiveBase(facets, w));
   }
   return req;
+}
+
+/** "rainy" → "rain", "sunny" → "sun", "windy" → "wind": the noun the catalog uses, when it does and not the adjective. */
+function adjectiveBase(facets: ShopFacets, word: string): string {
+  if (word.length < 5 || !word.endsWith('y') || facets.allTerms.has(processTerm(word) ?? '')) return word;
+  const base = word.slice(0, -1);
+  for (const candidate of [base, base.replace(/(.)\1$/, '$1')]) if (facets.allTerms.has(processTerm(candidate) ?? '')) return candidate;
+  return word;
 }
 
 function departmentFor(facets: ShopFacets, word: string): string | undefined {

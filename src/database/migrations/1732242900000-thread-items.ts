@@ -13,8 +13,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * No foreign key from `turn_id` to `interactions`: both go with their thread (ON DELETE CASCADE), and an index to
  * make that key's cascade cheap would cost every turn's write.
  */
-export class ThreadItems1732242800000 implements MigrationInterface {
-  name = 'ThreadItems1732242800000';
+export class ThreadItems1732242900000 implements MigrationInterface {
+  name = 'ThreadItems1732242900000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
