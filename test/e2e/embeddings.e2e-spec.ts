@@ -104,7 +104,7 @@ describe('embeddings: dense retrieval fused with the lexical ranking (fake /v1/e
 
   it('embeds the passages at publish, batched, and answers a paraphrase the lexical ranking misses', async () => {
     const lexical = await liveAgent(t, org, { runtime: 'v2', bundle: LEXICAL });
-    const without = await ask(lexical, 'My package came smashed, what now?');
+    const without = await ask(lexical, 'Everything inside was crushed, what now?');
     expect(without.trace_info.citations_used).toEqual([]);
     expect(without.trace_info.dense_retrieval).toBeNull();
     expect(embeddings.requests).toHaveLength(0);
@@ -114,7 +114,7 @@ describe('embeddings: dense retrieval fused with the lexical ranking (fake /v1/e
     expect(embeddings.requests.map((r) => (r.body.input as string[]).length)).toEqual([3, 1]);
     expect(embeddings.requests[0]!.body).toMatchObject({ model: 'test-embed-1', encoding_format: 'float' });
 
-    const reply = await ask(fused, 'My package came smashed, what now?');
+    const reply = await ask(fused, 'Everything inside was crushed, what now?');
     expect(reply.trace_info.citations_used.map((c) => c.document_id)).toEqual(['damaged']);
     expect(reply.text).toContain('photograph it');
     const dense = reply.trace_info.dense_retrieval!;
@@ -123,13 +123,13 @@ describe('embeddings: dense retrieval fused with the lexical ranking (fake /v1/e
     // the vectors put it first, above min_similarity, so the fused turn answers from it.
     expect(dense.fused[0]).toEqual(expect.objectContaining({ passage_id: 'damaged#p1', dense_rank: 1, similarity: 1 }));
     // the turn embedded only its question
-    expect(embeddings.inputs().slice(4)).toEqual(['My package came smashed, what now?']);
+    expect(embeddings.inputs().slice(4)).toEqual(['Everything inside was crushed, what now?']);
   });
 
   it('reorders what both rankings find: the passage the vectors put first leads when the words favour another', async () => {
     const lexical = await liveAgent(t, org, { runtime: 'v2', bundle: LEXICAL });
     const fused = await liveAgent(t, org, { runtime: 'v2', bundle: fusedBundle() });
-    const question = 'How do I return an item that arrived broken?';
+    const question = 'Can I return an item that arrived broken for a full refund?';
     const byWords = await ask(lexical, question);
     expect(byWords.trace_info.citations_used[0]!.document_id).toBe('returns');
     const byBoth = await ask(fused, question);
@@ -173,7 +173,7 @@ describe('embeddings: dense retrieval fused with the lexical ranking (fake /v1/e
     // at publish: the passages cannot be embedded; turns answer lexically
     embeddings.behave({ vectorFor, failStatus: 503 });
     const failing = await liveAgent(t, org, { runtime: 'v2', bundle: fusedBundle() });
-    const reply = await ask(failing, 'How do I return an item that arrived broken?');
+    const reply = await ask(failing, 'Can I return an item that arrived broken for a full refund?');
     expect(reply.trace_info.citations_used[0]!.document_id).toBe('returns');
     expect(reply.trace_info.dense_retrieval).toMatchObject({ status: 'failed', model: 'test-embed-1', fused: [] });
     expect(reply.trace_info.dense_retrieval!.reason).toContain('503');
@@ -185,7 +185,7 @@ describe('embeddings: dense retrieval fused with the lexical ranking (fake /v1/e
     const healthy = await liveAgent(t, org, { runtime: 'v2', bundle: fusedBundle() });
     await ask(healthy, 'My package came smashed, what now?');
     embeddings.behave({ vectorFor, failStatus: 500 });
-    const degraded = await ask(healthy, 'My package came smashed, what now?');
+    const degraded = await ask(healthy, 'Everything inside was crushed, what now?');
     expect(degraded.trace_info.dense_retrieval).toMatchObject({ status: 'failed', reason: expect.stringContaining('500') });
     expect(degraded.trace_info.citations_used).toEqual([]);
   });

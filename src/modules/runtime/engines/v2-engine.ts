@@ -387,9 +387,9 @@ const SAME_PAGE_SHARE = 0.5;
 const OTHER_PAGE_SHARE = 0.7;
 
 /**
- * The passages an answer is written from: the best one, the next ones of the same page that score close to it,
- * and a passage of another page only when it covers a question word the best one does not and scores close to it.
- * A passage that merely shares a word with the question is not cited beside the one that answers it.
+ * The passages an answer is written from: the best one, then another passage only when it covers a question word
+ * the ones before do not and scores close to the best (half of it on the same page, 70 % on another page). A
+ * passage that merely shares a word with the question is not cited beside the one that answers it.
  */
 function answerPassages(ranked: Ranked[], max: number): Ranked[] {
   const best = ranked[0];
@@ -397,13 +397,12 @@ function answerPassages(ranked: Ranked[], max: number): Ranked[] {
   const out = [best];
   const missing = new Set(best.uncovered ?? []);
   for (const r of ranked.slice(1)) {
-    if (out.length >= max) break;
-    if (r.passage.documentId === best.passage.documentId) {
-      if (r.score >= best.score * SAME_PAGE_SHARE) out.push(r);
-    } else if (r.score >= best.score * OTHER_PAGE_SHARE && r.uncovered && [...missing].some((w) => !r.uncovered!.includes(w))) {
-      out.push(r);
-      for (const w of [...missing]) if (!r.uncovered.includes(w)) missing.delete(w);
-    }
+    if (out.length >= max || !missing.size) break;
+    const share = r.passage.documentId === best.passage.documentId ? SAME_PAGE_SHARE : OTHER_PAGE_SHARE;
+    const adds = r.uncovered ? [...missing].filter((w) => !r.uncovered!.includes(w)) : [];
+    if (r.score < best.score * share || !adds.length) continue;
+    out.push(r);
+    for (const w of adds) missing.delete(w);
   }
   return out;
 }

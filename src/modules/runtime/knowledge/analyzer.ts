@@ -207,6 +207,90 @@ const CLIPPED = new Map<string, string>(
   }),
 );
 
+/**
+ * Everyday words customers use and the words help pages write for them ("money back" → refund, "rent" → hire,
+ * "fix" → repair, "nicked" → stolen): a general lexical resource of service English, like CLIPPED, not a list of
+ * any knowledge base's terms. The retriever searches the page words as expansions of the customer's word
+ * (knowledge/retriever.ts), only when the knowledge base uses them.
+ */
+const EVERYDAY = new Map<string, string>(
+  Object.entries({
+    rent: 'hire',
+    rental: 'hire',
+    rented: 'hired',
+    hire: 'rent rental',
+    fix: 'repair',
+    fixed: 'repaired',
+    broken: 'faulty damaged repair',
+    flat: 'puncture',
+    nicked: 'stolen theft',
+    stolen: 'theft',
+    robbed: 'stolen theft',
+    money: 'refund payment',
+    refund: 'reimbursement',
+    cost: 'price fee charge',
+    costs: 'prices fees charges',
+    price: 'cost fee charge',
+    fee: 'charge price cost',
+    charge: 'fee price cost',
+    cheap: 'price discount',
+    cheaper: 'price discount',
+    pay: 'payment',
+    login: 'sign',
+    logon: 'sign',
+    signup: 'register join',
+    register: 'join registration',
+    join: 'register membership',
+    appt: 'appointment',
+    appts: 'appointments',
+    u: 'you',
+    ur: 'your',
+    pls: 'please',
+    asap: 'soon',
+    tv: 'television',
+    wifi: 'wi-fi wireless internet',
+    internet: 'wi-fi online',
+    phone: 'telephone mobile call',
+    mobile: 'phone',
+    cell: 'mobile phone',
+    email: 'e-mail',
+    kids: 'children',
+    kid: 'child',
+    dad: 'parent',
+    mum: 'parent',
+    mom: 'parent',
+    stuff: 'items',
+    id: 'identification',
+    open: 'opening hours',
+    close: 'closing opening hours',
+    closed: 'closing opening hours',
+    late: 'overdue',
+    hurt: 'pain',
+    hurts: 'pain',
+    sore: 'pain',
+    ache: 'pain',
+    scared: 'anxious nervous',
+    afraid: 'anxious nervous',
+    terrified: 'anxious nervous',
+    cancel: 'cancellation',
+    quit: 'cancel',
+    delete: 'deletion remove',
+    ship: 'delivery deliver',
+    shipping: 'delivery',
+    post: 'delivery postage',
+    deliver: 'delivery',
+    pick: 'collect collection',
+    pickup: 'collect collection',
+    swap: 'exchange',
+    trade: 'exchange',
+  }),
+);
+
+/** The page words the everyday word stands for (none when it is not an everyday form). */
+export function everydayForms(word: string): string[] {
+  return EVERYDAY.get(word)?.split(' ') ?? [];
+}
+
 /** Distinct content words of a question with their weight in the question model, at most `max`. */
 export function questionWords(text: string, max = MAX_QUERY_TERMS): QueryWord[] {
   const seen = new Set<string>();

@@ -1,4 +1,4 @@
-import { analyze, lemmaOf, lowerWords, stemWord, type QueryWord } from './analyzer.js';
+import { analyze, everydayForms, lemmaOf, lowerWords, stemWord, type QueryWord } from './analyzer.js';
 import { relationsOf, synonymsOf, wordnet } from './wordnet.js';
 
 /**
@@ -38,6 +38,8 @@ const PASSAGE_B = 0.75;
 const DOCUMENT_WEIGHT = 1.2;
 const SYNONYM_WEIGHT = 0.3;
 const DERIVATION_WEIGHT = 0.6;
+/** Weight of the page words an everyday word stands for (analyzer.ts EVERYDAY). */
+const EVERYDAY_WEIGHT = 0.6;
 const BROADER_WEIGHT = 0.25;
 /** Weight of the base of an `e`-prefixed compound and of the "electric"/"electronic" it stands for. */
 const COMPOUND_WEIGHT = 0.8;
@@ -46,10 +48,14 @@ const COOCCURRENCE_WEIGHT = 0.2;
 const COVERS: Partial<Record<QueryTerm['kind'], number>> = {
   derivation: 0.9,
   compound: 0.9,
+  everyday: 0.8,
   synonym: 0.6,
   broader: 0.5,
   cooccurrence: 0.3,
 };
+/** Expansions in more passages than this share (and than the minimum) are not scored (see `search`). */
+const COMMON_EXPANSION_SHARE = 0.05;
+const COMMON_EXPANSION_MIN = 200;
 /** Weight of the words of the thread's previous questions, relative to the question's own. */
 const CONTEXT_WEIGHT = 0.5;
 /** Co-occurring terms added per query term, and passages sampled to find them. */
@@ -71,7 +77,7 @@ export interface QueryTerm {
   /** The question word this term stands for (itself for an original word). */
   source: string;
   weight: number;
-  kind: 'question' | 'part' | 'context' | 'synonym' | 'derivation' | 'broader' | 'compound' | 'cooccurrence';
+  kind: 'question' | 'part' | 'context' | 'synonym' | 'derivation' | 'broader' | 'compound' | 'everyday' | 'cooccurrence';
 }
 
 export interface RankedPassage {
@@ -169,9 +175,13 @@ export class KnowledgeRetriever {
     const docScore = new Float64Array(this.documentCount);
     const passageScore = new Float64Array(this.passageDoc.length);
     const touched: number[] = [];
+    // An expansion used by a large share of the passages adds little to the ranking and costs a walk of its whole
+    // posting list: it still counts in the coverage below, not in the scores.
+    const common = Math.max(COMMON_EXPANSION_MIN, this.passageDoc.length * COMMON_EXPANSION_SHARE);
     for (const q of terms) {
       const t = this.vocab.get(q.term);
       if (t === undefined) continue;
+      if (q.kind !== 'question' && q.kind !== 'part' && q.kind !== 'context' && this.passagePostings[t]!.ids.length > common) continue;
       const dp = this.docPostings[t]!;
       for (let i = 0; i < dp.ids.length; i++) {
         const d = dp.ids[i]!;
@@ -188,14 +198,21 @@ export class KnowledgeRetriever {
     const ids = terms.map((q) => this.vocab.get(q.term) ?? -1);
     // The final order weighs the score by how much of the question the passage covers: a passage that scores on
     // one frequent word ("account", "card") does not beat one that holds the question's rarest word.
+    const expansions = new Map<string, number[]>();
+    terms.forEach((e, j) => {
+      if (COVERS[e.kind] === undefined || ids[j]! < 0) return;
+      const list = expansions.get(e.source);
+      if (list) list.push(j);
+      else expansions.set(e.source, [j]);
+    });
     const ranked = candidates
       .map(({ p, s }) => {
-        const c = this.coverage(p, terms, ids);
-        return { p, s: (s + this.proximity(p, terms, ids)) * (COVERAGE_FLOOR + c.coverage), c };
+        const c = this.coverage(p, terms, ids, expansions);
+        return { p, s: (s + this.proximity(p, terms, ids)) * (COVERAGE_FLOOR + c.content), c };
       })
       .sort((a, b) => b.s - a.s)
       .slice(0, limit);
-    return { terms, passages: ranked.map(({ p, s, c }) => ({ index: p, score: s, ...c })) };
+    return { terms, passages: ranked.map(({ p, s, c }) => ({ index: p, score: s, coverage: c.coverage, uncovered: c.uncovered })) };
   }
 
   /** The question's words, then context words, derivations, synonyms, broader and co-occurring terms the knowledge base uses. */
@@ -227,6 +244,7 @@ export class KnowledgeRetriever {
         known('electric electronic', w.word, w.weight * COMPOUND_WEIGHT, 'compound');
         for (const syn of synonymsOf(table, lemmaOf(compound[1]!))) known(syn, w.word, w.weight * SYNONYM_WEIGHT, 'synonym');
       }
+      for (const form of everydayForms(w.word)) known(form, w.word, w.weight * EVERYDAY_WEIGHT, 'everyday');
       const relations = relationsOf(table, lemma);
       const specific = relations ? Math.min(1, Math.sqrt(2 / relations.senses)) : 1;
       for (const d of relations?.derivations ?? []) known(d, w.word, w.weight * DERIVATION_WEIGHT, 'derivation');
@@ -305,30 +323,41 @@ export class KnowledgeRetriever {
    * thread's previous questions count at their weight: a follow-up is answered by the passage that covers the
    * thread's subject and the follow-up's own words.
    */
-  private coverage(p: number, terms: QueryTerm[], ids: number[]): { coverage: number; uncovered: string[] } {
+  private coverage(
+    p: number,
+    terms: QueryTerm[],
+    ids: number[],
+    expansions: Map<string, number[]>,
+  ): { coverage: number; content: number; uncovered: string[] } {
     const present = new Set(this.passageTerms[p]!);
     const head = this.docHeadTerms[this.passageDoc[p]!]!;
     const has = (i: number) => ids[i]! >= 0 && (present.has(ids[i]!) || head.has(ids[i]!));
     let total = 0;
     let covered = 0;
+    // The same without the question's frame words ("how does sync *work*"): what ranking weighs.
+    let contentTotal = 0;
+    let contentCovered = 0;
     const uncovered: string[] = [];
     terms.forEach((q, i) => {
       if (q.kind !== 'question' && q.kind !== 'context') return;
       const weight = q.weight * (ids[i]! >= 0 ? this.passageIdf[ids[i]!]! : this.maxIdf * unknownFactor(q.term));
-      total += weight;
-      if (has(i)) covered += weight;
-      else {
+      let share = 1;
+      if (!has(i)) {
         // An expansion of the word that the passage has covers part of it (an identifier's parts do not: `pg`
         // and `cron` do not make the knowledge base know `pg_cron`).
-        let share = 0;
-        terms.forEach((e, j) => {
-          if (e.source === q.source && has(j)) share = Math.max(share, COVERS[e.kind] ?? 0);
-        });
-        covered += weight * share;
+        share = 0;
+        for (const j of expansions.get(q.source) ?? []) if (has(j)) share = Math.max(share, COVERS[terms[j]!.kind]!);
         if (!share) uncovered.push(q.source);
       }
+      total += weight;
+      covered += weight * share;
+      if (q.kind === 'context' || q.weight >= 1) {
+        contentTotal += weight;
+        contentCovered += weight * share;
+      }
     });
-    return { coverage: total > 0 ? covered / total : 0, uncovered };
+    const coverage = total > 0 ? covered / total : 0;
+    return { coverage, content: contentTotal > 0 ? contentCovered / contentTotal : coverage, uncovered };
   }
 
   private termId(term: string): number {
