@@ -153,25 +153,30 @@ async function seed(db: pg.Pool, ids: { org: string; project: string; agent: str
       await client.query('BEGIN');
       await client.query(
         `INSERT INTO threads (id, organization_id, project_id, agent_id, user_id, title, runtime, version_tag, tools, rules, params,
-                              interaction_count, last_interaction_at, created_at, updated_at)
+                              interaction_count, last_item_seq, last_interaction_at, created_at, updated_at)
          SELECT 'b' || lpad(to_hex(g), 23, '0'), $3, $4, $5, 'user-' || (g % 20000), 'Seeded thread ' || g, 'v1', 'v1.0',
-                ARRAY['catalog'], ARRAY['budget', 'budget:passed'], '{"budget": 120}'::jsonb, $6,
+                ARRAY['catalog'], ARRAY['budget', 'budget:passed'], '{"budget": 120}'::jsonb, $6, $6 * 2,
                 now() - interval '400 days' + make_interval(secs => $6 * 90), now() - interval '400 days', now() - interval '400 days'
            FROM generate_series($1::int, $2::int) g`,
         [from, to, ids.org, ids.project, ids.agent, PER_THREAD],
       );
       await client.query(
-        `INSERT INTO interactions (id, organization_id, project_id, agent_id, thread_id, seq, source, user_id, user_message_id, user_text,
-                                   image_url, agent_variables, reply_message_id, reply_text, reply, trace, runtime, runtime_build,
-                                   version_id, revision_id, version_tag, input_tokens, output_tokens, cache_read_tokens,
-                                   reasoning_tokens, created_at)
-         SELECT 'c' || lpad(to_hex(g * 16 + k), 23, '0'), t.organization_id, t.project_id, t.agent_id, 'b' || lpad(to_hex(g), 23, '0'),
-                k, t.source, 'user-' || (g % 20000), 'd' || lpad(to_hex(g * 16 + k), 23, '0'), t.user_text, NULL, t.agent_variables,
-                'e' || lpad(to_hex(g * 16 + k), 23, '0'), t.reply_text, t.reply, t.trace, t.runtime, t.runtime_build, t.version_id,
-                t.revision_id, t.version_tag, t.input_tokens, t.output_tokens, t.cache_read_tokens, t.reasoning_tokens,
-                now() - interval '400 days' + make_interval(secs => k * 90)
-           FROM generate_series($1::int, $2::int) g CROSS JOIN generate_series(1, $3::int) k
-           CROSS JOIN (SELECT * FROM interactions WHERE id = $4) t`,
+        `WITH turns AS (
+           INSERT INTO interactions (id, organization_id, project_id, agent_id, thread_id, seq, source, user_id, agent_variables, trace,
+                                     runtime, runtime_build, version_id, revision_id, version_tag, input_tokens, output_tokens,
+                                     cache_read_tokens, reasoning_tokens, created_at)
+           SELECT 'c' || lpad(to_hex(g * 16 + k), 23, '0'), t.organization_id, t.project_id, t.agent_id, 'b' || lpad(to_hex(g), 23, '0'),
+                  k, t.source, 'user-' || (g % 20000), t.agent_variables, t.trace, t.runtime, t.runtime_build, t.version_id,
+                  t.revision_id, t.version_tag, t.input_tokens, t.output_tokens, t.cache_read_tokens, t.reasoning_tokens,
+                  now() - interval '400 days' + make_interval(secs => k * 90)
+             FROM generate_series($1::int, $2::int) g CROSS JOIN generate_series(1, $3::int) k
+             CROSS JOIN (SELECT * FROM interactions WHERE id = $4) t
+           RETURNING id, organization_id, thread_id, seq, user_id, created_at)
+         INSERT INTO thread_items (id, organization_id, thread_id, seq, turn_id, kind, author_id, text, image_url, content, created_at)
+         SELECT (CASE it.kind WHEN 'end_user' THEN 'd' ELSE 'e' END) || substr(turns.id, 2), turns.organization_id, turns.thread_id,
+                turns.seq * 2 - (CASE it.kind WHEN 'end_user' THEN 1 ELSE 0 END), turns.id, it.kind,
+                CASE it.kind WHEN 'end_user' THEN turns.user_id END, it.text, it.image_url, it.content, turns.created_at
+           FROM turns CROSS JOIN (SELECT * FROM thread_items WHERE turn_id = $4) it`,
         [from, to, PER_THREAD, ids.template],
       );
       await client.query('COMMIT');
@@ -182,6 +187,7 @@ async function seed(db: pg.Pool, ids: { org: string; project: string; agent: str
   }
   await db.query('VACUUM ANALYZE threads');
   await db.query('VACUUM ANALYZE interactions');
+  await db.query('VACUUM ANALYZE thread_items');
   log(`seeding took ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 

@@ -5,10 +5,11 @@
  * the service spends beyond the work itself.
  *
  *   POST /messaging/v1/messages  turn-baseline: Bearer token (HS256, verified once per token, as the service
- *                                caches it), the live revision (read once per agent), the thread and its last turns
- *                                (one SELECT), the builtin engine (the service's own RuntimeService), the interaction
- *                                and the thread row in one statement (one commit), the send route's JSON. Both
- *                                statements are named (prepared once per connection), as the service's are.
+ *                                caches it), the live revision (read once per agent), the thread with its last turn
+ *                                and items (one SELECT), the builtin engine (the service's own RuntimeService), the
+ *                                interaction, its items and the thread row in one statement (one commit), the send
+ *                                route's JSON. Both statements are named (prepared once per connection), as the
+ *                                service's are.
  *   POST /messaging/v1/events    accept-baseline: agent API key (hash looked up once per key); the event row through
  *                                the service's own group commit (`GroupInsert` over `EventsRepository.insertMany`: the
  *                                same named statement, the same lanes) committed before the answer; the service's
@@ -179,31 +180,48 @@ const organizationKey = keyOwner('organization_api_keys');
 
 const fail = (reply: FastifyReply, status: number, code: string) => reply.code(status).send({ error: { code, message: code } });
 
-// The service's turn read (ConversationsRepository.threadState, src/modules/conversations): the thread and its newest turns.
+// The service's turn read (ConversationsRepository.threadState, src/modules/conversations): the thread, its newest turn
+// and its newest items.
 const FIND_THREAD = `SELECT t.id, t.user_id,
+        (SELECT json_build_object('id', i.id, 'version_id', i.version_id) FROM interactions i
+          WHERE i.thread_id = t.id ORDER BY i.seq DESC LIMIT 1) AS latest,
         COALESCE((SELECT json_agg(h ORDER BY h.seq) FROM (
-           SELECT seq, user_text, reply_text FROM interactions
-            WHERE thread_id = t.id ORDER BY seq DESC LIMIT ${HISTORY_TURNS}) h), '[]'::json) AS history
+           SELECT seq, kind, text, turn_id FROM thread_items
+            WHERE thread_id = t.id ORDER BY seq DESC LIMIT ${HISTORY_TURNS * 2}) h), '[]'::json) AS items
    FROM threads t WHERE t.id = $1 AND t.organization_id = $2 AND t.agent_id = $3`;
 
-const INTERACTION_COLUMNS = `id, organization_id, project_id, agent_id, thread_id, seq, source, user_id, user_message_id, user_text,
-  image_url, agent_variables, reply_message_id, reply_text, reply, trace, runtime, runtime_build, version_id, revision_id,
-  version_tag, input_tokens, output_tokens, cache_read_tokens, reasoning_tokens, created_at`;
-const values = (seq: string) => `$1, $2, $3, $4, $5, ${seq}, 'api', $6, $7, $8, NULL, '{}'::jsonb, $9, $10, $11::json, $12::json,
-  $13, $14, $15, $16, $17, $18, $19, $20, $21, $22`;
+const INTERACTION_COLUMNS = `id, organization_id, project_id, agent_id, thread_id, seq, source, user_id, agent_variables, trace, runtime,
+  runtime_build, version_id, revision_id, version_tag, input_tokens, output_tokens, cache_read_tokens, reasoning_tokens, created_at`;
+const values = (seq: string) => `$1, $2, $3, $4, $5, ${seq}, 'api', $6, '{}'::jsonb, $7::json, $8, $9, $10, $11, $12, $13, $14, $15,
+  $16, $17`;
+// The turn's items (end-user message, reply), numbered after the thread's last item as the thread CTE returned it;
+// five parameters per item from $22 on (the service's ConversationsRepository.writeTurn).
+const items = (base: string, count: number) => {
+  const rows = Array.from({ length: count }, (_, i) => {
+    const p = 22 + i * 5;
+    return `(${i + 1}, $${p}::char(24), $${p + 1}::varchar(16), $${p + 2}::varchar(255), $${p + 3}::text, $${p + 4}::json)`;
+  });
+  return `INSERT INTO thread_items (id, organization_id, thread_id, seq, turn_id, kind, author_id, text, image_url, content, created_at)
+    SELECT x.id, $2, $5, ${base} + x.ord, $1, x.kind, x.author_id, x.text, NULL, x.content, $17
+      FROM thread, (VALUES ${rows.join(', ')}) AS x(ord, id, kind, author_id, text, content)`;
+};
 
-// The write: interaction row and thread row (created, or counters and facets merged) in one statement, one commit.
-const WRITE_EXISTING = `WITH thread AS (
-    UPDATE threads SET version_tag = $17, runtime = $13, interaction_count = interaction_count + 1,
-           tools = ARRAY(SELECT DISTINCT unnest(tools || $23::text[])), rules = ARRAY(SELECT DISTINCT unnest(rules || $24::text[])),
-           params = params || $25::jsonb, last_interaction_at = $22, updated_at = $22
-     WHERE id = $5)
+// The write: interaction, items and thread row (created, or counters and facets merged) in one statement, one commit.
+const writeExisting = (count: number) => `WITH thread AS (
+    UPDATE threads SET version_tag = $12, runtime = $8, interaction_count = interaction_count + 1,
+           tools = ARRAY(SELECT DISTINCT unnest(tools || $18::text[])), rules = ARRAY(SELECT DISTINCT unnest(rules || $19::text[])),
+           params = params || $20::jsonb, last_interaction_at = $17, updated_at = $17, last_item_seq = last_item_seq + $21
+     WHERE id = $5
+     RETURNING last_item_seq - $21 AS base),
+  items AS (${items('thread.base', count)})
   INSERT INTO interactions (${INTERACTION_COLUMNS})
   VALUES (${values('(SELECT COALESCE(max(seq), 0) + 1 FROM interactions WHERE thread_id = $5)')})`;
-const WRITE_NEW = `WITH thread AS (
+const writeNew = (count: number) => `WITH thread AS (
     INSERT INTO threads (id, organization_id, project_id, agent_id, user_id, title, runtime, version_tag, tools, rules, params,
-                         interaction_count, last_interaction_at, created_at, updated_at)
-    VALUES ($5, $2, $3, $4, $6, $26, $13, $17, $23, $24, $25::jsonb, 1, $22, $22, $22))
+                         interaction_count, last_interaction_at, last_item_seq, created_at, updated_at)
+    VALUES ($5, $2, $3, $4, $6, $${22 + count * 5}, $8, $12, $18, $19, $20::jsonb, 1, $17, $21, $17, $17)
+    RETURNING id),
+  items AS (${items('0', count)})
   INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${values('1')})`;
 
 function facetRules(result: TurnResult): string[] {
@@ -241,15 +259,20 @@ app.post('/messaging/v1/messages', async (request, reply) => {
   let threadId = body.thread_id?.toLowerCase();
   const history: Array<{ role: 'user' | 'agent'; text: string }> = [];
   if (threadId) {
-    const { rows } = await db.query<{ history: Array<{ user_text: string | null; reply_text: string }> }>({
+    const { rows } = await db.query<{ items: Array<{ kind: string; text: string | null; turn_id: string | null }> }>({
       name: 'sw_find_thread',
       text: FIND_THREAD,
       values: [threadId, agent.organizationId, agent.agentId],
     });
     if (!rows[0]) return fail(reply, 404, 'not_found');
-    for (const turn of rows[0].history) {
-      if (turn.user_text) history.push({ role: 'user', text: turn.user_text });
-      history.push({ role: 'agent', text: turn.reply_text });
+    const turns = new Set<string>();
+    for (const item of [...rows[0].items].reverse()) {
+      if (item.turn_id && !turns.has(item.turn_id) && turns.size < HISTORY_TURNS) turns.add(item.turn_id);
+    }
+    for (const item of rows[0].items) {
+      if (!item.turn_id || !turns.has(item.turn_id)) continue;
+      if (item.kind === 'end_user' && item.text) history.push({ role: 'user', text: item.text });
+      else if (item.kind === 'agent') history.push({ role: 'agent', text: item.text ?? '' });
     }
   }
   const engine = runtime.begin(agent.prepared);
@@ -262,6 +285,11 @@ app.post('/messaging/v1/messages', async (request, reply) => {
   const cardUrl = result.cards[0]?.json_data.entity.url;
   const url = typeof cardUrl === 'string' ? cardUrl : result.trace.runtime === 'v2' ? (result.trace.citations_used[0]?.url ?? '') : '';
   const stored = { cards: result.cards, followup_suggestions: result.followupSuggestions, url, welcome_message: engine.welcomeMessage };
+  const turnItems: unknown[][] = [
+    ...(body.text === undefined ? [] : [[newId(), 'end_user', body.user_id, body.text, null]]),
+    [replyId, 'agent', null, result.text, JSON.stringify(stored)],
+  ];
+  const text = body.text?.replace(/\s+/g, ' ').trim() ?? '';
   const params: unknown[] = [
     interactionId,
     agent.organizationId,
@@ -269,11 +297,6 @@ app.post('/messaging/v1/messages', async (request, reply) => {
     agent.agentId,
     threadId,
     body.user_id,
-    newId(),
-    body.text ?? null,
-    replyId,
-    result.text,
-    JSON.stringify(stored),
     JSON.stringify(result.trace),
     result.runtime,
     result.runtimeBuild,
@@ -288,12 +311,12 @@ app.post('/messaging/v1/messages', async (request, reply) => {
     result.facets.tools,
     facetRules(result),
     JSON.stringify(result.facets.params),
+    turnItems.length,
+    ...turnItems.flat(),
+    ...(isNew ? [text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text || 'Conversation'] : []),
   ];
-  if (isNew) {
-    const text = body.text?.replace(/\s+/g, ' ').trim() ?? '';
-    params.push(text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text || 'Conversation');
-  }
-  await writeTurn(isNew ? 'sw_write_new' : 'sw_write_existing', isNew ? WRITE_NEW : WRITE_EXISTING, params);
+  const count = turnItems.length;
+  await writeTurn(isNew ? `sw_write_new_${count}` : `sw_write_existing_${count}`, isNew ? writeNew(count) : writeExisting(count), params);
   return {
     thread_id: threadId,
     interaction_id: interactionId,

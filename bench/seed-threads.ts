@@ -70,7 +70,7 @@ const OTHER_ORG = (
 ).rows[0]!.id;
 await bulkLoad(
   db,
-  ['threads', 'interactions'],
+  ['threads', 'interactions', 'thread_items'],
   async () => {
     await seedThreads(db, {
       organizationId: BENCH_ORG,

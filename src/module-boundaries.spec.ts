@@ -37,6 +37,7 @@ const TABLE_OWNERS: Record<string, string> = {
   webhook_thread_sequences: 'modules/webhooks',
   webhook_subscription_versions: 'modules/webhooks',
   usage_erased: 'modules/conversations',
+  thread_items: 'modules/conversations',
 };
 
 /**

@@ -116,12 +116,12 @@ export async function seedThreads(db: pg.ClientBase, spec: BulkThreads): Promise
 
 /**
  * Threads g in [$1, $2] of $3 (created over the 365 days before now, ⌊$4/$3⌋ or ⌈$4/$3⌉ turns each) of organization
- * $5, and their interactions, in one statement: the interactions are generated from the thread rows just inserted.
+ * $5, and their interactions with their items, in one statement: generated from the thread rows just inserted.
  */
 function insertBatch(agents: number): string {
   return `WITH t AS (
     INSERT INTO threads (id, organization_id, project_id, agent_id, user_id, external_id, title, runtime, version_tag,
-                         tools, rules, params, interaction_count, last_interaction_at, created_at, updated_at)
+                         tools, rules, params, interaction_count, last_interaction_at, last_item_seq, created_at, updated_at)
     SELECT lpad(to_hex(extract(epoch FROM c.created_at)::bigint), 8, '0') || lpad(to_hex(nextval('bench_ids')), 16, '0'),
            $5, ag.project_id, ag.id, c.user_id,
            CASE WHEN c.r_ext < 0.2 THEN 'ext-' || c.g END,
@@ -142,7 +142,7 @@ function insertBatch(agents: number): string {
              'quantity', CASE WHEN random() < 0.1 THEN 1 + floor(random() * 10)::int END,
              'tier', CASE WHEN random() < 0.05 THEN (ARRAY['gold','silver'])[1 + floor(random() * 2)::int] END,
              'coupon', CASE WHEN random() < 0.01 THEN 'SAVE' || floor(random() * 50)::int END)),
-           c.turns, c.created_at + c.turns * interval '90 seconds', c.created_at, c.created_at + c.turns * interval '90 seconds'
+           c.turns, c.created_at + c.turns * interval '90 seconds', c.turns * 2, c.created_at, c.created_at + c.turns * interval '90 seconds'
       FROM (SELECT g, now() - interval '365 days' + (g::float8 / $3) * interval '365 days' AS created_at,
                    floor(power(random(), 2) * ${agents})::int AS agent_idx,
                    'user-' || floor(power(random(), 1.5) * 100000)::int AS user_id,
@@ -150,15 +150,25 @@ function insertBatch(agents: number): string {
                    ($4::int / $3::int) + CASE WHEN g <= $4::int % $3::int THEN 1 ELSE 0 END AS turns
               FROM generate_series($1::int, $2::int) g) c
       JOIN bench_agents ag ON ag.idx = c.agent_idx
-    RETURNING id, organization_id, project_id, agent_id, user_id, runtime, version_tag, interaction_count, created_at)
-  INSERT INTO interactions (id, organization_id, project_id, agent_id, thread_id, seq, source, user_id, user_message_id, user_text,
-                            image_url, agent_variables, reply_message_id, reply_text, reply, trace, runtime, runtime_build,
-                            version_id, revision_id, version_tag, input_tokens, output_tokens, cache_read_tokens, reasoning_tokens, created_at)
+    RETURNING id, organization_id, project_id, agent_id, user_id, runtime, version_tag, interaction_count, created_at),
+  x AS (SELECT t.*, s, t.created_at + s * interval '90 seconds' AS at, nextval('bench_ids') AS n
+          FROM t CROSS JOIN LATERAL generate_series(1, t.interaction_count) s),
+  items AS (
+    INSERT INTO thread_items (id, organization_id, thread_id, seq, turn_id, kind, author_id, text, image_url, content, created_at)
+    SELECT lpad(to_hex(extract(epoch FROM x.at)::bigint), 8, '0') || lpad(to_hex(x.n * 4 + 1), 16, '0'), x.organization_id, x.id,
+           x.s * 2 - 1, lpad(to_hex(extract(epoch FROM x.at)::bigint), 8, '0') || lpad(to_hex(x.n * 4), 16, '0'), 'end_user', x.user_id,
+           'Question ' || x.s, NULL, NULL, x.at
+      FROM x
+    UNION ALL
+    SELECT lpad(to_hex(extract(epoch FROM x.at)::bigint), 8, '0') || lpad(to_hex(x.n * 4 + 2), 16, '0'), x.organization_id, x.id,
+           x.s * 2, lpad(to_hex(extract(epoch FROM x.at)::bigint), 8, '0') || lpad(to_hex(x.n * 4), 16, '0'), 'agent', NULL,
+           'Answer ' || x.s, NULL, '{"cards": [], "followup_suggestions": [], "url": "", "welcome_message": ""}', x.at
+      FROM x)
+  INSERT INTO interactions (id, organization_id, project_id, agent_id, thread_id, seq, source, user_id, agent_variables, trace, runtime,
+                            runtime_build, version_id, revision_id, version_tag, input_tokens, output_tokens, cache_read_tokens,
+                            reasoning_tokens, created_at)
   SELECT lpad(to_hex(extract(epoch FROM x.at)::bigint), 8, '0') || lpad(to_hex(x.n * 4), 16, '0'),
-         x.organization_id, x.project_id, x.agent_id, x.id, x.s, 'api', x.user_id,
-         lpad(to_hex(extract(epoch FROM x.at)::bigint), 8, '0') || lpad(to_hex(x.n * 4 + 1), 16, '0'), 'Question ' || x.s,
-         NULL, '{}', lpad(to_hex(extract(epoch FROM x.at)::bigint), 8, '0') || lpad(to_hex(x.n * 4 + 2), 16, '0'), 'Answer ' || x.s,
-         '{"cards": [], "followup_suggestions": [], "url": "", "welcome_message": ""}',
+         x.organization_id, x.project_id, x.agent_id, x.id, x.s, 'api', x.user_id, '{}',
          jsonb_build_object('runtime', x.runtime, 'input', jsonb_build_object('message', 'Question ' || x.s),
                             'response', jsonb_build_object('type', 'answer', 'message', 'Answer ' || x.s)),
          x.runtime, CASE WHEN x.runtime = 'v1' THEN '1.0.0' ELSE '2.1.0' END,
@@ -167,6 +177,5 @@ function insertBatch(agents: number): string {
          CASE WHEN random() < 0.3 THEN floor(random() * 500)::int ELSE 0 END,
          CASE WHEN x.runtime = 'v2' THEN floor(random() * 200)::int ELSE 0 END,
          x.at
-    FROM (SELECT t.*, s, t.created_at + s * interval '90 seconds' AS at, nextval('bench_ids') AS n
-            FROM t CROSS JOIN LATERAL generate_series(1, t.interaction_count) s) x`;
+    FROM x`;
 }

@@ -45,7 +45,7 @@ export default defineScenario({
     try {
       await bulkLoad(
         client,
-        ['threads', 'interactions'],
+        ['threads', 'interactions', 'thread_items'],
         () =>
           seedThreads(client, {
             organizationId: org.organizationId,

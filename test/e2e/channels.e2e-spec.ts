@@ -3,6 +3,7 @@ import { liveAgent, shopBundle, type LiveTestAgent } from '../support/agents.js'
 import { inboundParams, signTwilioRequest, startFakeTwilio, type FakeTwilio } from '../support/fake-twilio-server.js';
 import { waitFor } from '../support/wait.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { TURNS_WITH_MESSAGES } from '../support/threads.js';
 
 const DEFAULT_SMS = '+15550001111';
 const DEFAULT_WHATSAPP = '+15550002222';
@@ -310,7 +311,7 @@ describe('channels with a provider', () => {
       expect(event).toMatchObject({ status: 'completed', thread_id: threadId, external_thread_id: `whatsapp:${threadId}` });
       const [thread] = await t.dataSource.query(`SELECT interaction_count, user_id FROM threads WHERE id = $1`, [threadId]);
       expect(thread).toEqual({ interaction_count: 1, user_id: 'shopper-1' });
-      const [turn] = await t.dataSource.query(`SELECT id, user_text, user_id FROM interactions WHERE thread_id = $1`, [threadId]);
+      const [turn] = await t.dataSource.query(`SELECT id, user_text, user_id FROM ${TURNS_WITH_MESSAGES} WHERE thread_id = $1`, [threadId]);
       expect(turn).toMatchObject({ id: reply.interaction_id, user_text: 'I am looking for trail shoes', user_id: 'shopper-1' });
     });
 
@@ -360,7 +361,7 @@ describe('channels with a provider', () => {
         async () => (await channelMessages(t, threadId)).filter((m) => m.kind === 'reply' && m.status === 'sent').length === 3,
         'three replies sent',
       );
-      const turns = await t.dataSource.query(`SELECT user_text FROM interactions WHERE thread_id = $1 ORDER BY seq`, [threadId]);
+      const turns = await t.dataSource.query(`SELECT user_text FROM ${TURNS_WITH_MESSAGES} WHERE thread_id = $1 ORDER BY seq`, [threadId]);
       expect(turns.map((r: any) => r.user_text)).toEqual(texts);
       // The replies reached the provider in the same order.
       const rows = await channelMessages(t, threadId);

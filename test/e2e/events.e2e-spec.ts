@@ -5,12 +5,13 @@ import { EventsIngestService } from '../../src/modules/events/events-ingest.serv
 import { EventsRepository } from '../../src/modules/events/events.repository.js';
 import { EventsService } from '../../src/modules/events/events.service.js';
 import { EventsWakeup } from '../../src/modules/events/events-wakeup.js';
-import { MessagingService } from '../../src/modules/messaging/messaging.service.js';
+import { TurnPipeline } from '../../src/modules/messaging/turn-pipeline.js';
 import type { TestOrg } from '../factories/factory.js';
 import { expectStatus, liveAgent, shopBundle } from '../support/agents.js';
 import { startFakeOpenAI, type FakeServer } from '../support/fake-openai-server.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { waitFor } from '../support/wait.js';
+import { TURNS_WITH_MESSAGES } from '../support/threads.js';
 
 const EVENTS = '/messaging/v1/events';
 
@@ -117,7 +118,7 @@ describe('events webhook', () => {
       const [thread] = await t.dataSource.query(`SELECT external_id, agent_id, user_id FROM threads WHERE id = $1`, [done.thread_id]);
       expect(thread).toEqual({ external_id: 'order-1042', agent_id: agent.agentId, user_id: 'order-1042' });
       const [turn] = await t.dataSource.query(
-        `SELECT source, user_text, agent_variables, event_id, reply_text FROM interactions WHERE thread_id = $1`,
+        `SELECT source, user_text, agent_variables, event_id, reply_text FROM ${TURNS_WITH_MESSAGES} WHERE thread_id = $1`,
         [done.thread_id],
       );
       expect(turn).toMatchObject({
@@ -161,9 +162,10 @@ describe('events webhook', () => {
       });
       const [done] = await settled([eventId], agent.headers);
       expect(done.status).toBe('completed');
-      const [turn] = await t.dataSource.query(`SELECT user_id, user_text, agent_variables FROM interactions WHERE event_id = $1`, [
-        eventId,
-      ]);
+      const [turn] = await t.dataSource.query(
+        `SELECT user_id, user_text, agent_variables FROM ${TURNS_WITH_MESSAGES} WHERE event_id = $1`,
+        [eventId],
+      );
       expect(turn).toEqual({ user_id: 'customer-7', user_text: null, agent_variables: { user_id: 'customer-7', cart: [1, 2] } });
     });
 
@@ -423,7 +425,7 @@ describe('events webhook', () => {
       expect(done.every((d) => d.status === 'completed' && d.attempts === 1)).toBe(true);
       expect(new Set(done.map((d) => d.thread_id)).size).toBe(1);
       const turns: Array<{ event_id: string; seq: number; user_text: string }> = await t.dataSource.query(
-        `SELECT event_id, seq, user_text FROM interactions WHERE thread_id = $1 ORDER BY seq`,
+        `SELECT event_id, seq, user_text FROM ${TURNS_WITH_MESSAGES} WHERE thread_id = $1 ORDER BY seq`,
         [done[0].thread_id],
       );
       expect(turns.map((r) => r.event_id)).toEqual(ids);
@@ -494,11 +496,11 @@ describe('events webhook', () => {
 
     it('fails an event whose processing can never succeed after 1 attempt, with its reason, and runs the next event of its conversation', async () => {
       const agent = await webhookAgent();
-      const messaging = t.app.get(MessagingService);
-      const send = messaging.send.bind(messaging);
+      const messaging = t.app.get(TurnPipeline);
+      const send = messaging.run.bind(messaging);
       // Deterministic failures inside the turn: the engine's failed allocation (what a 100,000-character text
       // caused) and PostgreSQL refusing the turn's data as too deeply nested.
-      const spy = jest.spyOn(messaging, 'send').mockImplementation(async (caller, request, onEvent) => {
+      const spy = jest.spyOn(messaging, 'run').mockImplementation(async (caller, request, onEvent) => {
         if (request.text === 'engine blow-up') throw new RangeError('Invalid string length');
         if (request.text === 'too complex') {
           throw Object.assign(new DatabaseError('stack depth limit exceeded', 0, 'error'), { code: '54001' });
@@ -522,11 +524,11 @@ describe('events webhook', () => {
 
     it('keeps its lease while a turn runs longer than EVENTS_LEASE_MS: renewed, never taken over', async () => {
       const agent = await webhookAgent();
-      const messaging = t.app.get(MessagingService);
-      const send = messaging.send.bind(messaging);
+      const messaging = t.app.get(TurnPipeline);
+      const send = messaging.run.bind(messaging);
       const leaseMs = t.config.events.leaseMs;
       // Half again as long as the lease: without renewal this process's own claim loop would take the event over.
-      const spy = jest.spyOn(messaging, 'send').mockImplementation(async (caller, request, onEvent) => {
+      const spy = jest.spyOn(messaging, 'run').mockImplementation(async (caller, request, onEvent) => {
         if (request.text === 'slow turn') await new Promise((resolve) => setTimeout(resolve, leaseMs * 1.5));
         return send(caller, request, onEvent);
       });

@@ -3,6 +3,7 @@ import type { TestOrg } from '../factories/factory.js';
 import { liveAgent, shopBundle, type LiveTestAgent } from '../support/agents.js';
 import { openSse } from '../support/sse-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import { TURNS_WITH_MESSAGES } from '../support/threads.js';
 
 const SEND = '/messaging/v1/messages';
 const STREAM = '/messaging/v1/messages/stream';
@@ -216,7 +217,7 @@ describe('field-level input validation', () => {
       const stream = await openSse(t.baseUrl, STREAM, { headers: shop.headers, body: { text, user_id: 'u1' } });
       expect(stream.status).toBe(200);
       await stream.collect();
-      const rows = await t.dataSource.query(`SELECT length(user_text) AS n FROM interactions WHERE thread_id IN ($1, $2)`, [
+      const rows = await t.dataSource.query(`SELECT length(user_text) AS n FROM ${TURNS_WITH_MESSAGES} WHERE thread_id IN ($1, $2)`, [
         sent.body.thread_id,
         threadId,
       ]);

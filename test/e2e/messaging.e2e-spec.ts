@@ -1,6 +1,7 @@
 import { helpBundle, liveAgent, shopBundle, type LiveTestAgent } from '../support/agents.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import type { TestOrg } from '../factories/factory.js';
+import { TURNS_WITH_MESSAGES } from '../support/threads.js';
 
 const SEND = '/messaging/v1/messages';
 
@@ -112,7 +113,7 @@ describe('messaging', () => {
       expect(thread.rules).toEqual(expect.arrayContaining(['over_budget', 'over_budget:passed']));
       expect(thread.params).toMatchObject({ budget: 120 });
       const rows = await t.dataSource.query(
-        `SELECT seq, user_text, source, input_tokens FROM interactions WHERE thread_id = $1 ORDER BY seq`,
+        `SELECT seq, user_text, source, input_tokens FROM ${TURNS_WITH_MESSAGES} WHERE thread_id = $1 ORDER BY seq`,
         [first.body.thread_id],
       );
       expect(rows.map((r: any) => [r.seq, r.user_text, r.source])).toEqual([
@@ -132,7 +133,7 @@ describe('messaging', () => {
         ),
       );
       expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-      const rows = await t.dataSource.query(`SELECT user_text FROM interactions WHERE thread_id = $1 ORDER BY seq`, [thread_id]);
+      const rows = await t.dataSource.query(`SELECT user_text FROM ${TURNS_WITH_MESSAGES} WHERE thread_id = $1 ORDER BY seq`, [thread_id]);
       expect(rows.map((r: any) => r.user_text)).toEqual(['show me jackets', ...texts]);
     });
 

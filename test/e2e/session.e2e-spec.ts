@@ -4,6 +4,7 @@ import type { TestOrg } from '../factories/factory.js';
 import { helpBundle, liveAgent, shopBundle, type LiveTestAgent } from '../support/agents.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { connect, type Client } from '../support/ws-client.js';
+import { TURNS_WITH_MESSAGES } from '../support/threads.js';
 
 const SESSION = '/messaging/v1/session';
 
@@ -223,7 +224,7 @@ describe('GET /messaging/v1/session (WebSocket)', () => {
       interactionIds.add(message.interaction_id);
     }
     expect(interactionIds.size).toBe(4);
-    const rows = await t.dataSource.query(`SELECT user_text FROM interactions ORDER BY user_text`);
+    const rows = await t.dataSource.query(`SELECT user_text FROM ${TURNS_WITH_MESSAGES} ORDER BY user_text`);
     expect(rows.map((r: any) => r.user_text)).toEqual(Object.values(texts).sort());
   });
 

@@ -8,6 +8,7 @@ import { startFakeOpenAI, type FakeServer } from '../support/fake-openai-server.
 import { openSse, type SseEvent } from '../support/sse-client.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { waitFor } from '../support/wait.js';
+import { TURNS_WITH_MESSAGES } from '../support/threads.js';
 
 const STREAM = '/messaging/v1/messages/stream';
 const ID = /^[0-9a-f]{24}$/;
@@ -118,7 +119,7 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
     expect(suggestions.followup_suggestions).toEqual(['Any in size 42?', 'Show cheaper options']);
     expect(events.at(-1)!.data).toEqual({});
 
-    const rows = await t.dataSource.query(`SELECT id, thread_id, reply_text FROM interactions`);
+    const rows = await t.dataSource.query(`SELECT id, thread_id, reply_text FROM ${TURNS_WITH_MESSAGES}`);
     expect(rows).toEqual([{ id: interaction_id, thread_id, reply_text: message.message.text }]);
   });
 
@@ -294,7 +295,10 @@ describe('POST /messaging/v1/messages/stream (SSE)', () => {
       });
       const [thread] = await stream.collect((_, all) => all.length === 1);
       stream.abort();
-      const row = await waitFor(async () => (await t.dataSource.query(`SELECT id, reply_text FROM interactions`))[0], 'the saved turn');
+      const row = await waitFor(
+        async () => (await t.dataSource.query(`SELECT id, reply_text FROM ${TURNS_WITH_MESSAGES}`))[0],
+        'the saved turn',
+      );
       expect(row.id).toBe(thread!.data.interaction_id);
       const rest = await (await openSse(t.baseUrl, STREAM, { headers: agent.headers, lastEventId: thread!.id })).collect();
       expect(rest.find((e) => e.event === 'message')!.data.message.text).toBe(row.reply_text);

@@ -5,7 +5,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { EventBus } from '../../src/common/bus/event-bus.js';
 import type { WebhookDisabled } from '../../src/common/bus/event-map.js';
 import { newId } from '../../src/common/ids/new-id.js';
-import { MessagingService } from '../../src/modules/messaging/messaging.service.js';
+import { TurnPipeline } from '../../src/modules/messaging/turn-pipeline.js';
 import { WEBHOOK_EVENT_TYPES } from '../../src/modules/webhooks/webhooks.constants.js';
 import type { TestOrg } from '../factories/factory.js';
 import { expectStatus, liveAgent, shopBundle, type LiveTestAgent } from '../support/agents.js';
@@ -309,10 +309,10 @@ describe('outbound webhooks', () => {
       const hook = await subscribe(['event.completed', 'event.failed', 'turn.completed']);
       const key = expectStatus(await t.http.post(`/management/v1/agents/${agent.agentId}/api-keys`, {}, org.headers), 201, 'key').body
         .api_key;
-      const messaging = t.app.get(MessagingService);
-      const real = messaging.send.bind(messaging);
+      const messaging = t.app.get(TurnPipeline);
+      const real = messaging.run.bind(messaging);
       // A deterministic engine failure for one text, as a failing turn would raise.
-      const spy = jest.spyOn(messaging, 'send').mockImplementation(async (caller, request, onEvent) => {
+      const spy = jest.spyOn(messaging, 'run').mockImplementation(async (caller, request, onEvent) => {
         if (request.text === 'engine blow-up') throw new RangeError('Invalid string length');
         return real(caller, request, onEvent);
       });

@@ -91,3 +91,13 @@ export async function insertInteraction(t: TestApp, owner: ThreadOwner, threadId
   });
   return id;
 }
+
+/**
+ * The turns with the messages they produced, under the column names a turn row carried before messages became thread
+ * items (`user_text`, `image_url`, `reply_text`, `reply`): `FROM ${TURNS_WITH_MESSAGES}` in tests that read what a
+ * send stored.
+ */
+export const TURNS_WITH_MESSAGES = `(SELECT i.*, u.text AS user_text, u.image_url, a.text AS reply_text, a.content AS reply
+    FROM interactions i
+    LEFT JOIN thread_items u ON u.turn_id = i.id AND u.kind = 'end_user'
+    LEFT JOIN thread_items a ON a.turn_id = i.id AND a.kind = 'agent') interactions`;

@@ -18,6 +18,7 @@ import { ThreadUserAgentIndex1732242450000 } from './1732242450000-thread-user-a
 import { WebhookFairness1732242600000 } from './1732242600000-webhook-fairness.js';
 import { WebhookSecretsSealed1732242700000 } from './1732242700000-webhook-secrets-sealed.js';
 import { EventLeases1732242800000 } from './1732242800000-event-leases.js';
+import { ThreadItems1732242900000 } from './1732242900000-thread-items.js';
 
 /** Every migration, in order. Passed as classes, not globs (ESM: TypeORM cannot load migration globs). */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   WebhookFairness1732242600000,
   WebhookSecretsSealed1732242700000,
   EventLeases1732242800000,
+  ThreadItems1732242900000,
 ];

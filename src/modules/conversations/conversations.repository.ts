@@ -12,6 +12,8 @@ import {
   HISTORY_TURNS,
   type ChannelThread,
   type DeletedThreads,
+  type ExternalThread,
+  type ItemKind,
   type MessageRow,
   type NewThread,
   type RecordedTurn,
@@ -23,34 +25,52 @@ import {
   type TurnRecord,
   type UsagePlan,
   type UsageSums,
+  turnItems,
 } from './conversations.types.js';
 
 interface ThreadHistoryRow {
   id: string;
   user_id: string;
-  history: Array<{
-    user_text: string | null;
-    reply_text: string;
-    image_url: string | null;
-    agent_variables: Record<string, unknown>;
-    version_id: string;
-    revision_id: string;
-  }>;
+  /** The newest turn (null before the first). */
+  latest: { id: string; agent_variables: Record<string, unknown>; version_id: string; revision_id: string } | null;
+  /** The newest items, oldest first. */
+  items: Array<{ kind: ItemKind; text: string | null; image_url: string | null; turn_id: string | null }>;
 }
+
+/**
+ * Items read for the history: every turn writes at most two (its end-user message and the reply), so the newest
+ * HISTORY_TURNS turns are within this many items.
+ */
+const HISTORY_ITEMS = HISTORY_TURNS * 2;
 
 const THREAD_COLUMNS = `id, organization_id, project_id, agent_id, user_id, external_id, title, runtime, version_tag, tools, rules,
   params, interaction_count, last_interaction_at, created_at, updated_at`;
 const CHANNEL_THREAD_COLUMNS = 'id, organization_id, agent_id, user_id, external_id, channel, phone_number, sender_id, sender_number';
 
-const INTERACTION_COLUMNS = `id, organization_id, project_id, agent_id, thread_id, seq, source, user_id, user_message_id, user_text,
-  image_url, agent_variables, reply_message_id, reply_text, reply, trace, runtime, runtime_build, version_id, revision_id,
-  version_tag, input_tokens, output_tokens, cache_read_tokens, reasoning_tokens, created_at, event_id`;
+const INTERACTION_COLUMNS = `id, organization_id, project_id, agent_id, thread_id, seq, source, user_id, agent_variables, trace, runtime,
+  runtime_build, version_id, revision_id, version_tag, input_tokens, output_tokens, cache_read_tokens, reasoning_tokens, created_at, event_id`;
 
 // On an existing thread the next seq is computed in the statement; two writers racing on one thread collide
 // on uq_interactions_thread_seq and the loser retries with the next number.
 const NEXT_SEQ = '(SELECT COALESCE(max(seq), 0) + 1 FROM interactions WHERE thread_id = $5)';
-const interactionValues = (seq: string, eventId: string) => `$1, $2, $3, $4, $5, ${seq},
-  $6, $7, $8, $9, $10, $11::jsonb, $12, $13, $14::json, $15::json, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, ${eventId}`;
+const interactionValues = (seq: string) =>
+  `$1, $2, $3, $4, $5, ${seq}, $6, $7, $8::jsonb, $9::json, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20`;
+
+/**
+ * The turn's items, numbered after the thread's `last_item_seq` as the thread CTE returned it (`base`: the number
+ * before them); their values are parameters from `$first` on, six per item. (Plain parameters, not a JSON document:
+ * a long reply is not escaped and parsed once more.) The thread row's lock orders two writers on one thread, so their
+ * numbers never collide.
+ */
+const insertItems = (base: string, first: number, count: number) => {
+  const rows = Array.from({ length: count }, (_, i) => {
+    const p = first + i * 6;
+    return `(${i + 1}, $${p}::char(24), $${p + 1}::varchar(16), $${p + 2}::varchar(255), $${p + 3}::text, $${p + 4}::text, $${p + 5}::json)`;
+  });
+  return `INSERT INTO thread_items (id, organization_id, thread_id, seq, turn_id, kind, author_id, text, image_url, content, created_at)
+    SELECT x.id, $2, $5, ${base} + x.ord, $1, x.kind, x.author_id, x.text, x.image_url, x.content, $19
+      FROM thread, (VALUES ${rows.join(', ')}) AS x(ord, id, kind, author_id, text, image_url, content)`;
+};
 
 const SEQ_INDEX = 'uq_interactions_thread_seq';
 /** Makes an events-webhook turn's write happen at most once per event. */
@@ -70,9 +90,9 @@ const isThreadGone = (error: unknown): boolean =>
   error instanceof DatabaseError && error.code === '23503' && /_thread_id_fkey$/.test(error.constraint ?? '');
 
 /**
- * The SQL of `threads`, `interactions` and their `usage_daily` / `usage_erased` roll-ups: the only place those tables are named
- * (migrations aside). The turn is two round trips: one read of the thread with its recent history, one statement
- * that writes the interaction and creates or updates the thread (facets merged) atomically.
+ * The SQL of `threads`, `thread_items`, `interactions` (turns) and their `usage_daily` / `usage_erased` roll-ups: the only
+ * place those tables are named (migrations aside). The turn is two round trips: one read of the thread with its recent
+ * items, one statement that writes the turn and its items and creates or updates the thread (facets merged) atomically.
  */
 @Injectable()
 export class ConversationsRepository {
@@ -81,28 +101,44 @@ export class ConversationsRepository {
   async threadState(organizationId: string, agentId: string, threadId: string): Promise<ThreadState | undefined> {
     const row = await this.sql.one<ThreadHistoryRow>(
       `SELECT t.id, t.user_id,
+              (SELECT json_build_object('id', i.id, 'agent_variables', i.agent_variables, 'version_id', i.version_id,
+                                        'revision_id', i.revision_id)
+                 FROM interactions i WHERE i.thread_id = t.id ORDER BY i.seq DESC LIMIT 1) AS latest,
               COALESCE((SELECT json_agg(h ORDER BY h.seq) FROM (
-                 SELECT seq, user_text, reply_text, image_url, agent_variables, version_id, revision_id FROM interactions
-                  WHERE thread_id = t.id ORDER BY seq DESC LIMIT ${HISTORY_TURNS}) h), '[]'::json) AS history
+                 SELECT seq, kind, text, image_url, turn_id FROM thread_items
+                  WHERE thread_id = t.id ORDER BY seq DESC LIMIT ${HISTORY_ITEMS}) h), '[]'::json) AS items
          FROM threads t
         WHERE t.id = $1 AND t.organization_id = $2 AND t.agent_id = $3`,
       [threadId.toLowerCase(), organizationId, agentId],
       'turn_find_thread',
     );
     if (!row) return undefined;
-    const history: ThreadState['history'] = [];
-    for (const turn of row.history) {
-      if (turn.user_text) history.push({ role: 'user', text: turn.user_text });
-      history.push({ role: 'agent', text: turn.reply_text });
+    // The items of the newest HISTORY_TURNS turns: a turn's items are consecutive, so those are the newest turn ids seen.
+    const turns = new Set<string>();
+    for (let i = row.items.length - 1; i >= 0; i -= 1) {
+      const turnId = row.items[i]!.turn_id;
+      if (turnId && !turns.has(turnId)) {
+        if (turns.size === HISTORY_TURNS) break;
+        turns.add(turnId);
+      }
     }
-    const latest = row.history[row.history.length - 1];
+    const history: ThreadState['history'] = [];
+    let asked: { text: string | null; image_url: string | null } | undefined;
+    for (const item of row.items) {
+      if (!item.turn_id || !turns.has(item.turn_id)) continue;
+      if (item.kind === 'end_user') {
+        if (item.text) history.push({ role: 'user', text: item.text });
+        if (item.turn_id === row.latest?.id) asked = item;
+      } else if (item.kind === 'agent') history.push({ role: 'agent', text: item.text ?? '' });
+    }
+    const { latest } = row;
     return {
       id: row.id,
       userId: row.user_id,
       history,
       versionId: latest?.version_id ?? null,
       revisionId: latest?.revision_id ?? null,
-      last: latest ? { text: latest.user_text, imageUrl: latest.image_url, agentVariables: latest.agent_variables } : null,
+      last: latest ? { text: asked?.text ?? null, imageUrl: asked?.image_url ?? null, agentVariables: latest.agent_variables } : null,
     };
   }
 
@@ -131,6 +167,7 @@ export class ConversationsRepository {
           ? [r.code, `${r.code}:fired`, `${r.code}:blocked`]
           : [r.code, `${r.code}:fired`],
     );
+    const items = turnItems(turn);
     const interaction = [
       turn.interactionId,
       turn.organizationId,
@@ -139,13 +176,7 @@ export class ConversationsRepository {
       turn.threadId,
       turn.source,
       turn.userId,
-      turn.userMessageId,
-      turn.userText,
-      turn.imageUrl,
       JSON.stringify(turn.agentVariables),
-      turn.replyMessageId,
-      turn.replyText,
-      JSON.stringify(turn.reply),
       JSON.stringify(turn.trace),
       turn.runtime,
       turn.runtimeBuild,
@@ -157,51 +188,68 @@ export class ConversationsRepository {
       turn.usage.cache_read_tokens,
       turn.usage.reasoning_tokens,
       turn.createdAt,
+      turn.eventId ?? null,
+      turn.facets.tools,
+      rules,
+      JSON.stringify(turn.facets.params),
+      items.length,
     ];
-    const facets = [turn.facets.tools, rules, JSON.stringify(turn.facets.params)];
+    const itemValues = items.flatMap((item) => [
+      item.id,
+      item.kind,
+      item.authorId,
+      item.text,
+      item.imageUrl,
+      item.content && JSON.stringify(item.content),
+    ]);
     if (turn.newThread) {
       return this.sql.rows(
         `WITH thread AS (
            INSERT INTO threads (id, organization_id, project_id, agent_id, user_id, external_id, title, runtime, version_tag,
-                                tools, rules, params, interaction_count, last_interaction_at, created_at, updated_at)
-           VALUES ($5, $2, $3, $4, $7, $29, $30, $16, $20, $26, $27, $28::jsonb, 1, $25, $25, $25)
-         )
-         INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${interactionValues('1', '$31')})`,
-        [...interaction, ...facets, turn.newThread.externalId, turn.newThread.title, turn.eventId ?? null],
-        'turn_insert_new_thread',
+                                tools, rules, params, interaction_count, last_interaction_at, last_item_seq, created_at, updated_at)
+           VALUES ($5, $2, $3, $4, $7, $25, $26, $10, $14, $21, $22, $23::jsonb, 1, $19, $24, $19, $19)
+           RETURNING id
+         ), items AS (${insertItems('0', 27, items.length)})
+         INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${interactionValues('1')})`,
+        [...interaction, turn.newThread.externalId, turn.newThread.title, ...itemValues],
+        `turn_insert_new_thread_${items.length}`,
       );
     }
     return this.sql.rows(
       `WITH thread AS (
          UPDATE threads
-            SET version_tag = $20, runtime = $16, interaction_count = interaction_count + 1,
-                tools = ARRAY(SELECT DISTINCT unnest(tools || $26::text[])),
-                rules = ARRAY(SELECT DISTINCT unnest(rules || $27::text[])),
-                params = params || $28::jsonb, last_interaction_at = $25, updated_at = $25
+            SET version_tag = $14, runtime = $10, interaction_count = interaction_count + 1,
+                tools = ARRAY(SELECT DISTINCT unnest(tools || $21::text[])),
+                rules = ARRAY(SELECT DISTINCT unnest(rules || $22::text[])),
+                params = params || $23::jsonb, last_interaction_at = $19, updated_at = $19, last_item_seq = last_item_seq + $24
           WHERE id = $5
-       )
-       INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${interactionValues(NEXT_SEQ, '$29')})`,
-      [...interaction, ...facets, turn.eventId ?? null],
-      'turn_insert_existing_thread',
+          RETURNING last_item_seq - $24 AS base
+       ), items AS (${insertItems('thread.base', 25, items.length)})
+       INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${interactionValues(NEXT_SEQ)})`,
+      [...interaction, ...itemValues],
+      `turn_insert_existing_thread_${items.length}`,
     );
   }
 
   /** The turn written for an event, if any (of `organizationId` when given). */
   turnForEvent(eventId: string, organizationId: string | null): Promise<RecordedTurn | undefined> {
     return this.sql.one<RecordedTurn>(
-      `SELECT id, thread_id, reply_text, reply FROM interactions WHERE event_id = $1 AND ($2::text IS NULL OR organization_id = $2)`,
+      `SELECT i.id, i.thread_id, r.text AS reply_text, r.content AS reply
+         FROM interactions i
+         CROSS JOIN LATERAL (SELECT text, content FROM thread_items
+                              WHERE thread_id = i.thread_id AND turn_id = i.id AND kind = 'agent' ORDER BY seq DESC LIMIT 1) r
+        WHERE i.event_id = $1 AND ($2::text IS NULL OR i.organization_id = $2)`,
       [eventId, organizationId],
       'conversations_turn_for_event',
     );
   }
 
-  async threadIdByExternalId(organizationId: string, agentId: string, externalId: string): Promise<string | undefined> {
-    const row = await this.sql.one<{ id: string }>(
-      `SELECT id FROM threads WHERE agent_id = $1 AND external_id = $2 AND organization_id = $3`,
+  threadByExternalId(organizationId: string, agentId: string, externalId: string): Promise<ExternalThread | undefined> {
+    return this.sql.one<ExternalThread>(
+      `SELECT id, channel FROM threads WHERE agent_id = $1 AND external_id = $2 AND organization_id = $3`,
       [agentId, externalId, organizationId],
       'conversations_thread_by_external_id',
     );
-    return row?.id;
   }
 
   /** A thread with no turn yet (a channel conversation's opening message is the channel's own). */
@@ -331,30 +379,29 @@ export class ConversationsRepository {
   }
 
   /**
-   * The transcript in turn order; `position` (2·seq for the user message, 2·seq+1 for the reply) is the keyset column.
-   * A page is read from at most `size + 2` interactions from the cursor's turn on, through uq_interactions_thread_seq
-   * (each turn yields one or two messages), so its cost does not grow with the thread.
+   * The transcript: the thread's end-user and agent items in thread order, each with the turn that produced it (its
+   * version tag and tokens); `position` (the item's seq) is the keyset column. A page reads at most `size + 1` items from
+   * the cursor's position on, through uq_thread_items_thread_seq, so its cost does not grow with the thread.
    */
   messages<T>(threadId: string, query: PageQuery, request: PageRequest, toItem: (row: MessageRow) => T): Promise<Page<T>> {
     const params = new SqlParams();
     const thread = params.add(threadId);
     const select = (plan: KeysetPlan) => {
-      const from = plan.cursor ? ` AND seq ${plan.comparison}= ${params.add(Math.floor(Number(plan.cursor.value) / 2))}` : '';
+      // Positions are unique in a thread: the cursor's item itself is excluded here already.
+      const from = plan.cursor ? ` AND seq ${plan.comparison} ${params.add(Math.floor(Number(plan.cursor.value)))}` : '';
       return `SELECT m.id, m.role, m.text, m.created_at, m.interaction_id, m.image_url, m.reply, m.version_tag, m.input_tokens,
              m.output_tokens, m.position
-        FROM (SELECT id, seq, created_at, user_message_id, user_text, image_url, reply_message_id, reply_text, reply, version_tag,
-                     input_tokens, output_tokens
-                FROM interactions WHERE thread_id = ${thread}${from} ORDER BY seq ${plan.direction} LIMIT ${plan.size + 2}) i
-       CROSS JOIN LATERAL (VALUES
-         (i.user_message_id, 'user', i.user_text, i.created_at, i.id, i.image_url, NULL::json, i.version_tag, i.input_tokens,
-          i.output_tokens, i.seq * 2, i.user_text IS NOT NULL OR i.image_url IS NOT NULL),
-         (i.reply_message_id, 'agent', i.reply_text, i.created_at, i.id, NULL, i.reply, i.version_tag, i.input_tokens,
-          i.output_tokens, i.seq * 2 + 1, true)
-       ) AS m(id, role, text, created_at, interaction_id, image_url, reply, version_tag, input_tokens, output_tokens, position, shown)`;
+        FROM (SELECT it.id, CASE it.kind WHEN 'end_user' THEN 'user' ELSE 'agent' END AS role, it.text, it.created_at,
+                     it.turn_id AS interaction_id, it.image_url, it.content AS reply, i.version_tag, i.input_tokens, i.output_tokens,
+                     it.seq AS position
+                FROM (SELECT id, seq, kind, text, image_url, content, created_at, turn_id FROM thread_items
+                       WHERE thread_id = ${thread} AND kind IN ('end_user', 'agent')${from}
+                       ORDER BY seq ${plan.direction} LIMIT ${plan.size + 1}) it
+                JOIN interactions i ON i.id = it.turn_id) m`;
     };
     return paginateSql<MessageRow & Record<string, unknown>, T>(
       this.sql,
-      { select, where: ['m.shown'], params },
+      { select, where: [], params },
       query,
       {
         sortColumns: { created_at: 'm.position' },

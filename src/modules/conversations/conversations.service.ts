@@ -10,6 +10,7 @@ import { ConversationsRepository } from './conversations.repository.js';
 import type {
   ChannelThread,
   DeletedThreads,
+  ExternalThread,
   MessageRow,
   NewThread,
   RecordedTurn,
@@ -72,8 +73,9 @@ export class ConversationsService {
     return this.store.turnForEvent(eventId, organizationId);
   }
 
-  threadIdByExternalId(organizationId: string, agentId: string, externalId: string): Promise<string | undefined> {
-    return this.store.threadIdByExternalId(organizationId, agentId, externalId);
+  /** The agent's thread the caller names by its own id (events webhook `thread_id`, channel threads), with its channel. */
+  threadByExternalId(organizationId: string, agentId: string, externalId: string): Promise<ExternalThread | undefined> {
+    return this.store.threadByExternalId(organizationId, agentId, externalId);
   }
 
   channelThread(

@@ -1,10 +1,32 @@
 import type { TokenUsage, TurnFacets } from '../runtime/runtime.types.js';
 import type { Trace } from '../runtime/trace.types.js';
 
-/** The shapes the conversation store reads and writes (`threads` and `interactions`). */
+/**
+ * The shapes the conversation store reads and writes: `threads`, their ordered items (`thread_items`) and the turns
+ * (`interactions`) that group the items they produced with one trace and one usage record (docs/conversation-core.md).
+ */
 
 /** How many earlier turns the engine sees as history. */
 export const HISTORY_TURNS = 6;
+
+/**
+ * What a thread item is. `end_user` and `agent` messages are what turns write today; `operator` messages (a human
+ * holding the thread), `tool_step` items (agent mode, between the question and the answer) and `note`s have their
+ * place in the schema for the issues that write them.
+ */
+export type ItemKind = 'end_user' | 'agent' | 'operator' | 'tool_step' | 'note';
+
+/** One item to write; its position in the thread is given by the store, in write order. */
+export interface NewItem {
+  id: string;
+  kind: ItemKind;
+  /** Who wrote it: the end user's id, an operator's user id; null for the agent. */
+  authorId: string | null;
+  text: string | null;
+  imageUrl: string | null;
+  /** The rest of the message: an agent reply's cards, suggestions and link; a tool step's call and result. */
+  content: Record<string, unknown> | null;
+}
 
 /** A thread as a turn needs it: who it belongs to and its recent history. */
 export interface ThreadState {
@@ -18,7 +40,10 @@ export interface ThreadState {
   last: { text: string | null; imageUrl: string | null; agentVariables: Record<string, unknown> } | null;
 }
 
-/** One turn to record: the interaction, and the thread it creates or updates (facets merged). */
+/**
+ * One turn to record: the turn (interaction) with its trace and usage, the items it produced (`turnItems`: the
+ * end-user message when it had text or an image, then the reply), and the thread it creates or updates (facets merged).
+ */
 export interface TurnRecord {
   interactionId: string;
   threadId: string;
@@ -48,7 +73,24 @@ export interface TurnRecord {
   eventId?: string | null;
 }
 
-/** The turn written for an event (events webhook, channel replies). */
+/** The items a turn produced, in thread order. */
+export function turnItems(turn: TurnRecord): NewItem[] {
+  const items: NewItem[] = [];
+  if (turn.userText !== null || turn.imageUrl !== null) {
+    items.push({
+      id: turn.userMessageId,
+      kind: 'end_user',
+      authorId: turn.userId,
+      text: turn.userText,
+      imageUrl: turn.imageUrl,
+      content: null,
+    });
+  }
+  items.push({ id: turn.replyMessageId, kind: 'agent', authorId: null, text: turn.replyText, imageUrl: null, content: turn.reply });
+  return items;
+}
+
+/** The turn written for an event (events webhook, channel replies): the turn and its reply item. */
 export interface RecordedTurn {
   id: string;
   thread_id: string;
@@ -77,7 +119,7 @@ export interface ThreadRow {
 
 export type ThreadItemRow = Pick<ThreadRow, 'id' | 'title' | 'created_at' | 'version_tag' | 'agent_id' | 'user_id' | 'external_id'>;
 
-/** One transcript message: an interaction yields the end-user message (when it had text or an image) and the reply. */
+/** One transcript message: an end-user or agent item with the turn that produced it. */
 export interface MessageRow {
   id: string;
   role: 'user' | 'agent';
@@ -140,6 +182,12 @@ export interface NewThread {
   createdAt?: Date;
   facets?: { tools: string[]; rules: string[]; params: Record<string, unknown> };
   channel?: { channel: string; phoneNumber: string; senderId: string | null; senderNumber: string; agentDisplayName: string | null };
+}
+
+/** A thread named by the caller's own id: a channel thread records its channel (`whatsapp`, `sms`), others null. */
+export interface ExternalThread {
+  id: string;
+  channel: string | null;
 }
 
 /** A channel thread as channels read it. */

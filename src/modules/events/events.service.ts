@@ -6,7 +6,8 @@ import { AppError } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
 import { AppConfig } from '../../config/app-config.js';
 import { NoActiveVersionError } from '../messaging/messaging.errors.js';
-import { MessagingService } from '../messaging/messaging.service.js';
+import { TurnPipeline } from '../messaging/turn-pipeline.js';
+import type { TurnOrigin } from '../messaging/turn.types.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
 import { TurnAlreadyRecordedError } from '../conversations/conversations.errors.js';
 import { MetricsService } from '../metrics/metrics.service.js';
@@ -41,7 +42,7 @@ export class EventsService {
 
   constructor(
     private readonly repository: EventsRepository,
-    private readonly messaging: MessagingService,
+    private readonly turns: TurnPipeline,
     private readonly conversations: ConversationsService,
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
@@ -108,36 +109,27 @@ export class EventsService {
   }
 
   private async attempt(event: ClaimedEvent): Promise<AttemptOutcome> {
-    // Only a later attempt can find its turn written (an earlier one died between the turn and its completion).
-    const done = event.attempts > 1 ? await this.conversations.turnForEvent(event.id) : undefined;
-    if (done) {
-      await this.repository.complete(event.id, done.thread_id, done.id);
-      return { status: 'completed', threadId: done.thread_id, interactionId: done.id };
-    }
-    const threadId = event.external_thread_id
-      ? await this.conversations.threadIdByExternalId(event.organization_id, event.agent_id, event.external_thread_id)
+    const thread = event.external_thread_id
+      ? await this.conversations.threadByExternalId(event.organization_id, event.agent_id, event.external_thread_id)
       : undefined;
+    // A channel message (ChannelInboundService hands them over as events) continues the channel thread it names.
+    // Only a later attempt can find its turn written (an earlier one died between the turn and its completion).
+    const retried = event.attempts > 1;
+    const origin: TurnOrigin = thread?.channel
+      ? { kind: 'channel', eventId: event.id, retried, channel: thread.channel, externalThreadId: event.external_thread_id! }
+      : { kind: 'event', eventId: event.id, retried, externalThreadId: event.external_thread_id };
     try {
-      const result = await this.messaging.send(
+      const result = await this.turns.run(
         { organizationId: event.organization_id, agentId: event.agent_id },
-        {
-          text: event.text ?? undefined,
-          userId: eventUserId(event),
-          agentVariables: event.agent_variables,
-          threadId,
-          externalThreadId: threadId ? undefined : (event.external_thread_id ?? undefined),
-          source: 'event',
-          // ChannelInboundService hands channel messages over as events carrying their channel.
-          surface: 'channel' in event.agent_variables ? 'channels' : 'events',
-          eventId: event.id,
-        },
+        { origin, text: event.text ?? undefined, userId: eventUserId(event), agentVariables: event.agent_variables, threadId: thread?.id },
       );
       await this.repository.complete(event.id, result.thread_id, result.interaction_id);
       return { status: 'completed', threadId: result.thread_id, interactionId: result.interaction_id };
     } catch (error) {
       // The webhook answers with its own code (spec "Errors"): messaging's error is translated here, at its edge.
       if (error instanceof NoActiveVersionError) throw new WebhookNoActiveVersionError();
-      // Another attempt of this event wrote the turn first (a lease expired under a slow worker): done, once.
+      // An earlier attempt of this event wrote its turn (before this one, or first in a race when a lease expired under
+      // a slow worker): done, once.
       if (error instanceof TurnAlreadyRecordedError) {
         const turn = await this.conversations.turnForEvent(event.id);
         if (!turn) throw error;

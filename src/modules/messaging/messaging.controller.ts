@@ -8,14 +8,19 @@ import { actingAgentId, type Principal } from '../auth/principal.js';
 import { FollowupSuggestionsResponseDto, SendMessageResponseDto, WelcomeMessageResponseDto } from './dto/message-response.dto.js';
 import { FollowupSuggestionsRequestDto, RerunDto, SendMessageDto, ThreadIdParams, toTurnRequest } from './dto/send-message.dto.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
-import { MessagingService, type TurnCaller } from './messaging.service.js';
+import { MessagingService } from './messaging.service.js';
+import { TurnPipeline } from './turn-pipeline.js';
+import type { TurnCaller } from './turn.types.js';
 import { NO_ACTIVE_VERSION, SEND_ERRORS, SEND_EXAMPLES } from './dto/send-message.examples.js';
 
 const caller = (who: Principal): TurnCaller => ({ organizationId: who.organizationId, agentId: actingAgentId(who) });
 
 @Messaging('Messaging')
 export class MessagingController {
-  constructor(private readonly messaging: MessagingService) {}
+  constructor(
+    private readonly messaging: MessagingService,
+    private readonly turns: TurnPipeline,
+  ) {}
 
   @Idempotent()
   @Post('messages')
@@ -30,7 +35,7 @@ export class MessagingController {
   @ApiOkResponse({ type: SendMessageResponseDto })
   @ApiErrors(...SEND_ERRORS, 413, 504)
   send(@CurrentPrincipal() who: Principal, @Body() body: SendMessageDto): Promise<SendMessageResponseDto> {
-    return this.messaging.send(caller(who), toTurnRequest(body, 'json'));
+    return this.turns.run(caller(who), toTurnRequest(body, 'json'));
   }
 
   @Idempotent()
@@ -49,7 +54,7 @@ export class MessagingController {
     @Param() { threadId }: ThreadIdParams,
     @Body() body: RerunDto = {},
   ): Promise<SendMessageResponseDto> {
-    return this.messaging.rerun(caller(who), threadId, body?.include_trace ?? false);
+    return this.turns.run(caller(who), { origin: { kind: 'rerun' }, threadId, includeTrace: body?.include_trace ?? false });
   }
 
   @Get('welcome-message')

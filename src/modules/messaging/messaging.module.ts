@@ -8,11 +8,12 @@ import { VersionsModule } from '../versions/versions.module.js';
 import { LiveAgentsService } from './live-agents.service.js';
 import { MessagingController } from './messaging.controller.js';
 import { MessagingService } from './messaging.service.js';
+import { TurnPipeline } from './turn-pipeline.js';
 
 @Module({
   imports: [MetricsModule, IdempotencyModule, AgentRecordsModule, ConversationsModule, RuntimeModule, VersionsModule],
   controllers: [MessagingController],
-  providers: [MessagingService, LiveAgentsService],
-  exports: [MessagingService, LiveAgentsService],
+  providers: [MessagingService, TurnPipeline, LiveAgentsService],
+  exports: [MessagingService, TurnPipeline, LiveAgentsService],
 })
 export class MessagingModule {}

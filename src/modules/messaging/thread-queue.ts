@@ -1,6 +1,6 @@
 /**
  * Serialises work per key in arrival order within this process: two sends to one thread are answered one
- * after the other. (Across processes the unique (thread_id, seq) constraint orders commits; see TurnsRepository.)
+ * after the other. (Across processes the thread row's lock orders the turns' writes; see ConversationsRepository.writeTurn.)
  */
 export class KeyedQueue {
   private readonly tails = new Map<string, Promise<unknown>>();

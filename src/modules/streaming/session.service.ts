@@ -17,8 +17,8 @@ import { AuthService, type MessagingClient } from '../auth/auth.service.js';
 import { bearerToken } from '../auth/strategies/bearer-token.strategy.js';
 import { rateLimitSubject, type AgentPrincipal } from '../auth/principal.js';
 import { toTurnRequest } from '../messaging/dto/send-message.dto.js';
-import { LiveAgentsService } from '../messaging/live-agents.service.js';
-import { MessagingService, type TurnCaller, type TurnStreamEvent } from '../messaging/messaging.service.js';
+import { TurnPipeline } from '../messaging/turn-pipeline.js';
+import type { TurnCaller, TurnStreamEvent } from '../messaging/turn.types.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { SessionMessageFrameDto } from './dto/session-frame.dto.js';
 import { FrameBucket } from './frame-bucket.js';
@@ -61,7 +61,7 @@ type ServerFrame = Record<string, unknown> & { type: string };
 /**
  * The messaging WebSocket session (docs/streaming.md): authenticated on the upgrade, then any number of
  * turns, several at a time, each told apart by the client's request `id`. A thin transport over
- * `MessagingService.send`, like SSE; a bad frame is answered with an `error` frame and the session stays open.
+ * `TurnPipeline.run`, like SSE; a bad frame is answered with an `error` frame and the session stays open.
  *
  * The credential is re-checked on every `message` frame and, for every open session, whenever a credential is revoked
  * or deleted: a session that lost its credential is closed with 1008 (docs/security.md). Abuse is refused
@@ -84,8 +84,7 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
 
   constructor(
     private readonly auth: AuthService,
-    private readonly messaging: MessagingService,
-    private readonly live: LiveAgentsService,
+    private readonly turnPipeline: TurnPipeline,
     private readonly config: AppConfig,
     redis: RedisService,
     private readonly metrics: MetricsService,
@@ -289,10 +288,10 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
     const id = dto.id;
     const emit = (event: StreamEvent) => this.send(session, { type: event.event, id, ...event.data });
     try {
-      const agent = await this.live.get(caller.organizationId, caller.agentId);
       // Token-by-token streaming over the session is for v1 agents (spec "Stream events"); v2 gets the final message.
-      const deltas = agent.runtime === 'v1';
-      const outcome = await this.messaging.send(caller, toTurnRequest(dto, 'ws'), (event: TurnStreamEvent) => {
+      let deltas = false;
+      const outcome = await this.turnPipeline.run(caller, toTurnRequest(dto, 'ws'), (event: TurnStreamEvent) => {
+        if (event.type === 'thread') deltas = event.runtime === 'v1';
         if (event.type !== 'delta' || deltas) emit(toStreamEvent(event));
       });
       for (const event of closingEvents(outcome)) emit(event);

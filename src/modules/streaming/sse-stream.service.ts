@@ -2,7 +2,8 @@ import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/comm
 import { AppError, NotFoundError } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
 import { AppConfig } from '../../config/app-config.js';
-import { MessagingService, type TurnCaller, type TurnRequest, type TurnStreamEvent } from '../messaging/messaging.service.js';
+import { TurnPipeline } from '../messaging/turn-pipeline.js';
+import type { TurnCaller, TurnRequest, TurnStreamEvent } from '../messaging/turn.types.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { ReplayBufferRepository, type BufferedEvent, type ReplayWriter } from './replay-buffer.repository.js';
 import { RunningTurns } from './running-turns.js';
@@ -31,7 +32,7 @@ export interface SseSink {
 }
 
 /**
- * SSE turns and resumes (docs/streaming.md). A new turn runs through `MessagingService.send` with an event
+ * SSE turns and resumes (docs/streaming.md). A new turn runs through `TurnPipeline.run` with an event
  * callback; every event is numbered, stored in the replay buffer and then written to the client, so the client's
  * ids are always resumable. The client going away never cancels the turn: it runs to the end and is saved, and its
  * events keep going to the buffer for a later resume.
@@ -45,7 +46,7 @@ export class SseStreamService implements BeforeApplicationShutdown {
   private readonly liveResumes = new Map<string, number>();
 
   constructor(
-    private readonly messaging: MessagingService,
+    private readonly turnPipeline: TurnPipeline,
     private readonly buffers: ReplayBufferRepository,
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
@@ -91,7 +92,7 @@ export class SseStreamService implements BeforeApplicationShutdown {
       emit(toStreamEvent(event));
     };
 
-    const work = this.messaging.send(caller, request, onEvent);
+    const work = this.turnPipeline.run(caller, request, onEvent);
     this.turns.hold(work);
     try {
       const outcome = await work;

@@ -2,7 +2,7 @@ import { AppError, type ErrorDetail } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
 import { errorEnvelope, type ErrorEnvelope } from '../../common/errors/error-envelope.js';
 import type { SendMessageResponseDto } from '../messaging/dto/message-response.dto.js';
-import type { TurnStreamEvent } from '../messaging/messaging.service.js';
+import type { TurnStreamEvent } from '../messaging/turn.types.js';
 import type { CardDto } from '../runtime/runtime.types.js';
 
 /**

@@ -5,7 +5,7 @@ import { IsId } from '../../../common/ids/is-id.decorator.js';
 import { CharLength, IsMessageText, MaxChars } from '../../../common/validation/char-length.js';
 import { INPUT_LIMITS } from '../../../common/validation/input-limits.js';
 import { MustBeAbsent } from '../../../common/validation/must-be-absent.js';
-import type { TurnRequest } from '../messaging.service.js';
+import type { TurnRequest } from '../turn.types.js';
 
 export const AGENT_ID_REJECTED = 'agent_id is not accepted: the access token carries the agent';
 
@@ -113,9 +113,9 @@ export class FollowupSuggestionsRequestDto {
 }
 
 /** The messaging turn request of a send or stream body, or of a WebSocket `message` frame (validated `SendMessageDto`). */
-export function toTurnRequest(body: SendMessageDto, surface: TurnRequest['surface']): TurnRequest {
+export function toTurnRequest(body: SendMessageDto, surface: 'json' | 'sse' | 'ws'): TurnRequest {
   return {
-    surface,
+    origin: { kind: 'api', surface },
     text: body.text,
     userId: body.user_id,
     threadId: body.thread_id,
