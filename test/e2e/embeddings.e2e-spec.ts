@@ -196,7 +196,7 @@ describe('embeddings: dense retrieval fused with the lexical ranking (fake /v1/e
     const calls = embeddings.requests.length;
     embeddings.behave({ vectorFor, hang: true });
 
-    const question = 'How do I return an item that arrived broken?';
+    const question = 'Can I return an item that arrived broken for a full refund?';
     const replies = [];
     for (let turn = 0; turn < 5; turn += 1) replies.push(await ask(agent, question));
 
