@@ -82,7 +82,14 @@ export class AppConfig {
   };
   /** Thread retention job and erasure batches (docs/governance.md). */
   readonly retention: { intervalSeconds: number; batchSize: number };
-  readonly streaming: { pingIntervalMs: number; replayTtlSeconds: number; maxBufferedBytes: number; resumeStallMs: number };
+  readonly streaming: {
+    pingIntervalMs: number;
+    replayTtlSeconds: number;
+    maxBufferedBytes: number;
+    resumeStallMs: number;
+    heartbeatIntervalMs: number;
+    heartbeatTtlMs: number;
+  };
   /** Idempotency keys (docs/idempotency.md): how long a first response is kept, and the running request's lease. */
   readonly idempotency: { ttlSeconds: number; leaseSeconds: number; cleanupIntervalMs: number };
   readonly session: { maxFrameBytes: number; framesPerSecond: number; frameBurst: number; maxInFlight: number; maxPerCredential: number };
@@ -215,6 +222,8 @@ export class AppConfig {
       replayTtlSeconds: vars.STREAM_REPLAY_TTL_SECONDS,
       maxBufferedBytes: vars.STREAM_MAX_BUFFERED_BYTES,
       resumeStallMs: vars.STREAM_RESUME_STALL_MS,
+      heartbeatIntervalMs: vars.STREAM_HEARTBEAT_INTERVAL_MS,
+      heartbeatTtlMs: vars.STREAM_HEARTBEAT_TTL_MS,
     };
     this.idempotency = {
       ttlSeconds: vars.IDEMPOTENCY_TTL_SECONDS,

@@ -372,6 +372,21 @@ export class EnvironmentVariables {
   STREAM_RESUME_STALL_MS: number = 300000;
 
   /**
+   * SSE: how often the process running streamed turns refreshes their heartbeats in Redis (one pipeline per tick for
+   * all of its turns), so that a resume of a turn whose process died ends promptly with an error.
+   */
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  STREAM_HEARTBEAT_INTERVAL_MS: number = 2000;
+
+  /** SSE: a running turn's heartbeat expires this long after its last refresh; keep it a few intervals long. */
+  @IsInt()
+  @Min(500)
+  @Max(300000)
+  STREAM_HEARTBEAT_TTL_MS: number = 10000;
+
+  /**
    * WebSocket session: a bigger frame is not read; the session is closed with 1009. The default holds the longest
    * valid message (16,384 characters of up to 4 UTF-8 bytes, or 12 as JSON escapes) with room for agent_variables.
    */

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { AppConfig } from '../../config/app-config.js';
 import { RedisService } from '../../common/redis/redis.service.js';
@@ -25,10 +25,18 @@ export interface BufferOwner {
  * after seq N" is `XRANGE (0-N +` and the live tail is `XREAD BLOCK … 0-N`; and `<prefix>:replay:<interaction_id>:owner`
  * (`<organization>:<agent>`), which a resume checks before it streams anything. Both expire
  * STREAM_REPLAY_TTL_SECONDS (≥ 10 minutes) after the turn's first and last event.
+ *
+ * While a turn runs, its process keeps `<prefix>:replay:<interaction_id>:alive` (its heartbeat) for
+ * STREAM_HEARTBEAT_TTL_MS, refreshed every STREAM_HEARTBEAT_INTERVAL_MS by one pipeline for all of the process's
+ * running turns (never per event). A buffer without a terminal event and without a heartbeat is an orphan: the process
+ * running it died, and a resume ends with an error instead of waiting.
  */
 @Injectable()
-export class ReplayBufferRepository {
+export class ReplayBufferRepository implements OnApplicationShutdown {
   private readonly logger = new Logger('ReplayBuffer');
+  /** The heartbeat keys of the turns running on this process. */
+  private readonly beating = new Set<string>();
+  private heartbeatTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly redis: RedisService,
@@ -37,14 +45,22 @@ export class ReplayBufferRepository {
 
   /** Starts the buffer of a new turn; the owner is written before the first event. */
   open(interactionId: string, owner: BufferOwner): ReplayWriter {
+    const aliveKey = this.aliveKey(interactionId);
+    this.beating.add(aliveKey);
+    this.heartbeatTimer ??= setInterval(() => this.beat(), this.config.streaming.heartbeatIntervalMs).unref();
     return new ReplayWriter(
       this.redis.client,
-      this.streamKey(interactionId),
-      this.ownerKey(interactionId),
+      { stream: this.streamKey(interactionId), owner: this.ownerKey(interactionId), alive: aliveKey },
       owner,
-      this.config.streaming.replayTtlSeconds,
+      { ttlSeconds: this.config.streaming.replayTtlSeconds, heartbeatTtlMs: this.config.streaming.heartbeatTtlMs },
       this.logger,
+      () => this.release(aliveKey),
     );
+  }
+
+  /** Whether the turn of this interaction is running on a live process (its heartbeat is fresh). */
+  async running(interactionId: string): Promise<boolean> {
+    return (await this.redis.client.exists(this.aliveKey(interactionId))) === 1;
   }
 
   /** The buffer's owner, or undefined when the interaction was never streamed or its buffer expired. */
@@ -79,10 +95,42 @@ export class ReplayBufferRepository {
   async discard(interactionIds: string[]): Promise<number> {
     let removed = 0;
     for (let i = 0; i < interactionIds.length; i += 500) {
-      const keys = interactionIds.slice(i, i + 500).flatMap((id) => [this.streamKey(id), this.ownerKey(id)]);
+      const keys = interactionIds.slice(i, i + 500).flatMap((id) => [this.streamKey(id), this.ownerKey(id), this.aliveKey(id)]);
       removed += await this.redis.client.unlink(...keys);
     }
     return removed;
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = undefined;
+  }
+
+  /** One tick: refreshes the heartbeat of every turn running here, in one pipeline. */
+  private beat(): void {
+    if (this.beating.size === 0) return;
+    const ttlMs = this.config.streaming.heartbeatTtlMs;
+    const pipeline = this.redis.client.pipeline();
+    for (const key of this.beating) pipeline.set(key, '1', 'PX', ttlMs);
+    pipeline.exec().then(
+      (results) => {
+        const error = results?.find(([e]) => e)?.[0];
+        if (error) this.logger.warn({ err: error }, 'turn heartbeat refresh failed');
+      },
+      (error: unknown) => this.logger.warn({ err: error }, 'turn heartbeat refresh failed'),
+    );
+  }
+
+  /** The turn ended here: stop refreshing its heartbeat (it expires on its own), and the timer once none is left. */
+  private release(aliveKey: string): void {
+    this.beating.delete(aliveKey);
+    if (this.beating.size > 0) return;
+    clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = undefined;
+  }
+
+  private aliveKey(interactionId: string): string {
+    return this.redis.key('replay', interactionId, 'alive');
   }
 
   private streamKey(interactionId: string): string {
@@ -107,18 +155,30 @@ export class ReplayWriter {
   seq = 0;
   private failed = false;
   private ownerWritten = false;
+  private closed = false;
   private batch: ReplayBatch | undefined;
   private readonly ownerValue: string;
+  private readonly streamKey: string;
+  private readonly ownerKey: string;
 
   constructor(
     private readonly client: Redis,
-    private readonly streamKey: string,
-    private readonly ownerKey: string,
+    private readonly keys: { stream: string; owner: string; alive: string },
     owner: BufferOwner,
-    private readonly ttlSeconds: number,
+    private readonly ttl: { ttlSeconds: number; heartbeatTtlMs: number },
     private readonly logger: Logger,
+    private readonly onClose: () => void,
   ) {
     this.ownerValue = `${owner.organizationId}:${owner.agentId}`;
+    this.streamKey = keys.stream;
+    this.ownerKey = keys.owner;
+  }
+
+  /** The turn is over on this process (its last event appended, or it gave up): its heartbeat stops. Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.onClose();
   }
 
   /** Buffers the event and returns its JSON; its number is `seq`, and `stored` resolves once Redis has it. */
@@ -145,10 +205,11 @@ export class ReplayWriter {
     const batch = this.batch!;
     this.batch = undefined;
     const pipeline = this.client.pipeline();
-    // The owner goes with the first batch, before its events: a resume checks it before anything else.
+    // The owner and the first heartbeat go with the first batch, before its events: a resume checks them first.
     if (!this.ownerWritten) {
       this.ownerWritten = true;
-      pipeline.set(this.ownerKey, this.ownerValue, 'EX', this.ttlSeconds);
+      pipeline.set(this.ownerKey, this.ownerValue, 'EX', this.ttl.ttlSeconds);
+      pipeline.set(this.keys.alive, '1', 'PX', this.ttl.heartbeatTtlMs);
     }
     for (let i = 0; i < batch.events.length; i += 1) {
       const seq = batch.firstSeq + i;
@@ -156,8 +217,8 @@ export class ReplayWriter {
       pipeline.xadd(this.streamKey, `0-${seq}`, 'e', event, 'd', batch.jsons[i]!);
       // The TTL runs from the first event and again from the last, so a buffer outlives its turn by the full TTL.
       if (seq === 1 || isTerminal(event)) {
-        pipeline.expire(this.streamKey, this.ttlSeconds);
-        if (seq > 1) pipeline.expire(this.ownerKey, this.ttlSeconds);
+        pipeline.expire(this.streamKey, this.ttl.ttlSeconds);
+        if (seq > 1) pipeline.expire(this.ownerKey, this.ttl.ttlSeconds);
       }
     }
     const finish = (error?: unknown) => {

@@ -79,7 +79,7 @@ describe('WebSocket session: revocation reaches open sessions', () => {
       },
     };
     const config = {
-      http: { trustProxy: false },
+      http: { trustedProxies: { kind: 'off' } },
       session: { framesPerSecond: 10, frameBurst: 30, maxInFlight: 8, maxPerCredential: 1000 },
       streaming: { maxBufferedBytes: 1 << 20 },
     };

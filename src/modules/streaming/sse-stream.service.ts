@@ -22,6 +22,15 @@ export const MAX_LIVE_RESUMES_PER_STREAM = 4;
 /** How long shutdown waits for streamed turns to finish and be saved. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/** The `error` event of a resume whose turn stopped without an end (docs/streaming.md: send the message again). */
+function interruptedError(): AppError {
+  return new AppError(
+    500,
+    ErrorCode.InternalError,
+    'The stream was interrupted: the instance running this turn stopped before it finished; send the message again',
+  );
+}
+
 /** A stream transport as the service sees it: opened on the first event, then written to and ended. */
 export interface SseSink {
   /** Writes the status line and headers; called once, just before the first event. */
@@ -95,14 +104,18 @@ export class SseStreamService implements BeforeApplicationShutdown {
     const work = this.turnPipeline.run(caller, request, onEvent);
     this.turns.hold(work);
     try {
-      const outcome = await work;
-      for (const event of closingEvents(outcome)) emit(event);
-    } catch (error) {
-      if (!buffer) throw error;
-      this.logFailure(error, requestId, interactionId);
-      emit(errorEvent(error, requestId));
+      try {
+        const outcome = await work;
+        for (const event of closingEvents(outcome)) emit(event);
+      } catch (error) {
+        if (!buffer) throw error;
+        this.logFailure(error, requestId, interactionId);
+        emit(errorEvent(error, requestId));
+      }
+      await chain;
+    } finally {
+      buffer?.close();
     }
-    await chain;
     connection.end();
   }
 
@@ -173,20 +186,23 @@ export class SseStreamService implements BeforeApplicationShutdown {
     // Live tail: wait for the turn's next events on a dedicated connection, whichever instance runs the turn.
     const tail = this.buffers.tail(interactionId);
     connection.onClose(() => tail.close());
-    const { pingIntervalMs, resumeStallMs } = this.config.streaming;
+    const { pingIntervalMs, resumeStallMs, heartbeatTtlMs } = this.config.streaming;
     let quietSince = Date.now();
     try {
       while (!connection.closed) {
-        const events = await tail.next(seq, Math.min(pingIntervalMs, resumeStallMs));
+        let events = await tail.next(seq, Math.min(pingIntervalMs, resumeStallMs, heartbeatTtlMs));
         if (events.length === 0) {
           if (connection.closed) break;
-          if (Date.now() - quietSince >= resumeStallMs || !(await this.buffers.owner(interactionId))) {
-            // The instance running the turn stopped writing (it died) or the buffer expired.
-            const { data } = errorEvent(new Error('stream interrupted'), requestId);
-            connection.send('', 'error', JSON.stringify(data));
-            break;
-          }
-          continue;
+          if (Date.now() - quietSince >= resumeStallMs || !(await this.buffers.running(interactionId))) {
+            // The process running the turn died (its heartbeat expired), stopped writing, or the buffer expired;
+            // unless the turn ended just now, the stream cannot go on: the client sends the message again.
+            events = await this.buffers.after(interactionId, seq);
+            if (events.length === 0) {
+              const { data } = errorEvent(interruptedError(), requestId);
+              connection.send('', 'error', JSON.stringify(data));
+              break;
+            }
+          } else continue;
         }
         quietSince = Date.now();
         for (const e of events) {
