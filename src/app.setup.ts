@@ -15,7 +15,7 @@ import { authenticateAgentKeyBeforeBody } from './modules/events/authenticate-be
 import { registerBodyParsers } from './common/http/body-parsers.js';
 import { requestIdFrom } from './common/http/request-id.js';
 import { RouteIndex } from './common/http/route-index.js';
-import { trustFunction } from './common/http/trusted-proxies.js';
+import { trustFunction } from './config/trusted-proxies.js';
 import { registerPlayground } from './common/http/playground.js';
 import { SessionWsAdapter } from './modules/streaming/session-ws.adapter.js';
 import { SESSION_WEBSOCKET_DOC } from './modules/streaming/dto/session-frame.dto.js';

@@ -1,6 +1,6 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { parseTrustedProxies, type TrustedProxies } from '../common/http/trusted-proxies.js';
+import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies.js';
 import { readBuildInfo, type BuildInfo } from './build-info.js';
 import { EnvironmentVariables, parseEncryptionKeys, validateEnv } from './env.schema.js';
 

@@ -14,7 +14,7 @@ import {
   ValidateIf,
   validateSync,
 } from 'class-validator';
-import { isTrustedProxyList } from '../common/http/trusted-proxies.js';
+import { isTrustedProxyList } from './trusted-proxies.js';
 import { invalidCidrs } from './cidr.js';
 
 // Reads the raw string: implicit conversion would already have turned "false" into true.

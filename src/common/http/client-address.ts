@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
-import { trustFunction, type TrustedProxies } from './trusted-proxies.js';
+import { trustFunction, type TrustedProxies } from '../../config/trusted-proxies.js';
 
 /**
  * The client address of a request Fastify never handles (a WebSocket upgrade), resolved as Fastify resolves

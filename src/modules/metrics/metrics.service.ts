@@ -66,8 +66,6 @@ const EVENT_AGE_BOUNDS = [60, 300, 900, 3600] as const;
 const EVENT_AGE_LABELS = ['lt_1m', '1m_5m', '5m_15m', '15m_1h', 'ge_1h'] as const;
 /** `agent_events_oldest_due_age_seconds{org_bucket}`: organizations hashed into this many buckets (labels 0..15). */
 const ORG_BUCKETS = 16;
-/** Both backlog gauges are filled from one read per scrape. */
-const BACKLOG_READ_REUSE_MS = 1000;
 const METRICS_PATH = /^\/metrics(\?|$)/;
 const LIVENESS_PATH = /^\/health(\?|$)/;
 const READINESS_PATH = /^\/health\/ready(\?|$)/;
@@ -84,7 +82,8 @@ export class MetricsService implements OnApplicationShutdown {
   private server: Server | undefined;
   private readonly queues: Array<{ name: string; backlog: QueueBacklog }>;
   private eventsBacklog: EventsBacklogSource | undefined;
-  private lastBacklogRead: { at: number; rows: Promise<BacklogRows | undefined> } | undefined;
+  /** The backlog read in flight: both backlog gauges of one scrape (collected concurrently) share it. */
+  private backlogRead: Promise<BacklogRows | undefined> | undefined;
 
   private readonly httpRequests = new Counter({
     name: 'agent_http_requests_total',
@@ -480,15 +479,17 @@ export class MetricsService implements OnApplicationShutdown {
   private readEventsBacklog(): Promise<BacklogRows | undefined> {
     const source = this.eventsBacklog;
     if (!source) return Promise.resolve(undefined);
-    const now = Date.now();
-    if (!this.lastBacklogRead || now - this.lastBacklogRead.at > BACKLOG_READ_REUSE_MS) {
-      const rows = source(EVENT_AGE_BOUNDS, ORG_BUCKETS).catch((error: unknown) => {
+    // Shared while in flight only: a later scrape always reads afresh (a time window would show a scrape the rows of
+    // the previous one).
+    this.backlogRead ??= source(EVENT_AGE_BOUNDS, ORG_BUCKETS)
+      .catch((error: unknown) => {
         this.logger.warn({ err: error }, 'could not read the events backlog from PostgreSQL');
         return undefined;
+      })
+      .finally(() => {
+        this.backlogRead = undefined;
       });
-      this.lastBacklogRead = { at: now, rows };
-    }
-    return this.lastBacklogRead.rows;
+    return this.backlogRead;
   }
 
   /** The revocation listener connected (true) or lost its connection (false). */
