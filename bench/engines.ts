@@ -19,6 +19,7 @@ import { compileWordNet, wordnet } from '../src/modules/runtime/knowledge/wordne
 import { RuntimeService } from '../src/modules/runtime/runtime.service.js';
 import type { PreparedAgent } from '../src/modules/runtime/prepared-agent.js';
 import type { TurnInput } from '../src/modules/runtime/runtime.types.js';
+import { seededRandom } from './lib/seeded-random.js';
 
 if (typeof gc !== 'function') {
   // Memory per revision is only meaningful after a full collection: run again with the flag that exposes it.
@@ -36,18 +37,7 @@ const { values } = parseArgs({
 const TURNS = Number(values.turns);
 const WARMUP = Number(values.warmup);
 
-/** Deterministic PRNG (mulberry32) so every run measures the same data. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(42);
+const random = seededRandom(42);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
 
 const ADJECTIVES = [

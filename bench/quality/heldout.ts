@@ -5,6 +5,7 @@
  * then every figure is computed on the other half. Mean and spread over the splits are reported.
  */
 import { HARD, type Base, type Question, type Thread } from './bases.js';
+import { seededRandom } from '../lib/seeded-random.js';
 
 /** One question's outcome, asked with declines off: the ranked documents and the answerability score. */
 export interface Scored {
@@ -85,18 +86,6 @@ export function calibrate(outcomes: Scored[], maxLost: number): number {
   return (best.low + best.high) / 2;
 }
 
-/** Deterministic random numbers (mulberry32), so a split number names the same split on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function shuffled<T>(items: T[], next: () => number): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
@@ -108,7 +97,7 @@ function shuffled<T>(items: T[], next: () => number): T[] {
 
 /** Split `seed` of a base: the development threads and the held-out ones. */
 export function split(base: Base, seed: number): { dev: Thread[]; test: Thread[] } {
-  const next = random(seed * 7919 + base.name.length);
+  const next = seededRandom(seed * 7919 + base.name.length);
   const pages = shuffled([...new Set(base.threads.map((t) => t.page).filter((p): p is string => p !== null))], next);
   const devPages = new Set(pages.slice(0, Math.floor(pages.length / 2)));
   const unanswerable = shuffled(

@@ -16,6 +16,7 @@ import { SHOP_CASES, type ShopCase } from './cases.js';
 import { loadShopCatalog } from './catalog.js';
 import { askBm25, askEngine, judge, shopBundle, shopFigures, type Judged, type ShopFigures } from './evaluate.js';
 import { FINAL_SHOP_CASES } from './final-cases.js';
+import { seededRandom } from '../../lib/seeded-random.js';
 
 const { values } = parseArgs({
   options: {
@@ -27,22 +28,10 @@ const { values } = parseArgs({
 });
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
-/** mulberry32: a small seeded generator, so the splits are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Half of the groups (shuffled by the seed) are the development half; the other half is held out. */
 function split(cases: ShopCase[], seed: number): { dev: Set<string>; held: Set<string> } {
   const groups = [...new Set(cases.map((c) => c.group))];
-  const next = random(seed + 1);
+  const next = seededRandom(seed + 1);
   for (let i = groups.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
     [groups[i], groups[j]] = [groups[j]!, groups[i]!];
