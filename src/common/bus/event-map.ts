@@ -181,6 +181,8 @@ export interface EventOutcome {
   agentId: string;
   /** The caller's thread id (channels: `<channel>:<thread id>`), when the event named one. */
   externalThreadId: string | null;
+  /** The channel of the thread the event continued (a WhatsApp or SMS message handed over as an event); else null. */
+  channel: string | null;
 }
 
 export interface EventCompleted extends EventOutcome {

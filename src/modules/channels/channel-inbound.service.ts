@@ -13,7 +13,7 @@ import { EventsService } from '../events/events.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { ChannelMessagesRepository, type ChannelConversation, type InboundRow } from './channel-messages.repository.js';
 import { ChannelOutboundService } from './channel-outbound.service.js';
-import { isChannelExternalId, type Channel } from './channels.constants.js';
+import type { Channel } from './channels.constants.js';
 import { CHANNEL_PROVIDER, type ChannelProvider, type InboundChannelMessage } from './providers/channel-provider.js';
 
 /** A recorded inbound message not handed to the events pipeline after this long is handed over by the sweeper. */
@@ -177,7 +177,7 @@ export class ChannelInboundService {
   @OnBusEvent('event.completed')
   @OnBusEvent('event.failed')
   async onEventDone(event: EventCompleted | EventFailed): Promise<void> {
-    if (!event.externalThreadId || !isChannelExternalId(event.externalThreadId)) return;
+    if (event.channel === null) return;
     const inbound = await this.messages.findInboundByEvent(event.eventId);
     if (inbound) await this.answerInOrder(inbound.thread_id);
   }
