@@ -94,8 +94,6 @@ function startWorker(name: string, extraEnv: Record<string, string> = {}): Child
   return run.spawn(name, ['dist/src/worker.js'], baseEnv({ WORKERS: 'on', ...extraEnv }));
 }
 
-const stop = (child: ChildProcess, signal?: NodeJS.Signals) => run.stop(child, signal);
-
 interface Reply {
   status: number;
   body: any;
