@@ -430,14 +430,15 @@ export function mutationsOf(op: Operation): Mutation[] {
   const any: Expectation = { oauth };
 
   for (const param of op.parameters.filter((p) => p.in === 'path')) {
-    // The name a PUT writes (an agent secret's): a value its own pattern accepts creates that resource.
-    const putsName = op.method === 'PUT' && op.path.endsWith(`{${param.name}}`) && param.schema.pattern !== undefined;
+    // A name, not an id (an agent secret's): a value its own pattern accepts names a resource a PUT may have created.
+    const pattern = param.schema.pattern;
+    const isName = pattern !== undefined && !pattern.includes('{24}');
     for (const [name, value] of PATH_VALUES) {
       const raw = value === '' ? hex24() : value;
       mutations.push({
         kind: 'path id',
         name: `${param.name}: ${name}`,
-        expect: putsName && new RegExp(param.schema.pattern!).test(raw) ? any : reject,
+        expect: isName && new RegExp(pattern).test(raw) ? any : reject,
         build: (parts) => {
           const path = op.path.replace(/\{(\w+)\}/g, (_, n: string) => (n === param.name ? raw : encodeURIComponent(parts.ids[n]!)));
           return toRaw(parts, { path });
