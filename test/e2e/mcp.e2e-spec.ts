@@ -1,9 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Bundle, McpServer } from '../../src/modules/bundles/bundle.types.js';
+import { EncryptionKeys } from '../../src/common/crypto/encryption-keys.js';
+import { loadConfig } from '../../src/config/app-config.js';
+import { AgentSecretsRepository } from '../../src/modules/agent-secrets/agent-secrets.repository.js';
+import { AgentSecretsStore } from '../../src/modules/agent-secrets/agent-secrets.store.js';
 import { McpService } from '../../src/modules/runtime/mcp/mcp.service.js';
 import type { TestOrg } from '../factories/factory.js';
 import { expectStatus, liveAgent, shopBundle } from '../support/agents.js';
@@ -139,6 +144,30 @@ describe('agent secrets, the MCP client and POST /mcp', () => {
       });
       expect(audit[2].after).toMatchObject({ created: false });
       expect(JSON.stringify(audit)).not.toContain('sk_live');
+    });
+
+    it('rotates keys: secrets:rewrap re-seals the stored values with the new key, and the old key can go', async () => {
+      const agent = await t.factory.agent(org);
+      const [k1, k2] = ['k1', 'k2'].map((id) => `${id}:${randomBytes(32).toString('base64')}`) as [string, string];
+      // The service's store under other ENCRYPTION_KEYS (the JWT_SECRET-derived key opens too, but sealed nothing here).
+      const storeWith = (keys: string) =>
+        new AgentSecretsStore(new EncryptionKeys(loadConfig({ ENCRYPTION_KEYS: keys })), t.app.get(AgentSecretsRepository));
+      await t.app.get(AgentSecretsRepository).upsert({
+        id: agent.id,
+        organizationId: org.id,
+        agentId: agent.id,
+        name: 'ROTATED',
+        sealed: storeWith(k1).seal(agent.id, 'ROTATED', TOKEN),
+      });
+      expect(await storeWith(k2).fillHeaders(agent.id, { a: '{{secret:ROTATED}}' })).toMatchObject({ ok: false });
+      expect(await storeWith(`${k2},${k1}`).rewrapAll()).toEqual({ rewrapped: 1, unreadable: 0 });
+      const [row] = await t.dataSource.query(`SELECT key_id FROM agent_secrets WHERE agent_id = $1`, [agent.id]);
+      expect(row.key_id).toBe('k2');
+      expect(await storeWith(k2).fillHeaders(agent.id, { a: 'Bearer {{secret:ROTATED}}' })).toEqual({
+        ok: true,
+        headers: { a: `Bearer ${TOKEN}` },
+        secrets: [TOKEN],
+      });
     });
 
     it('refuses missing credentials (401), another organization (404), bad names and values (422 naming the field)', async () => {
