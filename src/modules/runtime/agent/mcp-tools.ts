@@ -1,55 +1,51 @@
 import type { Bundle } from '../../bundles/bundle.types.js';
 
 /*
- * The seam between the agent loop and the MCP client (src/modules/runtime/mcp, DESIGN.md "Agent mode"): the loop
- * offers a revision's pinned MCP tools to the model as `<server>__<tool>` and calls them through `McpToolCaller`.
- * The MCP module provides both: the pinned definitions travel with the revision (`Revision.mcpTools`, fetched and
- * pinned at push, allowed tools only), and the caller is bound as the `McpToolCaller` provider of the runtime module.
+ * The seam between the agent loop and the MCP client (src/modules/runtime/mcp, DESIGN.md "Agent mode"). These types
+ * mirror the MCP module's contract (runtime/mcp/mcp.types.ts: `McpToolbox`, `McpCallResult`) structurally, so the loop
+ * builds and is tested without that module: `McpService` satisfies `McpToolboxes` as it is, and is bound to it in the
+ * runtime module (`{ provide: McpToolboxes, useExisting: McpService }`).
  */
 
-/** One allowed tool of one `mcp_servers[]` entry, as pinned in the revision at push. */
-export interface PinnedMcpTool {
-  /** `mcp_servers[].name` (`^[a-z][a-z0-9_]{0,31}$`). */
+/** One allowed tool of one MCP server, as pinned when its revision was pushed. */
+export interface McpToolSpec {
+  /** `<server>__<tool>`: the function name the model sees. */
+  name: string;
+  /** The bundle's `mcp_servers[].name` (the trace's `parent_tool`). */
   server: string;
-  /** The tool's name on that server. */
+  /** The tool's name on the server. */
   tool: string;
   description: string;
-  /** The tool's input JSON Schema as the server published it at push (bounded by the MCP module). */
+  /** The input JSON Schema the server listed at push (bounded in size and depth by the MCP module). */
   inputSchema: Record<string, unknown>;
-  /** The server's `timeout_ms` (default 10000): the call's deadline. */
-  timeoutMs: number;
 }
 
-/** The revision a call belongs to: its `mcp_servers[]` (URL, headers, timeout) are the bundle's. */
-export interface McpRevision {
-  digest: string;
+/** A call's outcome; a call never throws. */
+export interface McpToolResult {
+  status: 'completed' | 'failed';
+  /** What the model reads: the tool's text, or a readable error. */
+  text: string;
+  structuredContent?: Record<string, unknown>;
+  /** Why it failed (`timeout`, `unreachable`, `tool_error`, …). */
+  reason?: string;
+  truncated: boolean;
+  durationMs: number;
+}
+
+/** A revision's MCP tools: what the model may call, and the call (bounded by the server's `timeout_ms`). */
+export interface McpTools {
+  readonly tools: readonly McpToolSpec[];
+  callTool(server: string, tool: string, args: unknown, options?: { signal?: AbortSignal; deadline?: number }): Promise<McpToolResult>;
+}
+
+/** The revision whose pins a toolbox holds: its agent (whose secrets fill the headers), its id and its bundle. */
+export interface McpToolboxRevision {
+  agentId: string;
+  revisionId: string;
   bundle: Bundle;
 }
 
-/** One call of a pinned tool. */
-export interface McpToolCall {
-  /** The agent answering (its secrets fill `{{secret:NAME}}` header values). */
-  agentId: string | undefined;
-  /** The revision whose `mcp_servers[]` names the server. */
-  revision: McpRevision;
-  server: string;
-  tool: string;
-  args: Record<string, unknown>;
-  /** Aborted when the call's or the turn's deadline passes. */
-  signal: AbortSignal;
-}
-
-/** What the server answered: its text content joined, and its structured content when it sent one. */
-export interface McpToolResult {
-  isError: boolean;
-  text: string;
-  structuredContent?: Record<string, unknown>;
-}
-
-/**
- * Calls MCP tools for the agent loop. Rejects (or answers `isError`) on failure; a rejection becomes a failed step the
- * model reads, never a failed turn.
- */
-export abstract class McpToolCaller {
-  abstract callTool(call: McpToolCall): Promise<McpToolResult>;
+/** Gives a revision's MCP toolbox (cached per revision by the MCP module). */
+export abstract class McpToolboxes {
+  abstract toolbox(revision: McpToolboxRevision): Promise<McpTools>;
 }
