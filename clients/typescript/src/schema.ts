@@ -3496,6 +3496,30 @@ export interface components {
        */
       id: string;
     };
+    SessionStepFrameDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The interaction (turn)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /** @description The tool call */
+      step: components['schemas']['StreamStepDto'];
+      /**
+       * @description Frame type: a tool call of agent mode as it starts and ends (docs/agents.md)
+       * @enum {string}
+       */
+      type: 'step';
+      /**
+       * @description The id of the client `message` frame this answers
+       * @example req-1
+       */
+      id: string;
+    };
     SessionDeltaFrameDto: {
       /**
        * @description The next piece of the reply text
