@@ -6,6 +6,8 @@ export enum QueueName {
   Webhooks = 'webhooks',
   /** Thread retention: one repeatable job, one run at a time across instances (docs/governance.md). */
   Retention = 'retention',
+  /** Human handoff: one delayed job per handoff request with a timeout (docs/handoff.md). */
+  Handoff = 'handoff',
 }
 
 /** Job names, per queue. */
@@ -13,6 +15,7 @@ export enum JobName {
   DeliverChannelMessage = 'deliver',
   DeliverWebhook = 'deliver-webhook',
   RunRetention = 'run-retention',
+  HandoffTimeout = 'handoff-timeout',
 }
 
 /** The payload of each job, by name. Jobs carry ids only: PostgreSQL holds the state. */
@@ -23,4 +26,6 @@ export interface JobPayloads {
   [JobName.DeliverWebhook]: { deliveryId: string; attempt: number };
   /** One pass over every project with a thread retention. */
   [JobName.RunRetention]: Record<string, never>;
+  /** A handoff request's timeout: the thread, and the request it answers (`handoff_requested_at`, ISO; it acts once). */
+  [JobName.HandoffTimeout]: { organizationId: string; threadId: string; requestedAt: string };
 }

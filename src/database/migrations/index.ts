@@ -19,6 +19,7 @@ import { WebhookFairness1732242600000 } from './1732242600000-webhook-fairness.j
 import { WebhookSecretsSealed1732242700000 } from './1732242700000-webhook-secrets-sealed.js';
 import { EventLeases1732242800000 } from './1732242800000-event-leases.js';
 import { ThreadItems1732242900000 } from './1732242900000-thread-items.js';
+import { ThreadHandoff1732243200000 } from './1732243200000-thread-handoff.js';
 
 /** Every migration, in order. Passed as classes, not globs (ESM: TypeORM cannot load migration globs). */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   WebhookSecretsSealed1732242700000,
   EventLeases1732242800000,
   ThreadItems1732242900000,
+  ThreadHandoff1732243200000,
 ];

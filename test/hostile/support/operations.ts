@@ -29,7 +29,8 @@ export interface Parameter {
 }
 
 /** Which credential a route takes. */
-export type Surface = 'management' | 'messaging' | 'agentKey' | 'token' | 'providerWebhook' | 'public';
+/** `operator`: management routes for organization users only (login sessions: the handoff's operator actions). */
+export type Surface = 'management' | 'operator' | 'messaging' | 'agentKey' | 'token' | 'providerWebhook' | 'public';
 
 export interface Operation {
   key: string;
@@ -60,7 +61,9 @@ export function operationsOf(document: any): Operation[] {
       const surface: Surface = schemes.has('organization-api-key')
         ? 'management'
         : schemes.has('bearer')
-          ? 'messaging'
+          ? path.startsWith('/management/')
+            ? 'operator'
+            : 'messaging'
           : schemes.has('agent-api-key')
             ? 'agentKey'
             : path.endsWith('/auth/token')
@@ -103,6 +106,8 @@ export function credentialsOf(surface: Surface, tenant: Tenant): Record<string, 
       return { ...tenant.org.headers };
     case 'messaging':
       return { ...tenant.bearer };
+    case 'operator':
+      return { ...tenant.operatorBearer };
     case 'agentKey':
       return { ...tenant.agentKeyHeaders };
     case 'token':
