@@ -195,6 +195,10 @@ function validBody(op: Operation, tenant: Tenant): ValidBody {
     }),
     'POST /messaging/v1/channels/{channel}/status': () => ({ form: { MessageSid: sid(), MessageStatus: 'delivered', ErrorCode: '30003' } }),
     'PATCH /management/v1/threads/{threadId}': () => ({ json: { title: 'Walked title' } }),
+    // pathIds gives each handoff operation a fresh thread in the state it starts from (world.ts, handoffStart).
+    'POST /messaging/v1/threads/{threadId}/handoff': () => ({ json: { reason: 'walk asks for a human' } }),
+    'POST /management/v1/threads/{threadId}/takeover': () => ({ json: { reason: 'walk takes over' } }),
+    'POST /management/v1/threads/{threadId}/messages': () => ({ json: { text: 'walk operator message' } }),
     // pathIds makes the published version live again first, so it is the live arm whatever the walk published before.
     'PUT /management/v1/agents/{agentId}/traffic': () => ({
       json: {
