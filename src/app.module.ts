@@ -34,6 +34,8 @@ import { KnowledgeModule } from './modules/knowledge/knowledge.module.js';
 import { IdempotencyModule } from './modules/idempotency/idempotency.module.js';
 import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { WebhooksWorkerModule } from './modules/webhooks/webhooks-worker.module.js';
+import { HandoffModule } from './modules/handoff/handoff.module.js';
+import { HandoffWorkerModule } from './modules/handoff/handoff-worker.module.js';
 import { OutboundModule } from './common/outbound/outbound.module.js';
 import { AuditModule } from './modules/audit/audit.module.js';
 import { RetentionModule } from './modules/retention/retention.module.js';
@@ -86,6 +88,8 @@ export class AppModule {
         AuditModule,
         RetentionModule,
         ...(config.workersEnabled ? [RetentionWorkerModule] : []),
+        HandoffModule,
+        ...(config.workersEnabled ? [HandoffWorkerModule] : []),
       ],
     };
   }

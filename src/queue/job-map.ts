@@ -9,6 +9,8 @@ export enum QueueName {
   Webhooks = 'webhooks',
   /** Thread retention: one repeatable job, one run per tick across instances (docs/governance.md). */
   Retention = 'retention',
+  /** Human handoff: one delayed job per handoff request with a timeout (docs/handoff.md). */
+  Handoff = 'handoff',
 }
 
 /**
@@ -19,6 +21,7 @@ export enum JobName {
   DeliverChannelMessage = 'deliver',
   DeliverWebhook = 'deliver-webhook',
   RunRetention = 'run-retention',
+  HandoffTimeout = 'handoff-timeout',
   SweepChannelsInbound = 'channels.sweep-inbound',
   SweepChannelsOutbound = 'channels.sweep-outbound',
   SweepWebhooks = 'webhooks.sweep',
@@ -38,6 +41,8 @@ export interface JobPayloads {
   [JobName.DeliverWebhook]: { deliveryId: string; attempt: number };
   /** One pass over every project with a thread retention. */
   [JobName.RunRetention]: Record<string, never>;
+  /** A handoff request's timeout: the thread, and the request it answers (`handoff_requested_at`, ISO; it acts once). */
+  [JobName.HandoffTimeout]: { organizationId: string; threadId: string; requestedAt: string };
 }
 
 /** A handler's payload: a queued job's, nothing for a periodic task. */
@@ -132,6 +137,14 @@ export const JOB_MAP: { readonly [K in JobName]: K extends QueuedJobName ? Queue
     repeatId: 'thread-retention',
     every: (config) => config.retention.intervalSeconds * 1000,
     options: () => ({ attempts: 1, removeOnComplete: true, removeOnFail: 20 }),
+  },
+  // Delayed by the bundle's timeout; acting twice is harmless (a compare-and-set on the request's time), so it retries.
+  [JobName.HandoffTimeout]: {
+    kind: 'queued',
+    runsOn: 'workers',
+    queue: QueueName.Handoff,
+    concurrency: () => 4,
+    options: () => ({ attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: true }),
   },
   [JobName.SweepChannelsInbound]: { kind: 'periodic', runsOn: 'workers', every: () => 10_000, jitter: SWEEP_JITTER },
   [JobName.SweepChannelsOutbound]: { kind: 'periodic', runsOn: 'workers', every: () => 30_000, jitter: SWEEP_JITTER },

@@ -31,6 +31,8 @@ const CODES_BY_STATUS: Record<number, string[]> = {
     'idempotency_key_in_progress',
     'version_in_traffic_split',
     'webhook_limit_reached',
+    'handoff_conflict',
+    'handoff_disabled',
   ],
   413: ['payload_too_large', 'webhooks.payload_too_large'],
   415: ['unsupported_media_type'],
@@ -248,7 +250,7 @@ describe('OpenAPI document: examples that work, descriptions, security', () => {
   it('documents the SSE events of the stream and the WebSocket session frames with schemas under components', () => {
     const resolvable = (ref: string) => document.components.schemas[ref.split('/').pop()!];
     const sse = document.paths['/messaging/v1/messages/stream'].post.responses['200'].content['text/event-stream'];
-    expect(Object.keys(sse['x-sse-events'])).toEqual(['thread', 'step', 'delta', 'card', 'message', 'suggestions', 'done', 'error']);
+    expect(Object.keys(sse['x-sse-events'])).toEqual(['thread', 'step', 'delta', 'card', 'message', 'suggestions', 'control', 'done', 'error']);
     for (const schema of Object.values<Json>(sse['x-sse-events'])) if (schema.$ref) expect(resolvable(schema.$ref)).toBeDefined();
     const session = document['x-websocket']['/messaging/v1/session'];
     expect(Object.keys(session.clientFrames)).toEqual(['message', 'ping']);
@@ -260,6 +262,7 @@ describe('OpenAPI document: examples that work, descriptions, security', () => {
       'card',
       'message',
       'suggestions',
+      'control',
       'done',
       'error',
       'pong',

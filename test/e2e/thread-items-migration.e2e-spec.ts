@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { newId } from '../../src/common/ids/new-id.js';
 import { loadConfig } from '../../src/config/app-config.js';
 import { createDataSource, runMigrations } from '../../src/database/data-source.js';
+import { ThreadHandoff1732243200000 } from '../../src/database/migrations/1732243200000-thread-handoff.js';
 import { toThreadMessage } from '../../src/modules/threads/dto/thread-response.dto.js';
 import type { MessageRow } from '../../src/modules/conversations/conversations.types.js';
 import type { TestOrg } from '../factories/factory.js';
@@ -91,6 +92,9 @@ describe('migration ThreadItems1732242900000 on a populated database', () => {
     while ((await migrations.query(`SELECT 1 FROM schema_migrations WHERE name = $1`, [MIGRATION])).length > 0) {
       await migrations.undoLastMigration({ transaction: 'each' });
     }
+    // Today's code reads the thread-control columns of a later migration (thread handoff, independent of the items):
+    // they are there for the reads before, and go again before the migrations run in order.
+    await laterColumns('up');
     t = await createTestApp({ DATABASE_URL: url });
     org = await t.factory.org();
     shop = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });
@@ -107,6 +111,16 @@ describe('migration ThreadItems1732242900000 on a populated database', () => {
       revisionId: agent.revision_id,
     };
   });
+
+  /** Applies or undoes the later thread-handoff migration's columns outside the migration table. */
+  async function laterColumns(direction: 'up' | 'down'): Promise<void> {
+    const runner = migrations.createQueryRunner();
+    try {
+      await new ThreadHandoff1732243200000()[direction](runner);
+    } finally {
+      await runner.release();
+    }
+  }
 
   afterAll(async () => {
     await t?.close();
@@ -273,6 +287,7 @@ describe('migration ThreadItems1732242900000 on a populated database', () => {
       ['agent', 'Here are trail shoes again'],
     ]);
 
+    await laterColumns('down');
     expect(await runMigrations(migrations)).toContain(MIGRATION);
 
     expect(await read()).toEqual(before);

@@ -98,6 +98,8 @@ describe('threads (management read side)', () => {
         agent_id: a1.agentId,
         user_id: 'u2',
         external_id: 'ext-2',
+        control: 'agent',
+        assignee: null,
       });
       expect(res.body.meta).toEqual({ has_more: false, after_cursor: expect.any(String), before_cursor: expect.any(String) });
       expect(res.body.links).toEqual({ next: null, prev: null });
@@ -237,6 +239,12 @@ describe('threads (management read side)', () => {
         tools: ['catalog', 'sizes'],
         rules: ['over_budget', 'over_budget:passed'],
         params: { budget: 120, size: 42 },
+        control: 'agent',
+        assignee: null,
+        handoff_reason: null,
+        handoff_requested_at: null,
+        handoff_accepted_at: null,
+        handoff_released_at: null,
       });
     });
 

@@ -88,6 +88,26 @@ describe('round-trip budget (per request, after warm-up)', () => {
     expect(seen.redis).toEqual([RATE_LIMIT_WINDOW]);
   });
 
+  it('a send into a thread an operator holds (docs/handoff.md): the same read, then the message alone in one write', async () => {
+    const first = await t.http.post(SEND, { text: 'I am looking for trail shoes', user_id: 'u-held' }, shop.headers);
+    const threadId = first.body.thread_id;
+    const user = await t.factory.user(org);
+    const login = await t.http.post('/management/v1/auth/token', { grant_type: 'password', username: user.email, password: user.password });
+    const operator = { authorization: `Bearer ${login.body.access_token}` };
+    expect((await t.http.post(`/management/v1/threads/${threadId}/takeover`, undefined, operator)).status).toBe(200);
+    const body = { text: 'Any in size 42?', user_id: 'u-held', thread_id: threadId };
+    await t.http.post(SEND, body, shop.headers);
+    const seen = await record(() => t.http.post(SEND, body, shop.headers), 202);
+    // The thread read (control included), then the item's compare-and-set write in the transaction that announces it.
+    expect(seen.sql).toEqual([
+      expect.stringMatching(/^SELECT /),
+      expect.stringMatching(/^(BEGIN|START TRANSACTION)/),
+      expect.stringMatching(/^WITH t AS/),
+      expect.stringMatching(/^COMMIT/),
+    ]);
+    expect(seen.redis[0]).toEqual(RATE_LIMIT_WINDOW);
+  });
+
   it('a send that starts a thread: one write statement, one Redis round trip', async () => {
     await t.http.post(SEND, { text: 'hello', user_id: 'u2' }, shop.headers);
     const seen = await record(() => t.http.post(SEND, { text: 'I am looking for trail shoes', user_id: 'u2' }, shop.headers), 200);

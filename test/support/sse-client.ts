@@ -25,6 +25,8 @@ export interface SseStream {
 }
 
 export interface SseRequest {
+  /** POST (the default: a turn's stream) or GET (a subscription such as a thread's events). */
+  method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: unknown;
   lastEventId?: string;
@@ -32,10 +34,15 @@ export interface SseRequest {
 
 export async function openSse(baseUrl: string, path: string, request: SseRequest = {}): Promise<SseStream> {
   const controller = new AbortController();
-  const headers: Record<string, string> = { accept: 'text/event-stream', 'content-type': 'application/json', ...request.headers };
+  const method = request.method ?? 'POST';
+  const headers: Record<string, string> = {
+    accept: 'text/event-stream',
+    ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+    ...request.headers,
+  };
   if (request.lastEventId !== undefined) headers['last-event-id'] = request.lastEventId;
   const response = await fetch(`${baseUrl}${path}`, {
-    method: 'POST',
+    method,
     headers,
     body: request.body === undefined ? undefined : JSON.stringify(request.body),
     signal: controller.signal,

@@ -544,7 +544,7 @@ export interface paths {
     put?: never;
     /**
      * Send an end-user message and get the reply
-     * @description Without `thread_id` a new thread starts; to continue it, send the `thread_id` of the reply. The live version answers. For token-by-token output use POST /messaging/v1/messages/stream (same body).
+     * @description Without `thread_id` a new thread starts; to continue it, send the `thread_id` of the reply. The live version answers. For token-by-token output use POST /messaging/v1/messages/stream (same body). While the thread waits for or is held by an operator (docs/handoff.md) the message is recorded for them, no engine runs, and the answer is 202 with the control.
      */
     post: operations['Messaging_send'];
     delete?: never;
@@ -902,7 +902,11 @@ export interface paths {
      */
     get: operations['Threads_messages'];
     put?: never;
-    post?: never;
+    /**
+     * Write to the end user
+     * @description The assignee only (others: 409). Delivered on every surface: WebSocket sessions, the thread event stream, SMS/WhatsApp, webhooks, the transcript.
+     */
+    post: operations['Operators_message'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1185,6 +1189,146 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/messaging/v1/threads/{threadId}/handoff': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask for a human
+     * @description Hands the thread to the organization's operators: it waits (`pending`) until one accepts. While it waits or an operator holds it, sends are recorded for the operator and answered 202; operator messages arrive on the WebSocket session, the thread's event stream and channels. Asking again changes nothing. Needs `handoff.enabled` in the live version (409 `handoff_disabled`).
+     */
+    post: operations['Handoff_request'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/messaging/v1/threads/{threadId}/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The thread's operator messages and control changes (Server-Sent Events, resumable)
+     * @description For clients without a WebSocket session: `control` events (a handoff was asked for, accepted, released, timed out; the first event is the current state, `change: "current"`) and `message` events (operator messages). Resume with `Last-Event-ID`: every event after it, then live. The stream stays open; a `: ping` comment keeps it alive.
+     */
+    get: operations['Handoff_events'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/threads/{threadId}/takeover': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Take a thread over
+     * @description Straight to `human` with the caller as assignee, from `agent` or `pending`. The agent stops answering at once.
+     */
+    post: operations['Operators_takeover'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/threads/{threadId}/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept a waiting thread
+     * @description `pending` → `human`, the caller as assignee. One operator wins; the others get 409.
+     */
+    post: operations['Operators_accept'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/threads/{threadId}/release': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Hand the thread back to the agent
+     * @description The assignee only (others: 409). The agent answers the next message, with the operator's messages in its history.
+     */
+    post: operations['Operators_release'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/inbox': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Threads waiting for or held by an operator, oldest request first
+     * @description `control` narrows to `pending` or `human`; `assignee=me` to the calling operator's threads (login sessions only).
+     */
+    get: operations['Inbox_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/inbox/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Inbox changes as Server-Sent Events (resumable)
+     * @description `control` events (requested, accepted, takeover, released, timed_out) and `message` events (end-user and operator messages while a thread is not under agent control) of every thread of the organization. Resume with `Last-Event-ID`.
+     */
+    get: operations['Inbox_stream'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   'turn.completed': {
@@ -1301,6 +1445,86 @@ export interface webhooks {
      * @description An outbound WhatsApp/SMS message changed status. Signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); see docs/webhooks.md.
      */
     post: operations['webhook_channel_message_status'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'thread.handoff_requested': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * thread.handoff_requested
+     * @description A thread waits for an operator: the end user, a rule, a decline or the agent asked for a human. Signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); see docs/webhooks.md.
+     */
+    post: operations['webhook_thread_handoff_requested'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'thread.handoff_accepted': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * thread.handoff_accepted
+     * @description An operator holds the thread: accepted a request, or took the thread over. Signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); see docs/webhooks.md.
+     */
+    post: operations['webhook_thread_handoff_accepted'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'thread.handoff_released': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * thread.handoff_released
+     * @description The agent holds the thread again: the operator released it, or the request timed out. Signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); see docs/webhooks.md.
+     */
+    post: operations['webhook_thread_handoff_released'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'thread.message_created': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * thread.message_created
+     * @description A message was written while the thread was not under agent control: the end user's or an operator's. Signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature); see docs/webhooks.md.
+     */
+    post: operations['webhook_thread_message_created'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2536,6 +2760,28 @@ export interface components {
       interaction_id: string;
       /** @description The agent reply */
       message: components['schemas']['MessageDto'];
+      /**
+       * @description Present when this turn handed the thread to an operator (a handoff rule, a decline, the agent): the next messages wait for a human
+       * @enum {string}
+       */
+      control?: 'pending';
+    };
+    HeldMessageResponseDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The id of the recorded end-user message's exchange (no engine ran, no tokens were counted)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /**
+       * @description Who holds the thread: `pending` (waiting for an operator) or `human`
+       * @enum {string}
+       */
+      control: 'pending' | 'human';
     };
     RerunDto: {
       /**
@@ -2685,6 +2931,11 @@ export interface components {
       interaction_id: string;
       /** @description The agent reply */
       message: components['schemas']['MessageDto'];
+      /**
+       * @description Present when this turn handed the thread to an operator (a handoff rule, a decline, the agent): the next messages wait for a human
+       * @enum {string}
+       */
+      control?: 'pending';
     };
     StreamSuggestionsEventDto: {
       /**
@@ -2704,6 +2955,23 @@ export interface components {
        *     ]
        */
       followup_suggestions: string[];
+    };
+    StreamControlEventDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The interaction (turn)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /**
+       * @description Who holds the thread now
+       * @enum {string}
+       */
+      control: 'pending' | 'human';
     };
     StreamErrorEventDto: {
       /** @description The error envelope body */
@@ -2926,6 +3194,13 @@ export interface components {
       user_id: string;
       /** @description The caller's own conversation id, when one was given */
       external_id: string | null;
+      /**
+       * @description Who holds the thread: the agent, nobody yet (waiting for an operator), or an operator (docs/handoff.md)
+       * @enum {string}
+       */
+      control: 'agent' | 'pending' | 'human';
+      /** @description The operator (user id) holding the thread; null unless `human` */
+      assignee: string | null;
     };
     UserErasureResponseDto: {
       /**
@@ -2977,6 +3252,13 @@ export interface components {
       /** @description The caller's own conversation id, when one was given */
       external_id: string | null;
       /**
+       * @description Who holds the thread: the agent, nobody yet (waiting for an operator), or an operator (docs/handoff.md)
+       * @enum {string}
+       */
+      control: 'agent' | 'pending' | 'human';
+      /** @description The operator (user id) holding the thread; null unless `human` */
+      assignee: string | null;
+      /**
        * @description The project of the agent
        * @example 6740a1b2c3d4e5f601234567
        */
@@ -3006,6 +3288,23 @@ export interface components {
       params: {
         [key: string]: unknown;
       };
+      /** @description Why the last handoff was asked for */
+      handoff_reason: string | null;
+      /**
+       * Format: date-time
+       * @description When the last handoff was asked for
+       */
+      handoff_requested_at: string | null;
+      /**
+       * Format: date-time
+       * @description When an operator accepted it (time to accept)
+       */
+      handoff_accepted_at: string | null;
+      /**
+       * Format: date-time
+       * @description When it went back to the agent (time held)
+       */
+      handoff_released_at: string | null;
     };
     RenameThreadDto: {
       /**
@@ -3021,22 +3320,28 @@ export interface components {
        */
       id: string;
       /**
-       * @description Who wrote it
+       * @description Who wrote it: the end user, the agent, an operator, or a control note (a handoff was asked for, accepted, released…)
        * @enum {string}
        */
-      role: 'user' | 'agent';
-      /** @description Message text; empty for an image-only user message */
+      role: 'user' | 'agent' | 'operator' | 'note';
+      /** @description Message text; empty for an image-only user message or a note without text */
       text: string;
       /**
        * Format: date-time
        * @description When it was written
        */
       created_at: string;
+      /** @description The interaction (turn) this message belongs to; null for operator messages and notes */
+      interaction_id: string | null;
+      /** @description Operator messages and notes: the operator (user id) */
+      author_id?: string | null;
       /**
-       * @description The interaction (turn) this message belongs to
-       * @example 6740a1b2c3d4e5f601234567
+       * @description Notes: what changed the control
+       * @enum {string}
        */
-      interaction_id: string;
+      change?: 'requested' | 'accepted' | 'takeover' | 'released' | 'timed_out';
+      /** @description Notes: why a handoff was asked for */
+      reason?: string | null;
       /** @description User messages: the image sent for vision input */
       image_url?: string | null;
       /** @description Agent replies: the cards */
@@ -3264,7 +3569,18 @@ export interface components {
        *       "turn.completed"
        *     ]
        */
-      events: ('turn.completed' | 'event.completed' | 'event.failed' | 'thread.created' | 'version.published' | 'channel.message.status')[];
+      events: (
+        | 'turn.completed'
+        | 'event.completed'
+        | 'event.failed'
+        | 'thread.created'
+        | 'version.published'
+        | 'channel.message.status'
+        | 'thread.handoff_requested'
+        | 'thread.handoff_accepted'
+        | 'thread.handoff_released'
+        | 'thread.message_created'
+      )[];
       /**
        * @description For people
        * @example CRM sync
@@ -3303,7 +3619,18 @@ export interface components {
        *       "turn.completed"
        *     ]
        */
-      events: ('turn.completed' | 'event.completed' | 'event.failed' | 'thread.created' | 'version.published' | 'channel.message.status')[];
+      events: (
+        | 'turn.completed'
+        | 'event.completed'
+        | 'event.failed'
+        | 'thread.created'
+        | 'version.published'
+        | 'channel.message.status'
+        | 'thread.handoff_requested'
+        | 'thread.handoff_accepted'
+        | 'thread.handoff_released'
+        | 'thread.message_created'
+      )[];
       /** @description false: nothing is delivered (disabled by request, by a 410 answer or by failures in a row) */
       enabled: boolean;
       /**
@@ -3361,7 +3688,18 @@ export interface components {
        *       "turn.completed"
        *     ]
        */
-      events: ('turn.completed' | 'event.completed' | 'event.failed' | 'thread.created' | 'version.published' | 'channel.message.status')[];
+      events: (
+        | 'turn.completed'
+        | 'event.completed'
+        | 'event.failed'
+        | 'thread.created'
+        | 'version.published'
+        | 'channel.message.status'
+        | 'thread.handoff_requested'
+        | 'thread.handoff_accepted'
+        | 'thread.handoff_released'
+        | 'thread.message_created'
+      )[];
       /** @description false: nothing is delivered (disabled by request, by a 410 answer or by failures in a row) */
       enabled: boolean;
       /**
@@ -3401,7 +3739,16 @@ export interface components {
        *     ]
        */
       events?: (
-        'turn.completed' | 'event.completed' | 'event.failed' | 'thread.created' | 'version.published' | 'channel.message.status'
+        | 'turn.completed'
+        | 'event.completed'
+        | 'event.failed'
+        | 'thread.created'
+        | 'version.published'
+        | 'channel.message.status'
+        | 'thread.handoff_requested'
+        | 'thread.handoff_accepted'
+        | 'thread.handoff_released'
+        | 'thread.message_created'
       )[];
       /**
        * @description For people
@@ -3465,7 +3812,17 @@ export interface components {
        * @description The message’s type
        * @enum {string}
        */
-      event_type: 'turn.completed' | 'event.completed' | 'event.failed' | 'thread.created' | 'version.published' | 'channel.message.status';
+      event_type:
+        | 'turn.completed'
+        | 'event.completed'
+        | 'event.failed'
+        | 'thread.created'
+        | 'version.published'
+        | 'channel.message.status'
+        | 'thread.handoff_requested'
+        | 'thread.handoff_accepted'
+        | 'thread.handoff_released'
+        | 'thread.message_created';
       /** @description The thread the message is about, if any */
       thread_id: string | null;
       /** @description The message’s sequence number in its thread */
@@ -3555,6 +3912,204 @@ export interface components {
         [key: string]: unknown;
       } | null;
     };
+    FeedParticipantDto: {
+      /** @description The operator (user id), the end user (your id) or the agent id */
+      id: string;
+      /**
+       * @description Who wrote it
+       * @enum {string}
+       */
+      type: 'operator' | 'user' | 'agent';
+    };
+    FeedMessageDto: {
+      /**
+       * @description The message
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /**
+       * Format: date-time
+       * @description When it was written
+       */
+      created_at: string;
+      /** @description The text */
+      text: string | null;
+      /** @description The operator, or the end user (inbox only) */
+      sender: components['schemas']['FeedParticipantDto'];
+    };
+    FeedMessageEventDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /** @description The message */
+      message: components['schemas']['FeedMessageDto'];
+    };
+    FeedControlEventDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /**
+       * @description Who holds the thread now
+       * @enum {string}
+       */
+      control: 'agent' | 'pending' | 'human';
+      /**
+       * @description What happened (`current`: the state when the stream opened)
+       * @enum {string}
+       */
+      change: 'requested' | 'accepted' | 'takeover' | 'released' | 'timed_out' | 'current';
+      /** @description The operator (user id) holding it */
+      assignee: string | null;
+      /** @description Why a human was asked for */
+      reason: string | null;
+      /** @description What the end user is told (the bundle's handoff or timeout message) */
+      text: string | null;
+      /**
+       * Format: date-time
+       * @description When it changed
+       */
+      at: string;
+    };
+    HandoffRequestDto: {
+      /**
+       * @description Why a human is wanted (shown in the inbox)
+       * @example Billing dispute
+       */
+      reason?: string;
+    };
+    ThreadControlDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description Who holds the thread
+       * @enum {string}
+       */
+      control: 'agent' | 'pending' | 'human';
+      /** @description The operator (user id) holding it; null unless `human` */
+      assignee: string | null;
+      /** @description Why the last handoff was asked for */
+      reason: string | null;
+      /**
+       * Format: date-time
+       * @description When the last handoff was asked for
+       */
+      requested_at: string | null;
+      /**
+       * Format: date-time
+       * @description When an operator accepted (or took over)
+       */
+      accepted_at: string | null;
+      /**
+       * Format: date-time
+       * @description When it went back to the agent
+       */
+      released_at: string | null;
+    };
+    OperatorMessageDto: {
+      /**
+       * @description The operator's message to the end user
+       * @example Hi, I am Ana. Let me look.
+       */
+      text: string;
+    };
+    OperatorMessageResponseDto: {
+      /**
+       * @description The message
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /** @description The text */
+      text: string;
+      /**
+       * @description The operator (user id)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      author_id: string;
+      /**
+       * Format: date-time
+       * @description When it was written
+       */
+      created_at: string;
+    };
+    InboxItemDto: {
+      /**
+       * @description Thread id
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      id: string;
+      /** @description The first message, shortened; renamable */
+      title: string;
+      /**
+       * Format: date-time
+       * @description When the thread started
+       */
+      created_at: string;
+      /**
+       * @description The agent version the conversation (last) ran on
+       * @example v3.2
+       */
+      version_tag: string;
+      /**
+       * @description The agent of the thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /** @description End-user id */
+      user_id: string;
+      /** @description The caller's own conversation id, when one was given */
+      external_id: string | null;
+      /**
+       * @description Who holds the thread: the agent, nobody yet (waiting for an operator), or an operator (docs/handoff.md)
+       * @enum {string}
+       */
+      control: 'agent' | 'pending' | 'human';
+      /** @description The operator (user id) holding the thread; null unless `human` */
+      assignee: string | null;
+      /**
+       * @description The project
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /**
+       * @description The channel of a channel thread
+       * @enum {string|null}
+       */
+      channel: 'whatsapp' | 'sms' | null;
+      /** @description Why a human was asked for */
+      handoff_reason: string | null;
+      /**
+       * Format: date-time
+       * @description When the handoff was asked for (the inbox is oldest first)
+       */
+      handoff_requested_at: string;
+      /**
+       * Format: date-time
+       * @description When an operator accepted
+       */
+      handoff_accepted_at: string | null;
+    };
     SessionMessageFrameDto: {
       /**
        * @description The resolved thread id
@@ -3568,6 +4123,11 @@ export interface components {
       interaction_id: string;
       /** @description The agent reply */
       message: components['schemas']['MessageDto'];
+      /**
+       * @description Present when this turn handed the thread to an operator (a handoff rule, a decline, the agent): the next messages wait for a human
+       * @enum {string}
+       */
+      control?: 'pending';
       /**
        * @description Frame type: the whole reply, as POST /messaging/v1/messages answers it
        * @enum {string}
@@ -3698,6 +4258,33 @@ export interface components {
        * @enum {string}
        */
       type: 'suggestions';
+      /**
+       * @description The id of the client `message` frame this answers
+       * @example req-1
+       */
+      id: string;
+    };
+    SessionControlFrameDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The interaction (turn)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /**
+       * @description Who holds the thread now
+       * @enum {string}
+       */
+      control: 'pending' | 'human';
+      /**
+       * @description Frame type: the message was recorded for an operator (no engine ran), or the turn handed the thread over
+       * @enum {string}
+       */
+      type: 'control';
       /**
        * @description The id of the client `message` frame this answers
        * @example req-1
@@ -4119,6 +4706,198 @@ export interface components {
       /** @description The message's place among the thread's messages (1, 2, 3…); null for messages without a thread */
       sequence: number | null;
       data: components['schemas']['ChannelMessageStatusDataDto'];
+    };
+    ThreadHandoffDataDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /** @description The end user's id */
+      user_id: string;
+      /**
+       * @description Who holds the thread now
+       * @enum {string}
+       */
+      control: 'agent' | 'pending' | 'human';
+      /**
+       * @description Who held it before
+       * @enum {string}
+       */
+      previous: 'agent' | 'pending' | 'human';
+      /**
+       * @description What happened: `takeover` is an accept without a request; `timed_out` a request nobody accepted in time
+       * @enum {string}
+       */
+      change: 'requested' | 'accepted' | 'takeover' | 'released' | 'timed_out';
+      /** @description The operator (user id) holding the thread */
+      assignee: string | null;
+      /** @description Why a human was asked for (`end_user`, `rule: <code>`, `decline`, `agent: …`, or the given reason) */
+      reason: string | null;
+      /**
+       * Format: date-time
+       * @description When the handoff was asked for
+       */
+      requested_at: string | null;
+      /**
+       * Format: date-time
+       * @description When an operator accepted it (or took over)
+       */
+      accepted_at: string | null;
+      /**
+       * Format: date-time
+       * @description When it went back to the agent
+       */
+      released_at: string | null;
+    };
+    ThreadHandoffRequestedWebhook: {
+      /**
+       * @description The event type
+       * @enum {string}
+       */
+      type: 'thread.handoff_requested';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The organization
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      organization_id: string;
+      /**
+       * @description The project whose endpoints receive it
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /** @description The thread it is about, if any */
+      thread_id: string | null;
+      /** @description The message's place among the thread's messages (1, 2, 3…); null for messages without a thread */
+      sequence: number | null;
+      data: components['schemas']['ThreadHandoffDataDto'];
+    };
+    ThreadHandoffAcceptedWebhook: {
+      /**
+       * @description The event type
+       * @enum {string}
+       */
+      type: 'thread.handoff_accepted';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The organization
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      organization_id: string;
+      /**
+       * @description The project whose endpoints receive it
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /** @description The thread it is about, if any */
+      thread_id: string | null;
+      /** @description The message's place among the thread's messages (1, 2, 3…); null for messages without a thread */
+      sequence: number | null;
+      data: components['schemas']['ThreadHandoffDataDto'];
+    };
+    ThreadHandoffReleasedWebhook: {
+      /**
+       * @description The event type
+       * @enum {string}
+       */
+      type: 'thread.handoff_released';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The organization
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      organization_id: string;
+      /**
+       * @description The project whose endpoints receive it
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /** @description The thread it is about, if any */
+      thread_id: string | null;
+      /** @description The message's place among the thread's messages (1, 2, 3…); null for messages without a thread */
+      sequence: number | null;
+      data: components['schemas']['ThreadHandoffDataDto'];
+    };
+    ThreadMessageCreatedDataDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The agent
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      agent_id: string;
+      /**
+       * @description The message
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      message_id: string;
+      /**
+       * @description Who wrote it
+       * @enum {string}
+       */
+      role: 'user' | 'operator';
+      /** @description The author: the end user's id, or the operator's user id */
+      author_id: string;
+      /** @description The text (null: an image only) */
+      text: string | null;
+      /**
+       * @description Who held the thread
+       * @enum {string}
+       */
+      control: 'pending' | 'human';
+      /**
+       * Format: date-time
+       * @description When it was written
+       */
+      created_at: string;
+    };
+    ThreadMessageCreatedWebhook: {
+      /**
+       * @description The event type
+       * @enum {string}
+       */
+      type: 'thread.message_created';
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      timestamp: string;
+      /**
+       * @description The organization
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      organization_id: string;
+      /**
+       * @description The project whose endpoints receive it
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      project_id: string;
+      /** @description The thread it is about, if any */
+      thread_id: string | null;
+      /** @description The message's place among the thread's messages (1, 2, 3…); null for messages without a thread */
+      sequence: number | null;
+      data: components['schemas']['ThreadMessageCreatedDataDto'];
     };
   };
   responses: never;
@@ -9502,6 +10281,17 @@ export interface operations {
           'application/json': components['schemas']['SendMessageResponseDto'];
         };
       };
+      /** @description The thread is not under agent control: recorded for the operator */
+      202: {
+        headers: {
+          /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeldMessageResponseDto'];
+        };
+      };
       /** @description Bad request (`bad_request`): malformed or missing required context */
       400: {
         headers: {
@@ -9810,7 +10600,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorEnvelopeDto'];
         };
       };
-      /** @description The first request with this Idempotency-Key is still running (`idempotency_key_in_progress`, see Retry-After) */
+      /** @description The resource is in a state that forbids this (see the code); `idempotency_key_in_progress`: the first request with this Idempotency-Key is still running (see Retry-After) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -9819,8 +10609,8 @@ export interface operations {
           /**
            * @example {
            *       "error": {
-           *         "code": "idempotency_key_in_progress",
-           *         "message": "The first request with this Idempotency-Key is still running; retry after it finishes to get its response",
+           *         "code": "handoff_conflict",
+           *         "message": "The thread is under human control: nothing is rerun",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -10540,7 +11330,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Server-Sent Events, each with `id: <interaction_id>:<seq>`, in this order: `thread` ([payload](#/components/schemas/StreamThreadEventDto)) → `step` ([payload](#/components/schemas/StreamStepEventDto), agent mode only, repeated) → `delta` ([payload](#/components/schemas/StreamDeltaEventDto), repeated) → `card` ([payload](#/components/schemas/StreamCardEventDto), optional, repeated) → `message` ([payload](#/components/schemas/StreamMessageEventDto)) → `suggestions` ([payload](#/components/schemas/StreamSuggestionsEventDto)) → `done` (`{}`). A failure after the first event is an `error` event ([payload](#/components/schemas/StreamErrorEventDto)) and the stream ends. A `: ping` comment line keeps idle streams open. Concatenated deltas equal `message.text`. */
+      /** @description Server-Sent Events, each with `id: <interaction_id>:<seq>`, in this order: `thread` ([payload](#/components/schemas/StreamThreadEventDto)) → `step` ([payload](#/components/schemas/StreamStepEventDto), agent mode only, repeated) → `delta` ([payload](#/components/schemas/StreamDeltaEventDto), repeated) → `card` ([payload](#/components/schemas/StreamCardEventDto), optional, repeated) → `message` ([payload](#/components/schemas/StreamMessageEventDto)) → `suggestions` ([payload](#/components/schemas/StreamSuggestionsEventDto)) → `done` (`{}`). While the thread waits for or is held by an operator (docs/handoff.md): `thread` → `control` ([payload](#/components/schemas/StreamControlEventDto)) → `done`; a turn that hands the thread over sends `control` before `done`. A failure after the first event is an `error` event ([payload](#/components/schemas/StreamErrorEventDto)) and the stream ends. A `: ping` comment line keeps idle streams open. Concatenated deltas equal `message.text`. */
       200: {
         headers: {
           /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */
@@ -12808,6 +13598,183 @@ export interface operations {
            *       "error": {
            *         "code": "not_found",
            *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Operators_message: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A thread id */
+        threadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OperatorMessageDto'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OperatorMessageResponseDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Thread not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "handoff_conflict",
+           *         "message": "Cannot write to this thread: another operator holds it",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }
@@ -15319,6 +16286,968 @@ export interface operations {
       };
     };
   };
+  Handoff_request: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A thread id */
+        threadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['HandoffRequestDto'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ThreadControlDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Thread not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "handoff_disabled",
+           *         "message": "Handoff is not enabled in the agent's live version (bundle `handoff.enabled`)",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Handoff_events: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Resume after this event id */
+        'Last-Event-ID'?: string;
+      };
+      path: {
+        /** @description A thread id */
+        threadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event stream */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Thread not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Operators_takeover: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A thread id */
+        threadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['HandoffRequestDto'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ThreadControlDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Thread not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "handoff_conflict",
+           *         "message": "Cannot take over this thread: another operator holds it",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Operators_accept: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A thread id */
+        threadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ThreadControlDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Thread not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "handoff_conflict",
+           *         "message": "Cannot accept this thread: another operator holds it",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Operators_release: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A thread id */
+        threadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ThreadControlDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Thread not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "handoff_conflict",
+           *         "message": "Cannot release this thread: another operator holds it",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Inbox_list: {
+    parameters: {
+      query?: {
+        /** @description Items per page */
+        'page[size]'?: number;
+        /** @description Opaque cursor: the page after this one (meta.after_cursor) */
+        'page[after]'?: string;
+        /** @description Opaque cursor: the page before this one (meta.before_cursor) */
+        'page[before]'?: string;
+        /** @description Field to sort by */
+        sort_by?: 'requested_at';
+        /** @description Sort direction */
+        sort_order?: 'asc' | 'desc';
+        /** @description Only threads waiting for an operator, or only held ones */
+        control?: 'pending' | 'human';
+        /** @description `me`: only the threads the calling operator holds (login sessions only) */
+        assignee?: 'me';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['InboxItemDto'][];
+            meta: components['schemas']['PageMetaDto'];
+            links: components['schemas']['PageLinksDto'];
+          };
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Inbox_stream: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Resume after this event id */
+        'Last-Event-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The event stream */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
   webhook_turn_completed: {
     parameters: {
       query?: never;
@@ -15439,6 +17368,94 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['ChannelMessageStatusWebhook'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within WEBHOOKS_TIMEOUT_MS counts as delivered; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_thread_handoff_requested: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ThreadHandoffRequestedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within WEBHOOKS_TIMEOUT_MS counts as delivered; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_thread_handoff_accepted: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ThreadHandoffAcceptedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within WEBHOOKS_TIMEOUT_MS counts as delivered; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_thread_handoff_released: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ThreadHandoffReleasedWebhook'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within WEBHOOKS_TIMEOUT_MS counts as delivered; anything else is retried */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_thread_message_created: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ThreadMessageCreatedWebhook'];
       };
     };
     responses: {

@@ -50,6 +50,10 @@ export interface ManagementChangeMap {
   'sender.delete': ManagementChange;
   'thread.update': ManagementChange;
   'thread.delete': ManagementChange;
+  'thread.takeover': ManagementChange;
+  'thread.accept': ManagementChange;
+  'thread.release': ManagementChange;
+  'thread.operator_message': ManagementChange;
   'webhook.create': ManagementChange;
   'webhook.update': ManagementChange;
   'webhook.delete': ManagementChange;
@@ -84,6 +88,10 @@ export const MANAGEMENT_CHANGES = Object.keys({
   'sender.delete': true,
   'thread.update': true,
   'thread.delete': true,
+  'thread.takeover': true,
+  'thread.accept': true,
+  'thread.release': true,
+  'thread.operator_message': true,
   'webhook.create': true,
   'webhook.update': true,
   'webhook.delete': true,
@@ -147,6 +155,71 @@ export interface ChannelMessageStatusChanged {
   channel: string;
   status: string;
   error: string | null;
+}
+
+/** Who holds a thread (docs/handoff.md). */
+export type ThreadControlState = 'agent' | 'pending' | 'human';
+
+/** A thread as handoff events describe it. */
+export interface HandoffThread {
+  organizationId: string;
+  projectId: string;
+  agentId: string;
+  threadId: string;
+  /** The end user. */
+  userId: string;
+  /** `whatsapp` / `sms` for a channel thread, else null. */
+  channel: string | null;
+  control: ThreadControlState;
+  assignee: string | null;
+}
+
+/**
+ * A thread's control changed (compare-and-set in the conversation store), published in the change's transaction:
+ * a handoff was requested (end user, rule, decline, agent tool), accepted, taken over, released, or timed out.
+ */
+export interface ThreadControlChanged extends HandoffThread {
+  change: 'requested' | 'accepted' | 'takeover' | 'released' | 'timed_out';
+  previous: ThreadControlState;
+  reason: string | null;
+  requestedAt: Date | null;
+  acceptedAt: Date | null;
+  releasedAt: Date | null;
+  /** The control note (an item of the thread): its id, position and the text the end user is shown (null: none). */
+  note: { id: string; seq: number; text: string | null };
+  at: Date;
+}
+
+/**
+ * A message written while the thread was not under agent control, published in its write's transaction: an end
+ * user's (recorded, no engine ran) or an operator's.
+ */
+export interface ThreadMessageCreated extends HandoffThread {
+  message: {
+    id: string;
+    seq: number;
+    kind: 'end_user' | 'operator';
+    authorId: string;
+    text: string | null;
+    imageUrl: string | null;
+    /** The end user's message: the id its 202 answered with; null for an operator's. */
+    interactionId: string | null;
+    createdAt: Date;
+  };
+}
+
+/**
+ * Broadcast after a handoff change committed: what the live surfaces of every process show (WebSocket sessions
+ * following the thread, the thread's and the organization inbox's event streams). `data` is the wire payload of the
+ * `message` or `control` event; `audience` `operators` for what only the inbox shows (the end user's own messages).
+ */
+export interface ThreadLiveUpdate {
+  organizationId: string;
+  agentId: string;
+  threadId: string;
+  event: 'message' | 'control';
+  audience: 'everyone' | 'operators';
+  data: Record<string, unknown>;
 }
 
 export type LiveRevisionChangeReason = 'publish' | 'rename' | 'agent_deleted';
@@ -260,6 +333,9 @@ export interface EventMap extends ManagementChangeMap {
   'webhook.disabled': WebhookDisabled;
   'threads.deleted': ThreadsDeleted;
   'user.password_rehashed': PasswordRehashed;
+  'thread.control_changed': ThreadControlChanged;
+  'thread.message_created': ThreadMessageCreated;
+  'thread.live': ThreadLiveUpdate;
 }
 
 export type BusEventName = keyof EventMap;
@@ -274,4 +350,5 @@ export const BROADCAST_EVENTS: ReadonlySet<BusEventName> = new Set<BusEventName>
   'agent.live_changed',
   'project.deleted',
   'agent.traffic_changed',
+  'thread.live',
 ]);

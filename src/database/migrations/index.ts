@@ -21,6 +21,7 @@ import { EventLeases1732242800000 } from './1732242800000-event-leases.js';
 import { ThreadItems1732242900000 } from './1732242900000-thread-items.js';
 import { AgentSecrets1732243100000 } from './1732243100000-agent-secrets.js';
 import { McpToolPins1732243110000 } from './1732243110000-mcp-tool-pins.js';
+import { ThreadHandoff1732243200000 } from './1732243200000-thread-handoff.js';
 
 /** Every migration, in order. Passed as classes, not globs (ESM: TypeORM cannot load migration globs). */
 export const migrations = [
@@ -47,4 +48,5 @@ export const migrations = [
   ThreadItems1732242900000,
   AgentSecrets1732243100000,
   McpToolPins1732243110000,
+  ThreadHandoff1732243200000,
 ];

@@ -327,7 +327,10 @@ export const BUNDLE_SCHEMA = {
               },
             ],
           },
-          action: { enum: ['block', 'ask', 'respond'] },
+          action: {
+            enum: ['block', 'ask', 'respond', 'handoff'],
+            description: '`handoff` replies with the message and hands the thread to an operator when `handoff.enabled` (docs/handoff.md)',
+          },
           message: SHORT_TEXT(2000),
           asking_for: { type: 'array', maxItems: 20, items: CODE },
         },
@@ -390,6 +393,34 @@ export const BUNDLE_SCHEMA = {
           ...SHORT_TEXT(1000),
           description:
             'Reply when the engine declines; the nearest covered topics follow as suggestions. Default: "I couldn\'t find that in the knowledge base."',
+        },
+        on_decline: {
+          enum: ['reply', 'handoff'],
+          default: 'reply',
+          description: '`handoff`: a decline also hands the thread to an operator when `handoff.enabled` (docs/handoff.md)',
+        },
+      },
+    },
+    handoff: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['enabled'],
+      description:
+        'Human handoff: whether the thread may be handed to an operator, what the end user is told, and the wait (docs/handoff.md)',
+      properties: {
+        enabled: { type: 'boolean', description: 'Whether end users, rules, declines and the agent may ask for a human' },
+        message: { ...SHORT_TEXT(1000), description: 'Told to the end user when a handoff starts. Default: "Connecting you to a person…"' },
+        timeout_s: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 604800,
+          description: 'Seconds a request may wait for an operator; none: it waits until accepted',
+        },
+        timeout_message: { ...SHORT_TEXT(1000), description: 'Told to the end user when the wait times out' },
+        on_timeout: {
+          enum: ['agent', 'wait'],
+          default: 'agent',
+          description: '`agent`: the agent answers again; `wait`: the request stays pending (the end user is told once)',
         },
       },
     },

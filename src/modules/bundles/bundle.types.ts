@@ -148,7 +148,8 @@ export type RuleOperator = '<' | '<=' | '>' | '>=' | '=' | 'exists';
 export interface Rule {
   code: string;
   when: { param: string; op: RuleOperator; value?: Scalar };
-  action: 'block' | 'ask' | 'respond';
+  /** `handoff`: replies with `message` and hands the thread to an operator (when `handoff.enabled`). */
+  action: 'block' | 'ask' | 'respond' | 'handoff';
   message: string;
   asking_for?: string[];
 }
@@ -157,6 +158,20 @@ export interface Rule {
 export interface KnowledgeSettings {
   min_confidence?: number;
   decline_message?: string;
+  /** `handoff`: a decline hands the thread to an operator too (when `handoff.enabled`). Default `reply`. */
+  on_decline?: 'reply' | 'handoff';
+}
+
+/** Human handoff settings (docs/handoff.md). */
+export interface HandoffSettings {
+  enabled: boolean;
+  /** Told to the end user when a handoff starts. */
+  message?: string;
+  /** Seconds a request waits for an operator; none: until accepted. */
+  timeout_s?: number;
+  timeout_message?: string;
+  /** Default `agent`. */
+  on_timeout?: 'agent' | 'wait';
 }
 
 /** v2: a document the grounded engine may cite. */
@@ -196,4 +211,5 @@ export interface Bundle {
   knowledge?: KnowledgeDocument[];
   knowledge_settings?: KnowledgeSettings;
   embeddings?: EmbeddingsSettings;
+  handoff?: HandoffSettings;
 }

@@ -200,7 +200,12 @@ export class ChannelInboundService {
       }
       if (event.status !== 'completed') return;
       const turn = await this.conversations.turnForEvent(inbound.event_id, inbound.organization_id);
-      if (!turn) return;
+      if (!turn) {
+        // Completed without a turn: the message was recorded for an operator holding the thread (docs/handoff.md), who
+        // answers it; it is marked answered (by its event) with nothing sent.
+        await this.messages.markInboundAnswered(inbound.id, inbound.event_id);
+        continue;
+      }
       const replyId = await this.recordReply(inbound, turn);
       await this.messages.markInboundAnswered(inbound.id, turn.id);
       if (replyId) return this.outbound.enqueueQuietly(replyId);

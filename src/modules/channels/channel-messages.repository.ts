@@ -179,6 +179,15 @@ export class ChannelMessagesRepository {
     return rows.length > 0;
   }
 
+  /** Records an operator's message (or a handoff note) to the phone, once per thread item (its id); false when recorded before. */
+  async recordOperatorMessage(message: NewChannelMessage): Promise<boolean> {
+    const rows = await this.sql.rows(
+      `INSERT INTO channel_messages (${MESSAGE_COLUMNS}) VALUES (${MESSAGE_PLACEHOLDERS}) ON CONFLICT (id) DO NOTHING RETURNING id`,
+      messageValues(message),
+    );
+    return rows.length > 0;
+  }
+
   /** Starts a delivery attempt of a queued outbound message; undefined when it is no longer queued (idempotent jobs). */
   async beginAttempt(messageId: string): Promise<OutboundRow | undefined> {
     return this.sql.one<OutboundRow>(

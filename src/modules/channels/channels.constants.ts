@@ -13,6 +13,7 @@ export const channelExternalId = (channel: Channel, threadId: string) => `${chan
 
 /** Status of a channel message (and of a channel thread: its opening message's status). */
 export type ChannelMessageStatus = 'queued' | 'sent' | 'delivered' | 'undelivered' | 'received';
-export type ChannelMessageKind = 'opening' | 'inbound' | 'reply';
+/** `operator`: an operator's message, or a handoff note's text, sent to the phone (docs/handoff.md). */
+export type ChannelMessageKind = 'opening' | 'inbound' | 'reply' | 'operator';
 
 export const CHANNEL_LABEL: Record<Channel, string> = { whatsapp: 'WhatsApp', sms: 'SMS' };

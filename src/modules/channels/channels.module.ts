@@ -5,6 +5,7 @@ import { AppConfig } from '../../config/app-config.js';
 import { ConversationsModule } from '../conversations/conversations.module.js';
 import { EventsModule } from '../events/events.module.js';
 import { MessagingModule } from '../messaging/messaging.module.js';
+import { ChannelHandoffRelay } from './channel-handoff.relay.js';
 import { ChannelInboundService } from './channel-inbound.service.js';
 import { ChannelMessagesRepository } from './channel-messages.repository.js';
 import { ChannelOutboundService } from './channel-outbound.service.js';
@@ -33,6 +34,7 @@ import { SendersService } from './senders.service.js';
     ChannelOutboundService,
     ChannelThreadsService,
     ChannelInboundService,
+    ChannelHandoffRelay,
   ],
   exports: [ChannelInboundService, ChannelOutboundService],
 })

@@ -11,7 +11,15 @@ import { ThreadGoneError, TurnAlreadyRecordedError } from './conversations.error
 import {
   HISTORY_TURNS,
   type ChannelThread,
+  type ControlChanged,
+  type ControlChangeKind,
+  type ControlWrite,
   type DeletedThreads,
+  type InboxRow,
+  type MessageWrite,
+  type RecordedTurnWrite,
+  type ThreadControl,
+  type ThreadControlRow,
   type ExternalThread,
   type ItemKind,
   type MessageRow,
@@ -31,10 +39,11 @@ import {
 interface ThreadHistoryRow {
   id: string;
   user_id: string;
+  control: ThreadControl;
   /** The newest turn (null before the first). */
   latest: { id: string; agent_variables: Record<string, unknown>; version_id: string; revision_id: string } | null;
   /** The newest items, oldest first. */
-  items: Array<{ kind: ItemKind; text: string | null; image_url: string | null; turn_id: string | null }>;
+  items: Array<{ seq: number; kind: ItemKind; text: string | null; image_url: string | null; turn_id: string | null }>;
 }
 
 /**
@@ -44,7 +53,42 @@ interface ThreadHistoryRow {
 const HISTORY_ITEMS = HISTORY_TURNS * 2;
 
 const THREAD_COLUMNS = `id, organization_id, project_id, agent_id, user_id, external_id, title, runtime, version_tag, tools, rules,
-  params, interaction_count, last_interaction_at, created_at, updated_at`;
+  params, interaction_count, last_interaction_at, created_at, updated_at, control, assignee_id, handoff_reason, handoff_requested_at,
+  handoff_accepted_at, handoff_released_at`;
+/** What a control change or an item written outside a turn returns (`t`: the updated thread). */
+const CONTROL_COLUMNS = `t.id, t.organization_id, t.project_id, t.agent_id, t.user_id, t.channel, t.control, t.assignee_id, t.handoff_reason,
+  t.handoff_requested_at, t.handoff_accepted_at, t.handoff_released_at, t.last_item_seq AS item_seq`;
+
+/**
+ * Each control change: the state it may start from (a condition on `old`, the thread's row as locked before the
+ * change) and what it sets; `p` holds the values (`at`, `operator`, `reason`, `since`: the request a timeout answers,
+ * `timeout_to`: where a timeout moves control).
+ */
+const CONTROL_CHANGES: Record<ControlChangeKind, { from: string; set: string }> = {
+  requested: {
+    from: `old.control = 'agent'`,
+    set: `control = 'pending', assignee_id = NULL, handoff_reason = p.reason, handoff_requested_at = p.at, handoff_accepted_at = NULL,
+          handoff_released_at = NULL, handoff_timed_out_at = NULL`,
+  },
+  accepted: { from: `old.control = 'pending'`, set: `control = 'human', assignee_id = p.operator, handoff_accepted_at = p.at` },
+  // From the agent or a pending request; from `human` only when its operator is gone (a deleted user).
+  takeover: {
+    from: `(old.control <> 'human' OR old.assignee_id IS NULL)`,
+    set: `control = 'human', assignee_id = p.operator, handoff_accepted_at = p.at, handoff_released_at = NULL,
+          handoff_reason = CASE WHEN old.control = 'agent' THEN p.reason ELSE t.handoff_reason END,
+          handoff_requested_at = CASE WHEN old.control = 'agent' THEN p.at ELSE t.handoff_requested_at END,
+          handoff_timed_out_at = CASE WHEN old.control = 'agent' THEN NULL ELSE t.handoff_timed_out_at END`,
+  },
+  released: {
+    from: `old.control = 'human' AND old.assignee_id = p.operator`,
+    set: `control = 'agent', assignee_id = NULL, handoff_released_at = p.at`,
+  },
+  // Once per request: the request it was scheduled for, still pending, not timed out yet.
+  timed_out: {
+    from: `old.control = 'pending' AND old.handoff_requested_at = p.since AND old.handoff_timed_out_at IS NULL`,
+    set: `control = p.timeout_to, handoff_timed_out_at = p.at, handoff_released_at = CASE WHEN p.timeout_to = 'agent' THEN p.at END`,
+  },
+};
 const CHANNEL_THREAD_COLUMNS = 'id, organization_id, agent_id, user_id, external_id, channel, phone_number, sender_id, sender_number';
 
 const INTERACTION_COLUMNS = `id, organization_id, project_id, agent_id, thread_id, seq, source, user_id, agent_variables, trace, runtime,
@@ -62,14 +106,14 @@ const interactionValues = (seq: string) =>
  * a long reply is not escaped and parsed once more.) The thread row's lock orders two writers on one thread, so their
  * numbers never collide.
  */
-const insertItems = (base: string, first: number, count: number) => {
+const insertItems = (base: string, first: number, count: number, where = '') => {
   const rows = Array.from({ length: count }, (_, i) => {
     const p = first + i * 6;
     return `(${i + 1}, $${p}::char(24), $${p + 1}::varchar(16), $${p + 2}::varchar(255), $${p + 3}::text, $${p + 4}::text, $${p + 5}::json)`;
   });
   return `INSERT INTO thread_items (id, organization_id, thread_id, seq, turn_id, kind, author_id, text, image_url, content, created_at)
     SELECT x.id, $2, $5, ${base} + x.ord, $1, x.kind, x.author_id, x.text, x.image_url, x.content, $19
-      FROM thread, (VALUES ${rows.join(', ')}) AS x(ord, id, kind, author_id, text, image_url, content)`;
+      FROM thread, (VALUES ${rows.join(', ')}) AS x(ord, id, kind, author_id, text, image_url, content)${where}`;
 };
 
 const SEQ_INDEX = 'uq_interactions_thread_seq';
@@ -100,7 +144,7 @@ export class ConversationsRepository {
 
   async threadState(organizationId: string, agentId: string, threadId: string): Promise<ThreadState | undefined> {
     const row = await this.sql.one<ThreadHistoryRow>(
-      `SELECT t.id, t.user_id,
+      `SELECT t.id, t.user_id, t.control,
               (SELECT json_build_object('id', i.id, 'agent_variables', i.agent_variables, 'version_id', i.version_id,
                                         'revision_id', i.revision_id)
                  FROM interactions i WHERE i.thread_id = t.id ORDER BY i.seq DESC LIMIT 1) AS latest,
@@ -113,28 +157,32 @@ export class ConversationsRepository {
       'turn_find_thread',
     );
     if (!row) return undefined;
-    // The items of the newest HISTORY_TURNS turns: a turn's items are consecutive, so those are the newest turn ids seen.
-    const turns = new Set<string>();
+    // The messages of the newest HISTORY_TURNS exchanges: a turn's items are consecutive, so those are the newest turn
+    // ids seen; an operator's message (no turn) is an exchange of its own. Notes and tool steps are not messages.
+    const unit = (item: ThreadHistoryRow['items'][number]) => item.turn_id ?? (item.kind === 'operator' ? `item:${item.seq}` : null);
+    const units = new Set<string>();
     for (let i = row.items.length - 1; i >= 0; i -= 1) {
-      const turnId = row.items[i]!.turn_id;
-      if (turnId && !turns.has(turnId)) {
-        if (turns.size === HISTORY_TURNS) break;
-        turns.add(turnId);
+      const key = unit(row.items[i]!);
+      if (key && !units.has(key)) {
+        if (units.size === HISTORY_TURNS) break;
+        units.add(key);
       }
     }
     const history: ThreadState['history'] = [];
     let asked: { text: string | null; image_url: string | null } | undefined;
     for (const item of row.items) {
-      if (!item.turn_id || !turns.has(item.turn_id)) continue;
+      const key = unit(item);
+      if (!key || !units.has(key)) continue;
       if (item.kind === 'end_user') {
         if (item.text) history.push({ role: 'user', text: item.text });
         if (item.turn_id === row.latest?.id) asked = item;
-      } else if (item.kind === 'agent') history.push({ role: 'agent', text: item.text ?? '' });
+      } else if (item.kind === 'agent' || item.kind === 'operator') history.push({ role: 'agent', text: item.text ?? '' });
     }
     const { latest } = row;
     return {
       id: row.id,
       userId: row.user_id,
+      control: row.control,
       history,
       versionId: latest?.version_id ?? null,
       revisionId: latest?.revision_id ?? null,
@@ -146,11 +194,15 @@ export class ConversationsRepository {
    * Writes the turn; `TurnAlreadyRecordedError` when its event already has one. `attempt` wraps each try (a
    * transaction that also writes what reports the turn); a try that loses the seq race is retried whole.
    */
-  async recordTurn(turn: TurnRecord, attempt: (write: () => Promise<unknown>) => Promise<unknown> = (write) => write()): Promise<void> {
+  async recordTurn(
+    turn: TurnRecord,
+    attempt: (write: () => Promise<RecordedTurnWrite>) => Promise<unknown> = (write) => write(),
+  ): Promise<RecordedTurnWrite> {
     for (let tries = 0; ; tries += 1) {
       try {
-        await attempt(() => this.writeTurn(turn));
-        return;
+        let written: RecordedTurnWrite = { handedOff: null };
+        await attempt(async () => (written = await this.writeTurn(turn)));
+        return written;
       } catch (error) {
         if (turn.eventId && isUniqueViolation(error, EVENT_ID_INDEX)) throw new TurnAlreadyRecordedError(turn.eventId);
         if (isThreadGone(error)) throw new ThreadGoneError();
@@ -159,7 +211,7 @@ export class ConversationsRepository {
     }
   }
 
-  private writeTurn(turn: TurnRecord): Promise<unknown> {
+  private async writeTurn(turn: TurnRecord): Promise<RecordedTurnWrite> {
     const rules = turn.facets.rules.flatMap((r) =>
       r.outcome === 'passed'
         ? [r.code, `${r.code}:passed`]
@@ -202,8 +254,9 @@ export class ConversationsRepository {
       item.imageUrl,
       item.content && JSON.stringify(item.content),
     ]);
+    if (turn.handoff) return this.writeHandoffTurn(turn, interaction, itemValues, items.length);
     if (turn.newThread) {
-      return this.sql.rows(
+      await this.sql.rows(
         `WITH thread AS (
            INSERT INTO threads (id, organization_id, project_id, agent_id, user_id, external_id, title, runtime, version_tag,
                                 tools, rules, params, interaction_count, last_interaction_at, last_item_seq, created_at, updated_at)
@@ -214,8 +267,9 @@ export class ConversationsRepository {
         [...interaction, turn.newThread.externalId, turn.newThread.title, ...itemValues],
         `turn_insert_new_thread_${items.length}`,
       );
+      return { handedOff: null };
     }
-    return this.sql.rows(
+    await this.sql.rows(
       `WITH thread AS (
          UPDATE threads
             SET version_tag = $14, runtime = $10, interaction_count = interaction_count + 1,
@@ -228,6 +282,139 @@ export class ConversationsRepository {
        INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${interactionValues(NEXT_SEQ)})`,
       [...interaction, ...itemValues],
       `turn_insert_existing_thread_${items.length}`,
+    );
+    return { handedOff: null };
+  }
+
+  /**
+   * A turn that asks for a human: the same single statement, which also moves the thread from `agent` to `pending`
+   * (compare-and-set: a thread already handed over stays as it is, and its control note is not written) — the note,
+   * last of the turn's items, is numbered only when the change happened. A new thread starts `pending`.
+   */
+  private async writeHandoffTurn(
+    turn: TurnRecord,
+    interaction: unknown[],
+    itemValues: unknown[],
+    count: number,
+  ): Promise<RecordedTurnWrite> {
+    const reason = turn.handoff!.reason;
+    if (turn.newThread) {
+      const rows = await this.sql.rows<{ note_seq: number }>(
+        `WITH thread AS (
+           INSERT INTO threads (id, organization_id, project_id, agent_id, user_id, external_id, title, runtime, version_tag,
+                                tools, rules, params, interaction_count, last_interaction_at, last_item_seq, created_at, updated_at,
+                                control, handoff_reason, handoff_requested_at)
+           VALUES ($5, $2, $3, $4, $7, $25, $26, $10, $14, $21, $22, $23::jsonb, 1, $19, $24, $19, $19, 'pending', $27, $19)
+           RETURNING id
+         ), items AS (${insertItems('0', 28, count)})
+         INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${interactionValues('1')}) RETURNING $24::integer AS note_seq`,
+        [...interaction, turn.newThread.externalId, turn.newThread.title, reason, ...itemValues],
+        `turn_insert_new_thread_handoff_${count}`,
+      );
+      return { handedOff: { noteSeq: Number(rows[0]!.note_seq) } };
+    }
+    // In SET, columns are the row before the update: `control = 'agent'` is the compare of the compare-and-set.
+    const rows = await this.sql.rows<{ handed_off: boolean; note_seq: number }>(
+      `WITH thread AS (
+         UPDATE threads
+            SET version_tag = $14, runtime = $10, interaction_count = interaction_count + 1,
+                tools = ARRAY(SELECT DISTINCT unnest(tools || $21::text[])),
+                rules = ARRAY(SELECT DISTINCT unnest(rules || $22::text[])),
+                params = params || $23::jsonb, last_interaction_at = $19, updated_at = $19,
+                last_item_seq = last_item_seq + $24 - CASE WHEN control = 'agent' THEN 0 ELSE 1 END,
+                control = CASE WHEN control = 'agent' THEN 'pending' ELSE control END,
+                handoff_reason = CASE WHEN control = 'agent' THEN $25::varchar(500) ELSE handoff_reason END,
+                handoff_requested_at = CASE WHEN control = 'agent' THEN $19 ELSE handoff_requested_at END,
+                handoff_accepted_at = CASE WHEN control = 'agent' THEN NULL ELSE handoff_accepted_at END,
+                handoff_released_at = CASE WHEN control = 'agent' THEN NULL ELSE handoff_released_at END,
+                handoff_timed_out_at = CASE WHEN control = 'agent' THEN NULL ELSE handoff_timed_out_at END
+          WHERE id = $5
+          RETURNING control = 'pending' AND handoff_requested_at = $19 AS handed_off, last_item_seq
+       ), base AS (
+         SELECT handed_off, last_item_seq - $24 + CASE WHEN handed_off THEN 0 ELSE 1 END AS base FROM thread
+       ), items AS (${insertItems('(SELECT base FROM base)', 26, count, ` WHERE x.kind <> 'note' OR (SELECT handed_off FROM base)`)})
+       INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${interactionValues(NEXT_SEQ)})
+       RETURNING (SELECT handed_off FROM base) AS handed_off, (SELECT base FROM base) + $24 AS note_seq`,
+      [...interaction, reason, ...itemValues],
+      `turn_insert_existing_thread_handoff_${count}`,
+    );
+    const row = rows[0]!;
+    return { handedOff: row.handed_off ? { noteSeq: Number(row.note_seq) } : null };
+  }
+
+  /**
+   * Changes a thread's control by compare-and-set and writes its note, in one statement: the thread's row is locked,
+   * the change applies only from the state `CONTROL_CHANGES` allows, and the note takes the next item number. Undefined
+   * when the thread is not the organization's or is not in a state the change starts from.
+   */
+  async changeControl(write: ControlWrite): Promise<ControlChanged | undefined> {
+    const { from, set } = CONTROL_CHANGES[write.change];
+    const row = await this.sql.one<ThreadControlRow & { previous: ThreadControl }>(
+      `WITH p AS (
+         SELECT $3::timestamptz AS at, $4::char(24) AS operator, $5::varchar(500) AS reason, $6::timestamptz AS since,
+                $7::varchar(8) AS timeout_to
+       ), old AS (
+         SELECT id, control, assignee_id, handoff_requested_at, handoff_timed_out_at FROM threads
+          WHERE id = $1 AND organization_id = $2 FOR UPDATE
+       ), changed AS (
+         UPDATE threads t SET ${set}, last_item_seq = t.last_item_seq + 1, updated_at = p.at
+           FROM old, p WHERE t.id = old.id AND ${from}
+         RETURNING t.*, old.control AS previous
+       ), note AS (
+         INSERT INTO thread_items (id, organization_id, thread_id, seq, turn_id, kind, author_id, text, image_url, content, created_at)
+         SELECT $8::char(24), t.organization_id, t.id, t.last_item_seq, NULL, 'note', $4, $9::text, NULL, $10::json, $3 FROM changed t
+       )
+       SELECT ${CONTROL_COLUMNS}, t.previous FROM changed t`,
+      [
+        write.threadId.toLowerCase(),
+        write.organizationId,
+        write.at,
+        write.userId,
+        write.reason,
+        write.since ?? null,
+        write.timeoutTo ?? null,
+        write.noteId,
+        write.message,
+        JSON.stringify({ change: write.change, reason: write.reason, assignee_id: write.userId }),
+      ],
+      `threads_control_${write.change}`,
+    );
+    if (!row) return undefined;
+    const { previous, ...thread } = row;
+    return { thread, previous };
+  }
+
+  /**
+   * Writes a message outside a turn, by compare-and-set on the thread's control in the same statement: an operator's
+   * only while that operator holds the thread, an end user's only while the thread is not under agent control.
+   * Undefined when the thread is not the organization's (the agent's) or its control does not allow it.
+   */
+  appendMessage(write: MessageWrite): Promise<ThreadControlRow | undefined> {
+    const operator = write.kind === 'operator';
+    const values = [
+      write.threadId.toLowerCase(),
+      write.organizationId,
+      write.id,
+      write.turnId,
+      write.authorId,
+      write.kind,
+      write.text,
+      write.imageUrl,
+      write.at,
+    ];
+    return this.sql.one<ThreadControlRow>(
+      `WITH t AS (
+         UPDATE threads SET last_item_seq = last_item_seq + 1, updated_at = $9
+          WHERE id = $1 AND organization_id = $2 AND ${operator ? `control = 'human' AND assignee_id = $5` : `control <> 'agent' AND agent_id = $10`}
+         RETURNING *
+       ), item AS (
+         INSERT INTO thread_items (id, organization_id, thread_id, seq, turn_id, kind, author_id, text, image_url, content, created_at)
+         SELECT $3::char(24), t.organization_id, t.id, t.last_item_seq, $4::char(24), $6::varchar(16), $5::varchar(255), $7::text,
+                $8::text, NULL, $9 FROM t
+       )
+       SELECT ${CONTROL_COLUMNS} FROM t`,
+      operator ? values : [...values, write.agentId],
+      `threads_append_${write.kind}`,
     );
   }
 
@@ -352,9 +539,52 @@ export class ConversationsRepository {
   ): Promise<Page<T>> {
     return paginateSql<ThreadItemRow & Record<string, unknown>, T>(
       this.sql,
-      { select: 'SELECT t.id, t.title, t.created_at, t.version_tag, t.agent_id, t.user_id, t.external_id FROM threads t', where, params },
+      {
+        select:
+          'SELECT t.id, t.title, t.created_at, t.version_tag, t.agent_id, t.user_id, t.external_id, t.control, t.assignee_id FROM threads t',
+        where,
+        params,
+      },
       query,
       byCreatedAt('t', 'desc', unordered ? `(t.created_at + interval '0 seconds')` : 't.created_at'),
+      request,
+      toItem,
+    );
+  }
+
+  /**
+   * Threads waiting for or held by an operator, oldest request first (ix_threads_inbox): `control` narrows to one
+   * state, `assignee` to one operator's threads.
+   */
+  inbox<T>(
+    organizationId: string,
+    filter: { control?: 'pending' | 'human'; assignee?: string },
+    query: PageQuery,
+    request: PageRequest,
+    toItem: (row: InboxRow) => T,
+  ): Promise<Page<T>> {
+    const params = new SqlParams();
+    const where = [`t.organization_id = ${params.add(organizationId)}`, `t.control <> 'agent'`];
+    if (filter.control) where.push(`t.control = ${params.add(filter.control)}`);
+    if (filter.assignee) where.push(`t.assignee_id = ${params.add(filter.assignee)}`);
+    return paginateSql<InboxRow & Record<string, unknown>, T>(
+      this.sql,
+      {
+        select: `SELECT t.id, t.title, t.created_at, t.version_tag, t.agent_id, t.user_id, t.external_id, t.control, t.assignee_id,
+                        t.project_id, t.channel, t.handoff_reason, t.handoff_requested_at, t.handoff_accepted_at FROM threads t`,
+        where,
+        params,
+      },
+      query,
+      {
+        sortColumns: { requested_at: 't.handoff_requested_at' },
+        idColumn: 't.id',
+        sortValue: (row) => row.handoff_requested_at!.toISOString(),
+        sortKinds: { requested_at: 'timestamp' },
+        rowId: (row) => row.id,
+        defaultSort: 'requested_at',
+        defaultOrder: 'asc',
+      },
       request,
       toItem,
     );
@@ -389,15 +619,17 @@ export class ConversationsRepository {
     const select = (plan: KeysetPlan) => {
       // Positions are unique in a thread: the cursor's item itself is excluded here already.
       const from = plan.cursor ? ` AND seq ${plan.comparison} ${params.add(Math.floor(Number(plan.cursor.value)))}` : '';
-      return `SELECT m.id, m.role, m.text, m.created_at, m.interaction_id, m.image_url, m.reply, m.version_tag, m.input_tokens,
-             m.output_tokens, m.position
-        FROM (SELECT it.id, CASE it.kind WHEN 'end_user' THEN 'user' ELSE 'agent' END AS role, it.text, it.created_at,
-                     it.turn_id AS interaction_id, it.image_url, it.content AS reply, i.version_tag, i.input_tokens, i.output_tokens,
-                     it.seq AS position
-                FROM (SELECT id, seq, kind, text, image_url, content, created_at, turn_id FROM thread_items
-                       WHERE thread_id = ${thread} AND kind IN ('end_user', 'agent')${from}
+      // Items no engine turn produced (operator messages, control notes, end-user messages while a human held the
+      // thread) have no turn row: their turn columns are null.
+      return `SELECT m.id, m.role, m.text, m.created_at, m.interaction_id, m.author_id, m.image_url, m.reply, m.version_tag,
+             m.input_tokens, m.output_tokens, m.position
+        FROM (SELECT it.id, CASE it.kind WHEN 'end_user' THEN 'user' ELSE it.kind END AS role, it.text, it.created_at,
+                     it.turn_id AS interaction_id, it.author_id, it.image_url, it.content AS reply, i.version_tag, i.input_tokens,
+                     i.output_tokens, it.seq AS position
+                FROM (SELECT id, seq, kind, text, image_url, content, created_at, turn_id, author_id FROM thread_items
+                       WHERE thread_id = ${thread} AND kind IN ('end_user', 'agent', 'operator', 'note')${from}
                        ORDER BY seq ${plan.direction} LIMIT ${plan.size + 1}) it
-                JOIN interactions i ON i.id = it.turn_id) m`;
+                LEFT JOIN interactions i ON i.id = it.turn_id) m`;
     };
     return paginateSql<MessageRow & Record<string, unknown>, T>(
       this.sql,

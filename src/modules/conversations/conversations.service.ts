@@ -9,7 +9,13 @@ import type { ThreadListFilter } from './thread-list-filter.js';
 import { ConversationsRepository } from './conversations.repository.js';
 import type {
   ChannelThread,
+  ControlChanged,
+  ControlWrite,
   DeletedThreads,
+  InboxRow,
+  MessageWrite,
+  RecordedTurnWrite,
+  ThreadControlRow,
   ExternalThread,
   MessageRow,
   NewThread,
@@ -48,16 +54,104 @@ export class ConversationsService {
     return this.store.threadState(organizationId, agentId, threadId);
   }
 
-  /** Records one turn atomically; `TurnAlreadyRecordedError` when its event already has one. */
-  recordTurn(turn: TurnRecord): Promise<void> {
+  /**
+   * Records one turn atomically; `TurnAlreadyRecordedError` when its event already has one. A turn that asks for a
+   * human moves the thread to `pending` in the same statement (when the agent still held it) and announces the change.
+   */
+  recordTurn(turn: TurnRecord): Promise<RecordedTurnWrite> {
     // With a subscriber (a webhook), its work joins the turn's transaction; without, the turn is one statement.
-    if (!this.bus.wants('turn.recorded', turn)) return this.store.recordTurn(turn);
+    const reported = this.bus.wants('turn.recorded', turn);
+    if (!reported && !turn.handoff) return this.store.recordTurn(turn);
     return this.store.recordTurn(turn, (write) =>
       this.unitOfWork.run(async () => {
-        await write();
-        await this.bus.publish('turn.recorded', turn);
+        const written = await write();
+        if (reported) await this.bus.publish('turn.recorded', turn);
+        if (written.handedOff) {
+          await this.bus.publish('thread.control_changed', {
+            organizationId: turn.organizationId,
+            projectId: turn.projectId,
+            agentId: turn.agentId,
+            threadId: turn.threadId,
+            userId: turn.userId,
+            channel: turn.channel ?? null,
+            control: 'pending',
+            assignee: null,
+            change: 'requested',
+            previous: 'agent',
+            reason: turn.handoff!.reason,
+            requestedAt: turn.createdAt,
+            acceptedAt: null,
+            releasedAt: null,
+            note: { id: turn.handoff!.noteId, seq: written.handedOff.noteSeq, text: turn.handoff!.message },
+            at: turn.createdAt,
+          });
+        }
       }),
     );
+  }
+
+  /**
+   * Changes a thread's control by compare-and-set, with its note, and announces it in the same transaction (webhooks,
+   * audit of the operator's `audit` change). Undefined when the thread is not the organization's or not in a state the
+   * change starts from (the caller tells these apart with `findThread`).
+   */
+  changeControl(write: ControlWrite, audit?: (changed: ControlChanged) => Promise<void>): Promise<ControlChanged | undefined> {
+    return this.unitOfWork.run(async () => {
+      const changed = await this.store.changeControl(write);
+      if (!changed) return undefined;
+      const { thread, previous } = changed;
+      await this.bus.publish('thread.control_changed', {
+        ...handoffThread(thread),
+        change: write.change,
+        previous,
+        reason: thread.handoff_reason,
+        requestedAt: thread.handoff_requested_at,
+        acceptedAt: thread.handoff_accepted_at,
+        releasedAt: thread.handoff_released_at,
+        note: { id: write.noteId, seq: thread.item_seq, text: write.message },
+        at: write.at,
+      });
+      await audit?.(changed);
+      return changed;
+    });
+  }
+
+  /**
+   * Writes a message outside a turn by compare-and-set on the thread's control (an operator's while they hold the
+   * thread, an end user's while it is not under agent control) and announces it in the same transaction. Undefined
+   * when the control does not allow it (or the thread is not there).
+   */
+  appendMessage(write: MessageWrite, audit?: (thread: ThreadControlRow) => Promise<void>): Promise<ThreadControlRow | undefined> {
+    return this.unitOfWork.run(async () => {
+      const thread = await this.store.appendMessage(write);
+      if (!thread) return undefined;
+      await this.bus.publish('thread.message_created', {
+        ...handoffThread(thread),
+        message: {
+          id: write.id,
+          seq: thread.item_seq,
+          kind: write.kind,
+          authorId: write.authorId,
+          text: write.text,
+          imageUrl: write.imageUrl,
+          interactionId: write.turnId,
+          createdAt: write.at,
+        },
+      });
+      await audit?.(thread);
+      return thread;
+    });
+  }
+
+  /** Threads waiting for or held by an operator, oldest request first. */
+  inbox<T>(
+    organizationId: string,
+    filter: { control?: 'pending' | 'human'; assignee?: string },
+    query: PageQuery,
+    request: PageRequest,
+    toItem: (row: InboxRow) => T,
+  ): Promise<Page<T>> {
+    return this.store.inbox(organizationId, filter, query, request, toItem);
   }
 
   createThread(thread: NewThread): Promise<void> {
@@ -161,4 +255,18 @@ export class ConversationsService {
     const shares = await this.store.facetShares().catch(() => ({}));
     this.facetStats = { at: Date.now(), shares };
   }
+}
+
+/** The thread part of a handoff event. */
+function handoffThread(thread: ThreadControlRow) {
+  return {
+    organizationId: thread.organization_id,
+    projectId: thread.project_id,
+    agentId: thread.agent_id,
+    threadId: thread.id,
+    userId: thread.user_id,
+    channel: thread.channel,
+    control: thread.control,
+    assignee: thread.assignee_id,
+  };
 }

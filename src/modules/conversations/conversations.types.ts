@@ -17,6 +17,15 @@ export const HISTORY_TURNS = 6;
  */
 export type ItemKind = 'end_user' | 'agent' | 'operator' | 'tool_step' | 'note';
 
+/** Who holds a thread (docs/handoff.md): the agent answers, an operator is awaited, or an operator holds it. */
+export type ThreadControl = 'agent' | 'pending' | 'human';
+
+/**
+ * What changed a thread's control: a handoff was asked for (end user, rule, decline, agent tool), an operator accepted
+ * it, took the thread over, released it, or the request timed out (back to the agent, or still waiting).
+ */
+export type ControlChangeKind = 'requested' | 'accepted' | 'takeover' | 'released' | 'timed_out';
+
 /** One item to write; its position in the thread is given by the store, in write order. */
 export interface NewItem {
   id: string;
@@ -33,6 +42,9 @@ export interface NewItem {
 export interface ThreadState {
   id: string;
   userId: string;
+  /** Who holds the thread: a turn runs the engine only under `agent`. */
+  control: ThreadControl;
+  /** The end user's and the agent's messages, operators' messages as the agent's (they spoke for it). */
   history: Array<{ role: 'user' | 'agent'; text: string }>;
   /** The version and revision of the latest turn (null before the first): traffic routing keeps the thread on it. */
   versionId: string | null;
@@ -55,6 +67,26 @@ export interface TurnRecord extends TurnRecorded {
   runtimeBuild: string;
   revisionId: string;
   facets: TurnFacets;
+  /**
+   * The turn asks for a human (a rule's `handoff` action, a decline under `on_decline: "handoff"`, the agent-mode tool):
+   * the same statement moves the thread from `agent` to `pending` and writes the control note after the reply.
+   */
+  handoff?: TurnHandoff | null;
+  /** The thread's channel (`whatsapp`, `sms`) for a channel message's turn, else null. */
+  channel?: string | null;
+}
+
+/** A handoff a turn asks for. */
+export interface TurnHandoff {
+  reason: string;
+  /** The control note's id and text (the bundle's `handoff.message`, shown to the end user), written with the turn. */
+  noteId: string;
+  message: string | null;
+}
+
+/** What recording a turn changed beyond the turn: whether it handed the thread over (and the control note's position). */
+export interface RecordedTurnWrite {
+  handedOff: { noteSeq: number } | null;
 }
 
 /** The items a turn produced, in thread order. */
@@ -71,6 +103,10 @@ export function turnItems(turn: TurnRecord): NewItem[] {
     });
   }
   items.push({ id: turn.replyMessageId, kind: 'agent', authorId: null, text: turn.replyText, imageUrl: null, content: turn.reply });
+  if (turn.handoff) {
+    const content = { change: 'requested', reason: turn.handoff.reason, assignee_id: null };
+    items.push({ id: turn.handoff.noteId, kind: 'note', authorId: null, text: turn.handoff.message, imageUrl: null, content });
+  }
   return items;
 }
 
@@ -99,23 +135,98 @@ export interface ThreadRow {
   last_interaction_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  control: ThreadControl;
+  assignee_id: string | null;
+  handoff_reason: string | null;
+  handoff_requested_at: Date | null;
+  handoff_accepted_at: Date | null;
+  handoff_released_at: Date | null;
 }
 
-export type ThreadItemRow = Pick<ThreadRow, 'id' | 'title' | 'created_at' | 'version_tag' | 'agent_id' | 'user_id' | 'external_id'>;
+export type ThreadItemRow = Pick<
+  ThreadRow,
+  'id' | 'title' | 'created_at' | 'version_tag' | 'agent_id' | 'user_id' | 'external_id' | 'control' | 'assignee_id'
+>;
 
-/** One transcript message: an end-user or agent item with the turn that produced it. */
+/** A thread waiting for or held by an operator, as the inbox lists it. */
+export type InboxRow = ThreadItemRow &
+  Pick<ThreadRow, 'project_id' | 'handoff_reason' | 'handoff_requested_at' | 'handoff_accepted_at'> & { channel: string | null };
+
+/**
+ * One transcript message: an end-user, agent or operator item, or a control note, with the turn that produced it
+ * (null for items no engine turn produced: operator messages, notes, end-user messages recorded while a human held the thread).
+ */
 export interface MessageRow {
   id: string;
-  role: 'user' | 'agent';
+  role: 'user' | 'agent' | 'operator' | 'note';
   text: string | null;
   created_at: Date;
-  interaction_id: string;
+  interaction_id: string | null;
+  author_id: string | null;
   image_url: string | null;
   reply: Record<string, unknown> | null;
-  version_tag: string;
-  input_tokens: number;
-  output_tokens: number;
+  version_tag: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
   position: number;
+}
+
+/** A thread's control and who it belongs to, as a control change or an item written outside a turn returns it. */
+export interface ThreadControlRow {
+  id: string;
+  organization_id: string;
+  project_id: string;
+  agent_id: string;
+  user_id: string;
+  channel: string | null;
+  control: ThreadControl;
+  assignee_id: string | null;
+  handoff_reason: string | null;
+  handoff_requested_at: Date | null;
+  handoff_accepted_at: Date | null;
+  handoff_released_at: Date | null;
+  /** The position of the item this write added. */
+  item_seq: number;
+}
+
+/** A control change to make by compare-and-set (ConversationsService.changeControl). */
+export interface ControlWrite {
+  organizationId: string;
+  threadId: string;
+  change: ControlChangeKind;
+  at: Date;
+  /** The operator (accepted, takeover, released: the assignee it must be), else null. */
+  userId: string | null;
+  /** Why a handoff was asked for (requested, takeover from the agent). */
+  reason: string | null;
+  /** timed_out: the request it answers (`handoff_requested_at`), and where control goes (`agent` or stays `pending`). */
+  since?: Date;
+  timeoutTo?: 'agent' | 'pending';
+  /** The control note: its id and the text the end user is shown (null: none). */
+  noteId: string;
+  message: string | null;
+}
+
+/** A control change that happened: the thread after it and the state before. */
+export interface ControlChanged {
+  thread: ThreadControlRow;
+  previous: ThreadControl;
+}
+
+/** A message written outside a turn: an operator's, or an end user's while the thread is not under agent control. */
+export interface MessageWrite {
+  organizationId: string;
+  threadId: string;
+  /** The end user's message: the agent it was sent to (a token acts as one agent). */
+  agentId?: string;
+  kind: 'end_user' | 'operator';
+  id: string;
+  /** end_user: the id the 202 answers as `interaction_id` (no engine ran; no turn row is written). */
+  turnId: string | null;
+  authorId: string;
+  text: string | null;
+  imageUrl: string | null;
+  at: Date;
 }
 
 /** An interaction's trace with what it is addressed by. */

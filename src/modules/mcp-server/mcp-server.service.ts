@@ -5,6 +5,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import { AppError } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
 import { actingAgentId, type Principal } from '../auth/principal.js';
+import { isHeld } from '../messaging/dto/message-response.dto.js';
 import { TurnPipeline } from '../messaging/turn-pipeline.js';
 import { DEFAULT_MCP_USER, parseSendMessageArguments, SEND_MESSAGE_TOOL } from './send-message.tool.js';
 import type { McpMessageDto } from './dto/mcp-message.dto.js';
@@ -76,6 +77,13 @@ export class McpServerService {
           userId: userId ?? (threadId ? undefined : defaultUser(who)),
         },
       );
+      if (isHeld(reply)) {
+        // A human holds the thread (docs/handoff.md): the message was recorded for the operator, no engine ran.
+        return {
+          content: [{ type: 'text', text: HELD_TEXT[reply.control] }],
+          structuredContent: { thread_id: reply.thread_id, interaction_id: reply.interaction_id, control: reply.control },
+        };
+      }
       return {
         content: [{ type: 'text', text: reply.message.text }],
         structuredContent: { thread_id: reply.thread_id, interaction_id: reply.interaction_id, message: reply.message },
@@ -87,6 +95,11 @@ export class McpServerService {
     }
   }
 }
+
+const HELD_TEXT = {
+  pending: 'Your message was passed on: the conversation is waiting for a human operator, who will answer in this thread.',
+  human: 'Your message was passed on to the human operator who holds this conversation.',
+} as const;
 
 function toolError(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };

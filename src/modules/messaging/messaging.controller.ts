@@ -1,11 +1,19 @@
-import { Body, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Body, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { MessagingController as Messaging } from '../auth/decorators/surface.decorators.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { ApiExampleBody } from '../../common/swagger/api-example-body.decorator.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import { actingAgentId, type Principal } from '../auth/principal.js';
-import { FollowupSuggestionsResponseDto, SendMessageResponseDto, WelcomeMessageResponseDto } from './dto/message-response.dto.js';
+import {
+  FollowupSuggestionsResponseDto,
+  HeldMessageResponseDto,
+  isHeld,
+  SendMessageResponseDto,
+  WelcomeMessageResponseDto,
+  type TurnOutcome,
+} from './dto/message-response.dto.js';
 import { FollowupSuggestionsRequestDto, RerunDto, SendMessageDto, ThreadIdParams, toTurnRequest } from './dto/send-message.dto.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { MessagingService } from './messaging.service.js';
@@ -29,13 +37,21 @@ export class MessagingController {
     summary: 'Send an end-user message and get the reply',
     description:
       'Without `thread_id` a new thread starts; to continue it, send the `thread_id` of the reply. The live version answers. ' +
-      'For token-by-token output use POST /messaging/v1/messages/stream (same body).',
+      'For token-by-token output use POST /messaging/v1/messages/stream (same body). While the thread waits for or is held by ' +
+      'an operator (docs/handoff.md) the message is recorded for them, no engine runs, and the answer is 202 with the control.',
   })
   @ApiExampleBody(SendMessageDto, SEND_EXAMPLES)
   @ApiOkResponse({ type: SendMessageResponseDto })
+  @ApiAcceptedResponse({ type: HeldMessageResponseDto, description: 'The thread is not under agent control: recorded for the operator' })
   @ApiErrors(...SEND_ERRORS, 413, 504)
-  send(@CurrentPrincipal() who: Principal, @Body() body: SendMessageDto): Promise<SendMessageResponseDto> {
-    return this.turns.run(caller(who), toTurnRequest(body, 'json'));
+  async send(
+    @CurrentPrincipal() who: Principal,
+    @Body() body: SendMessageDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<TurnOutcome> {
+    const outcome = await this.turns.run(caller(who), toTurnRequest(body, 'json'));
+    if (isHeld(outcome)) void reply.status(202);
+    return outcome;
   }
 
   @Idempotent()
@@ -48,13 +64,26 @@ export class MessagingController {
   })
   @ApiExampleBody(RerunDto, { trace: { summary: 'Rerun and include the reasoning trace', value: { include_trace: true } } })
   @ApiOkResponse({ type: SendMessageResponseDto })
-  @ApiErrors(400, 403, { status: 404, code: 'not_found', message: 'Thread not found' }, 422, 502, 504)
-  rerun(
+  @ApiErrors(
+    400,
+    403,
+    { status: 404, code: 'not_found', message: 'Thread not found' },
+    { status: 409, code: 'handoff_conflict', message: 'The thread is under human control: nothing is rerun' },
+    422,
+    502,
+    504,
+  )
+  async rerun(
     @CurrentPrincipal() who: Principal,
     @Param() { threadId }: ThreadIdParams,
     @Body() body: RerunDto = {},
   ): Promise<SendMessageResponseDto> {
-    return this.turns.run(caller(who), { origin: { kind: 'rerun' }, threadId, includeTrace: body?.include_trace ?? false });
+    // Admission refuses a rerun of a thread the agent does not hold, so the outcome is always an answer.
+    return (await this.turns.run(caller(who), {
+      origin: { kind: 'rerun' },
+      threadId,
+      includeTrace: body?.include_trace ?? false,
+    })) as SendMessageResponseDto;
   }
 
   @Get('welcome-message')

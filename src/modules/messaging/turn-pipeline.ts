@@ -1,18 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '../../common/errors/app-error.js';
+import { ConflictError, NotFoundError } from '../../common/errors/app-error.js';
 import { newId } from '../../common/ids/new-id.js';
+import { DEFAULT_HANDOFF_MESSAGE, handoffSettings } from '../bundles/handoff-defaults.js';
 import { TurnAlreadyRecordedError } from '../conversations/conversations.errors.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
-import type { ThreadState, TurnRecord } from '../conversations/conversations.types.js';
+import type { ThreadState, TurnHandoff, TurnRecord } from '../conversations/conversations.types.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { RuntimeService } from '../runtime/runtime.service.js';
 import type { EngineTurn, TurnInput, TurnResult } from '../runtime/runtime.types.js';
-import type { MessageDto, SendMessageResponseDto } from './dto/message-response.dto.js';
+import type { HeldMessageResponseDto, MessageDto, SendMessageResponseDto, TurnOutcome } from './dto/message-response.dto.js';
+import { HANDOFF_CONFLICT } from './messaging.errors.js';
 import { LiveAgentsService, type LiveAgent } from './live-agents.service.js';
 import { KeyedQueue } from './thread-queue.js';
 import { originEvent, originSurface, type TurnCaller, type TurnRequest, type TurnStreamEvent } from './turn.types.js';
 
 const TITLE_LENGTH = 80;
+/** Admissions of one message while its thread changes hands under it (each change is an operator's action). */
+const HOLD_ATTEMPTS = 3;
 
 /** The reply's link and the version's greeting, as recorded and as answered. */
 interface Reply {
@@ -27,16 +31,22 @@ interface Admission {
   agent: LiveAgent;
 }
 
+/** Admission of a message into a thread the agent does not hold: it is recorded for the operator, no engine runs. */
+interface HeldAdmission {
+  held: ThreadState;
+  request: TurnRequest & { userId: string };
+}
+
 /**
  * The one turn pipeline every surface runs (JSON send, SSE, WebSocket, events webhook, channels, rerun):
  *
  * 1. **admit** — an event answered already is not answered again (its turn is written at most once); the thread is
- *    read (turns on one thread run one after the other, in arrival order) and its control decided — today always the
- *    agent's; a thread a human holds (handoff) will record the end-user item here and run no engine; the traffic
- *    split routes the thread to its arm.
+ *    read (turns on one thread run one after the other, in arrival order) with its control, in the same read: a thread
+ *    waiting for or held by an operator records the end-user message and runs no engine (202, docs/handoff.md); the
+ *    traffic split routes the thread to its arm.
  * 2. **context** — the thread's recent items become the engine's history.
  * 3. **engine** — one step of the engine, streamed or not (agent mode makes this a loop of steps, each a tool-step item).
- * 4. **record** — the turn and its items in one statement.
+ * 4. **record** — the turn and its items in one statement (with the move to `pending` when the turn asks for a human).
  * 5. **publish** — metrics, and the reply as every surface answers it (streaming surfaces close with it).
  *
  * docs/conversation-core.md describes the stages and the seams.
@@ -57,17 +67,27 @@ export class TurnPipeline {
    * errors thrown before the first event are ordinary request errors. An event whose turn is already recorded throws
    * `TurnAlreadyRecordedError` (before the engine runs, or at the write when another attempt won the race).
    */
-  async run(caller: TurnCaller, request: TurnRequest, onEvent?: (event: TurnStreamEvent) => void): Promise<SendMessageResponseDto> {
+  async run(caller: TurnCaller, request: TurnRequest, onEvent?: (event: TurnStreamEvent) => void): Promise<TurnOutcome> {
     // A later attempt of an event may find its turn written (an earlier attempt died before completing the event).
     const event = originEvent(request.origin);
     if (event?.retried && (await this.conversations.turnForEvent(event.eventId))) throw new TurnAlreadyRecordedError(event.eventId);
     const live = await this.live.get(caller.organizationId, caller.agentId);
     // Begun with the live version first: a bad runtime pin is refused before any thread is read.
     const liveEngine = this.runtime.begin(live.prepared, request.runtimeVersion);
-    const turn = async (threadId: string | null) => {
-      const admission = await this.admit(caller, request, threadId);
-      const engine = admission.agent === live ? liveEngine : this.runtime.begin(admission.agent.prepared, request.runtimeVersion);
-      return this.answer(admission, engine, onEvent);
+    const turn = async (threadId: string | null): Promise<TurnOutcome> => {
+      for (let attempt = 1; ; attempt += 1) {
+        const admission = await this.admit(caller, request, threadId);
+        if (!('held' in admission)) {
+          const engine = admission.agent === live ? liveEngine : this.runtime.begin(admission.agent.prepared, request.runtimeVersion);
+          return this.answer(admission, engine, onEvent);
+        }
+        const held = await this.hold(caller, admission, onEvent);
+        if (held) return held;
+        // The agent holds the thread again (released between the read and the write): admitted anew, it answers.
+        if (attempt === HOLD_ATTEMPTS) {
+          throw new ConflictError(HANDOFF_CONFLICT, 'The thread kept changing hands while the message was sent; send it again');
+        }
+      }
     };
     if (!request.threadId) return turn(null);
     const threadId = request.threadId.toLowerCase();
@@ -75,7 +95,7 @@ export class TurnPipeline {
   }
 
   /** Admit: the thread (read in its queue), the end-user turn to answer, the arm that answers. */
-  private async admit(caller: TurnCaller, request: TurnRequest, threadId: string | null): Promise<Admission> {
+  private async admit(caller: TurnCaller, request: TurnRequest, threadId: string | null): Promise<Admission | HeldAdmission> {
     if (threadId === null) {
       if (!request.userId) throw new Error('A turn on a new thread needs its end user');
       const placement = { userId: request.userId, versionId: null, revisionId: null };
@@ -85,6 +105,13 @@ export class TurnPipeline {
     const thread = await this.conversations.threadState(caller.organizationId, caller.agentId, threadId);
     if (!thread) throw new NotFoundError('Thread');
     let turnRequest: Admission['request'];
+    if (thread.control !== 'agent') {
+      // Thread control: an operator is awaited or holds the thread. A rerun would run the engine: refused.
+      if (request.origin.kind === 'rerun') {
+        throw new ConflictError(HANDOFF_CONFLICT, `The thread is under ${thread.control} control: nothing is rerun`);
+      }
+      return { held: thread, request: { ...request, userId: request.userId ?? thread.userId } };
+    }
     if (request.origin.kind === 'rerun') {
       // A rerun answers the thread's last end-user turn again.
       if (!thread.last) throw new NotFoundError('Thread');
@@ -93,10 +120,36 @@ export class TurnPipeline {
     } else {
       turnRequest = { ...request, userId: request.userId ?? thread.userId };
     }
-    // Thread control: the agent holds every thread today. Handoff adds the human-held case here: record the end-user
-    // item, run no engine, answer with the thread's control.
     const agent = await this.live.route(caller.organizationId, caller.agentId, thread, 'already_counted');
     return { thread, request: turnRequest, agent };
+  }
+
+  /**
+   * A message into a thread the agent does not hold: recorded (compare-and-set on the control, in the item's own
+   * statement) for the operator, no engine, no tokens. Undefined when the agent holds the thread again by now.
+   */
+  private async hold(
+    caller: TurnCaller,
+    { held, request }: HeldAdmission,
+    onEvent?: (event: TurnStreamEvent) => void,
+  ): Promise<HeldMessageResponseDto | undefined> {
+    const interactionId = newId();
+    const written = await this.conversations.appendMessage({
+      organizationId: caller.organizationId,
+      threadId: held.id,
+      agentId: caller.agentId,
+      kind: 'end_user',
+      id: newId(),
+      turnId: interactionId,
+      authorId: request.userId,
+      text: request.text ?? null,
+      imageUrl: request.imageUrl ?? null,
+      at: new Date(),
+    });
+    if (!written) return undefined;
+    onEvent?.({ type: 'thread', thread_id: held.id, interaction_id: interactionId, runtime: 'v1' });
+    // The write's condition excludes `agent`: the thread waits for or is held by an operator.
+    return { thread_id: held.id, interaction_id: interactionId, control: written.control === 'human' ? 'human' : 'pending' };
   }
 
   /** Context, engine, record, publish. */
@@ -119,9 +172,34 @@ export class TurnPipeline {
     }
     const reply = { url: replyUrl(result), welcome: engine.welcomeMessage };
     const record = this.record(threadId, interactionId, thread, request, agent, result, reply);
-    await this.conversations.recordTurn(record).catch(timer.failed);
+    const written = await this.conversations.recordTurn(record).catch(timer.failed);
     timer.completed(result.usage);
-    return this.publish(record, result, reply, request.includeTrace ?? false);
+    const outcome = this.publish(record, result, reply, request.includeTrace ?? false);
+    if (written.handedOff) outcome.control = 'pending';
+    return outcome;
+  }
+
+  /**
+   * Whether the turn asks for a human, when the revision enables handoff: the engine says so itself (agent mode's
+   * `handoff_to_human`), a fired rule has the `handoff` action, or a v2 decline under `on_decline: "handoff"`.
+   */
+  private handoffOf(agent: LiveAgent, result: TurnResult): TurnHandoff | null {
+    const { bundle } = agent.prepared;
+    const settings = handoffSettings(bundle);
+    if (!settings) return null;
+    let reason: string | null = result.handoff ? `agent: ${result.handoff.reason}` : null;
+    if (!reason && result.trace.runtime === 'v1') {
+      const rule = result.facets.rules.find(
+        (r) => r.outcome === 'fired' && bundle.rules?.some((candidate) => candidate.code === r.code && candidate.action === 'handoff'),
+      );
+      if (rule) reason = `rule: ${rule.code}`;
+    }
+    if (!reason && result.trace.runtime === 'v2' && bundle.knowledge_settings?.on_decline === 'handoff') {
+      const { trace } = result;
+      const declined = trace.checks.some((c) => c.name === 'answerable' && !c.passed) || trace.model_decline?.declined === true;
+      if (declined) reason = 'decline';
+    }
+    return reason ? { reason: reason.slice(0, 500), noteId: newId(), message: settings.message ?? DEFAULT_HANDOFF_MESSAGE } : null;
   }
 
   /** Context: the end-user turn with the thread's recent items as history. */
@@ -194,6 +272,8 @@ export class TurnPipeline {
       facets: result.facets,
       createdAt: new Date(),
       eventId: originEvent(origin)?.eventId ?? null,
+      handoff: this.handoffOf(agent, result),
+      channel: origin.kind === 'channel' ? origin.channel : null,
     };
   }
 

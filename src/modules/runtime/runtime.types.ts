@@ -65,6 +65,11 @@ export interface TurnResult {
   runtime: 'v1' | 'v2';
   /** The engine build that answered, e.g. `1.0.0` or `2.1.0`. */
   runtimeBuild: string;
+  /**
+   * The engine asks for a human itself (agent mode's `handoff_to_human` tool, with the model's reason). Rules and
+   * declines need not set it: the turn pipeline reads them from the trace (docs/handoff.md).
+   */
+  handoff?: { reason: string };
 }
 
 /** Agent mode: a tool call as it starts and ends (`step` stream events, docs/agents.md). */

@@ -3,6 +3,8 @@ import type { IncomingMessage } from 'node:http';
 import { Injectable, Logger, type BeforeApplicationShutdown, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import secureJson from 'secure-json-parse';
 import type { WebSocket, RawData } from 'ws';
+import type { ThreadLiveUpdate } from '../../common/bus/event-map.js';
+import { OnBusEvent } from '../../common/bus/on-bus-event.decorator.js';
 import { AppError, ValidationError } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
 import { upgradeClientAddress } from '../../common/http/client-address.js';
@@ -36,6 +38,8 @@ export const BEARER_SUBPROTOCOL = 'bearer';
 const SHUTDOWN_GRACE_MS = 10_000;
 /** Credential re-checks run at once after a revocation; the first of each credential reloads it, the rest hit the cache. */
 const RECHECK_CONCURRENCY = 8;
+/** Threads a session follows for operator messages and control changes (the latest it sent messages to). */
+const MAX_FOLLOWED_THREADS = 100;
 
 const validation = createValidationPipe();
 
@@ -51,6 +55,8 @@ interface Session {
   /** Resolves true once authenticated (false when the socket was closed for its credentials). */
   ready: Promise<boolean>;
   inFlight: Set<string>;
+  /** Threads this session sent messages to: it is pushed their operator messages and control changes (docs/handoff.md). */
+  followed: Set<string>;
   frames: FrameBucket;
   expiry?: NodeJS.Timeout;
   alive: boolean;
@@ -115,6 +121,7 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
       socket,
       ready: Promise.resolve(false),
       inFlight: new Set(),
+      followed: new Set(),
       frames: new FrameBucket(framesPerSecond, frameBurst),
       alive: true,
     };
@@ -139,6 +146,20 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
       const left = (this.perCredential.get(session.rateLimitSubject) ?? 1) - 1;
       if (left > 0) this.perCredential.set(session.rateLimitSubject, left);
       else this.perCredential.delete(session.rateLimitSubject);
+    }
+  }
+
+  /**
+   * An operator's message or a control change on a thread (any process: `thread.live` is broadcast): pushed as a
+   * `message` or `control` frame with a null `id` to this process's sessions that follow the thread.
+   */
+  @OnBusEvent('thread.live')
+  pushLive(update: ThreadLiveUpdate): void {
+    for (const session of this.sessions.values()) {
+      const { caller } = session;
+      if (update.audience !== 'everyone' || !caller || caller.organizationId !== update.organizationId) continue;
+      if (caller.agentId !== update.agentId) continue;
+      if (session.followed.has(update.threadId)) this.send(session, { type: update.event, id: null, ...update.data });
     }
   }
 
@@ -287,7 +308,10 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
       // Token-by-token streaming over the session is for v1 agents (spec "Stream events"); v2 gets the final message.
       let deltas = false;
       const outcome = await this.turnPipeline.run(caller, toTurnRequest(dto, 'ws'), (event: TurnStreamEvent) => {
-        if (event.type === 'thread') deltas = event.runtime === 'v1';
+        if (event.type === 'thread') {
+          deltas = event.runtime === 'v1';
+          this.follow(session, event.thread_id);
+        }
         if (event.type !== 'delta' || deltas) emit(toStreamEvent(event));
       });
       for (const event of closingEvents(outcome)) emit(event);
@@ -297,6 +321,12 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
       }
       this.sendError(session, id, error, requestId);
     }
+  }
+
+  private follow(session: Session, threadId: string): void {
+    session.followed.delete(threadId);
+    session.followed.add(threadId);
+    if (session.followed.size > MAX_FOLLOWED_THREADS) session.followed.delete(session.followed.values().next().value!);
   }
 
   /**

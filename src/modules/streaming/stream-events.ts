@@ -1,14 +1,16 @@
 import { AppError, type ErrorDetail } from '../../common/errors/app-error.js';
 import { ErrorCode } from '../../common/errors/error-code.js';
 import { errorEnvelope, type ErrorEnvelope } from '../../common/errors/error-envelope.js';
-import type { SendMessageResponseDto } from '../messaging/dto/message-response.dto.js';
+import { isHeld, type SendMessageResponseDto, type TurnOutcome } from '../messaging/dto/message-response.dto.js';
 import type { TurnStreamEvent } from '../messaging/turn.types.js';
 import type { CardDto, StepProgress } from '../runtime/runtime.types.js';
 
 /**
  * The events of one streamed turn (docs/streaming.md), in order: `thread` → `step`* (agent mode, docs/agents.md) →
- * `delta`* → `card`* → `message` → `suggestions` → `done`; or `error` (then nothing) once the stream has begun. WebSocket frames carry the same
- * payloads with `type` and the client's request `id` at the top level.
+ * `delta`* → `card`* → `message` → `suggestions` → (`control` when the turn handed the thread over) → `done`; or
+ * `error` (then nothing) once the stream has begun. While the thread waits for or is held by an operator: `thread` →
+ * `control` → `done` (docs/handoff.md). WebSocket frames carry the same payloads with `type` and the client's request
+ * `id` at the top level.
  */
 export type StreamEvent =
   | { event: 'thread'; data: { thread_id: string; interaction_id: string } }
@@ -17,6 +19,7 @@ export type StreamEvent =
   | { event: 'card'; data: { card: CardDto } }
   | { event: 'message'; data: SendMessageResponseDto }
   | { event: 'suggestions'; data: { thread_id: string; interaction_id: string; followup_suggestions: string[] } }
+  | { event: 'control'; data: { thread_id: string; interaction_id: string; control: 'pending' | 'human' } }
   | { event: 'done'; data: Record<string, never> }
   | { event: 'error'; data: ErrorEnvelope };
 
@@ -25,14 +28,26 @@ export type StreamEventName = StreamEvent['event'];
 /** The last events of a stream: nothing follows them. */
 export const isTerminal = (event: string): boolean => event === 'done' || event === 'error';
 
-/** `message` → `suggestions` → `done`: what follows the engine's events once the turn is saved. */
-export function closingEvents(outcome: SendMessageResponseDto): StreamEvent[] {
+/**
+ * `message` → `suggestions` (→ `control`) → `done`: what follows the engine's events once the turn is saved; for a
+ * message recorded while the thread is not under agent control, `control` → `done`.
+ */
+export function closingEvents(outcome: TurnOutcome): StreamEvent[] {
   const { thread_id, interaction_id } = outcome;
-  return [
-    { event: 'message', data: outcome },
-    { event: 'suggestions', data: { thread_id, interaction_id, followup_suggestions: outcome.message.followup_suggestions ?? [] } },
-    { event: 'done', data: {} },
+  if (isHeld(outcome)) {
+    return [
+      { event: 'control', data: { thread_id, interaction_id, control: outcome.control } },
+      { event: 'done', data: {} },
+    ];
+  }
+  const answered: SendMessageResponseDto = outcome;
+  const events: StreamEvent[] = [
+    { event: 'message', data: answered },
+    { event: 'suggestions', data: { thread_id, interaction_id, followup_suggestions: answered.message.followup_suggestions ?? [] } },
   ];
+  if (answered.control) events.push({ event: 'control', data: { thread_id, interaction_id, control: answered.control } });
+  events.push({ event: 'done', data: {} });
+  return events;
 }
 
 /** The HTTP error envelope's fields for any failure (unexpected ones become a 500 `internal_error`, no internals). */

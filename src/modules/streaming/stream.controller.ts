@@ -12,6 +12,7 @@ import { SendMessageDto } from '../messaging/dto/send-message.dto.js';
 import {
   STREAM_EVENT_MODELS,
   StreamCardEventDto,
+  StreamControlEventDto,
   StreamDeltaEventDto,
   StreamErrorEventDto,
   StreamMessageEventDto,
@@ -34,6 +35,8 @@ const EVENTS_DESCRIPTION = [
   `\`delta\` ([payload](${getSchemaPath(StreamDeltaEventDto)}), repeated) →`,
   `\`card\` ([payload](${getSchemaPath(StreamCardEventDto)}), optional, repeated) → \`message\` ([payload](${getSchemaPath(StreamMessageEventDto)})) →`,
   `\`suggestions\` ([payload](${getSchemaPath(StreamSuggestionsEventDto)})) → \`done\` (\`{}\`).`,
+  `While the thread waits for or is held by an operator (docs/handoff.md): \`thread\` → \`control\` ([payload](${getSchemaPath(StreamControlEventDto)})) → \`done\`;`,
+  'a turn that hands the thread over sends `control` before `done`.',
   `A failure after the first event is an \`error\` event ([payload](${getSchemaPath(StreamErrorEventDto)})) and the stream ends.`,
   'A `: ping` comment line keeps idle streams open. Concatenated deltas equal `message.text`.',
 ].join(' ');
@@ -48,6 +51,7 @@ const SSE_MEDIA_TYPE = {
     card: { $ref: getSchemaPath(StreamCardEventDto) },
     message: { $ref: getSchemaPath(StreamMessageEventDto) },
     suggestions: { $ref: getSchemaPath(StreamSuggestionsEventDto) },
+    control: { $ref: getSchemaPath(StreamControlEventDto) },
     done: { type: 'object', additionalProperties: false, description: 'The turn is finished: `{}`' },
     error: { $ref: getSchemaPath(StreamErrorEventDto) },
   },

@@ -4,6 +4,8 @@ import type {
   EventCompleted,
   EventFailed,
   LiveRevisionChange,
+  ThreadControlChanged,
+  ThreadMessageCreated,
   ThreadOpened,
   ThreadsDeleted,
   TurnRecorded,
@@ -31,6 +33,14 @@ export interface WebhookMessage<T extends WebhookEventType = WebhookEventType> {
   occurredAt: Date;
   data: WebhookData[T];
 }
+
+/** The webhook of each control change: a request (a timeout that keeps waiting is none), a hold, a return to the agent. */
+const handoffType = (change: ThreadControlChanged | null): WebhookEventType | null => {
+  if (!change) return null;
+  if (change.control === 'human') return 'thread.handoff_accepted';
+  if (change.control === 'agent') return 'thread.handoff_released';
+  return change.change === 'requested' ? 'thread.handoff_requested' : null;
+};
 
 /** Whether the organization's endpoints subscribe to `type`; for a null payload, any organization's (no I/O). */
 const wanted = (outbox: WebhookOutbox, change: { organizationId: string } | null, type: WebhookEventType): boolean =>
@@ -185,6 +195,71 @@ export class WebhookOutbox {
         channel: change.channel,
         status: change.status,
         error: change.error,
+      },
+    });
+  }
+
+  /** `thread.handoff_requested` / `_accepted` / `_released` (docs/handoff.md). */
+  @OnBusEvent('thread.control_changed', {
+    phase: 'transaction',
+    wants: (outbox: WebhookOutbox, change) => {
+      if (!change) {
+        return ['thread.handoff_requested', 'thread.handoff_accepted', 'thread.handoff_released'].some((t) =>
+          outbox.wantsAnywhere(t as WebhookEventType),
+        );
+      }
+      const type = handoffType(change);
+      return type !== null && outbox.wants(change.organizationId, type);
+    },
+  })
+  async threadControlChanged(change: ThreadControlChanged): Promise<void> {
+    const type = handoffType(change);
+    if (!type) return;
+    await this.record({
+      organizationId: change.organizationId,
+      projectId: change.projectId,
+      agentId: change.agentId,
+      threadId: change.threadId,
+      type,
+      occurredAt: change.at,
+      data: {
+        thread_id: change.threadId,
+        agent_id: change.agentId,
+        user_id: change.userId,
+        control: change.control,
+        previous: change.previous,
+        change: change.change,
+        assignee: change.assignee,
+        reason: change.reason,
+        requested_at: change.requestedAt?.toISOString() ?? null,
+        accepted_at: change.acceptedAt?.toISOString() ?? null,
+        released_at: change.releasedAt?.toISOString() ?? null,
+      },
+    });
+  }
+
+  @OnBusEvent('thread.message_created', {
+    phase: 'transaction',
+    wants: (outbox: WebhookOutbox, created) => wanted(outbox, created, 'thread.message_created'),
+  })
+  async threadMessageCreated(created: ThreadMessageCreated): Promise<void> {
+    const { message } = created;
+    await this.record({
+      organizationId: created.organizationId,
+      projectId: created.projectId,
+      agentId: created.agentId,
+      threadId: created.threadId,
+      type: 'thread.message_created',
+      occurredAt: message.createdAt,
+      data: {
+        thread_id: created.threadId,
+        agent_id: created.agentId,
+        message_id: message.id,
+        role: message.kind === 'operator' ? 'operator' : 'user',
+        author_id: message.authorId,
+        text: message.text,
+        control: created.control === 'human' ? 'human' : 'pending',
+        created_at: message.createdAt.toISOString(),
       },
     });
   }

@@ -6,6 +6,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'thread.created',
   'version.published',
   'channel.message.status',
+  'thread.handoff_requested',
+  'thread.handoff_accepted',
+  'thread.handoff_released',
+  'thread.message_created',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

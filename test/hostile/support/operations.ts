@@ -31,7 +31,8 @@ export interface Parameter {
 }
 
 /** Which credential a route takes. */
-export type Surface = 'management' | 'messaging' | 'agentKey' | 'token' | 'providerWebhook' | 'public';
+/** `operator`: management routes for organization users only (login sessions: the handoff's operator actions). */
+export type Surface = 'management' | 'operator' | 'messaging' | 'agentKey' | 'token' | 'providerWebhook' | 'public';
 
 export interface Operation {
   key: string;
@@ -62,7 +63,9 @@ export function operationsOf(document: any): Operation[] {
       const surface: Surface = schemes.has('organization-api-key')
         ? 'management'
         : schemes.has('bearer')
-          ? 'messaging'
+          ? path.startsWith('/management/')
+            ? 'operator'
+            : 'messaging'
           : schemes.has('agent-api-key')
             ? 'agentKey'
             : path.endsWith('/auth/token')
@@ -105,6 +108,8 @@ export function credentialsOf(surface: Surface, tenant: Tenant): Record<string, 
       return { ...tenant.org.headers };
     case 'messaging':
       return { ...tenant.bearer };
+    case 'operator':
+      return { ...tenant.operatorBearer };
     case 'agentKey':
       return { ...tenant.agentKeyHeaders };
     case 'token':
@@ -192,6 +197,10 @@ function validBody(op: Operation, tenant: Tenant): ValidBody {
     }),
     'POST /messaging/v1/channels/{channel}/status': () => ({ form: { MessageSid: sid(), MessageStatus: 'delivered', ErrorCode: '30003' } }),
     'PATCH /management/v1/threads/{threadId}': () => ({ json: { title: 'Walked title' } }),
+    // pathIds gives each handoff operation a fresh thread in the state it starts from (world.ts, handoffStart).
+    'POST /messaging/v1/threads/{threadId}/handoff': () => ({ json: { reason: 'walk asks for a human' } }),
+    'POST /management/v1/threads/{threadId}/takeover': () => ({ json: { reason: 'walk takes over' } }),
+    'POST /management/v1/threads/{threadId}/messages': () => ({ json: { text: 'walk operator message' } }),
     // pathIds makes the published version live again first, so it is the live arm whatever the walk published before.
     'PUT /management/v1/agents/{agentId}/traffic': () => ({
       json: {

@@ -19,17 +19,45 @@ export interface RawResponse {
   json: any;
 }
 
+/** How long a subscription's stream is read before the client leaves. */
+const SUBSCRIPTION_READ_MS = 500;
+
+/** The text a streamed response sends within `ms`, then the connection is dropped. */
+async function readFor(response: Response, ms: number, controller: AbortController): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  const reader = response.body!.getReader();
+  const stop = setTimeout(() => controller.abort(), ms);
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch {
+    // Aborted: the client left, as intended.
+  } finally {
+    clearTimeout(stop);
+  }
+  return text;
+}
+
 /** Sends `request` to `baseUrl`; a request that gets no HTTP answer comes back as status 0 with the reason as text. */
 export async function sendRaw(baseUrl: string, request: RawRequest): Promise<RawResponse> {
   try {
     const body = request.body === undefined ? undefined : typeof request.body === 'string' ? request.body : Buffer.from(request.body);
+    const controller = new AbortController();
+    const timeout = setTimeout(() => controller.abort(new Error('no answer within 30 s')), 30_000);
     const response = await fetch(`${baseUrl}${request.url}`, {
       method: request.method,
       headers: request.headers,
       body,
-      signal: AbortSignal.timeout(30_000),
-    });
-    const text = await response.text();
+      signal: controller.signal,
+    }).finally(() => clearTimeout(timeout));
+    // A subscription (GET of an event stream: a thread's or the inbox's events) stays open by design: what it sends
+    // in its first moments is judged, then the client goes away.
+    const subscription = request.method === 'GET' && (response.headers.get('content-type') ?? '').startsWith('text/event-stream');
+    const text = subscription ? await readFor(response, SUBSCRIPTION_READ_MS, controller) : await response.text();
     let json: unknown;
     try {
       json = text.length > 0 ? JSON.parse(text) : undefined;

@@ -68,6 +68,8 @@ export interface Tenant {
   secretValue: string;
   bearer: Record<string, string>;
   agentKeyHeaders: Record<string, string>;
+  /** An operator of the organization: a user's login session (the handoff's operator routes take nothing else). */
+  operatorBearer: Record<string, string>;
 }
 
 const randomPhone = () => `+1555${String(1_000_000 + (randomBytes(4).readUInt32BE() % 9_000_000))}`;
@@ -93,7 +95,7 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     201,
     'version',
   ).body;
-  const bundle: Bundle = { ...shopBundle, name: `${canary} shop`, welcome_message: `${canary} welcome` };
+  const bundle: Bundle = { ...shopBundle, name: `${canary} shop`, welcome_message: `${canary} welcome`, handoff: { enabled: true } };
   ok(
     await t.http.post(`/management/v1/agents/${agent.id}/versions/${published.id}/push`, { bundle, message: `${canary} push` }, h),
     200,
@@ -175,6 +177,12 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
   const templateId = templates.results[0].id as string;
   const auditEventId = ok(await t.http.get('/management/v1/audit-events?page[size]=1', h), 200, 'audit events').body.results[0]
     .id as string;
+  const user = await t.factory.user(org);
+  const login = ok(
+    await t.http.post('/management/v1/auth/token', { grant_type: 'password', username: user.email, password: user.password }),
+    200,
+    'operator login',
+  ).body;
   return {
     org,
     canary,
@@ -201,12 +209,43 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     secretValue,
     bearer,
     agentKeyHeaders,
+    operatorBearer: { authorization: `Bearer ${login.access_token}` },
   };
+}
+
+/**
+ * Handoff operations (docs/handoff.md) act on a thread in the state they start from: end-user handoff and takeover on
+ * one the agent holds, accept on one waiting, an operator's message and release on one the tenant's operator holds.
+ */
+function handoffStart(method: string, path: string): 'agent' | 'pending' | 'held' | undefined {
+  if (method !== 'POST') return undefined;
+  if (/\/threads\/\{threadId\}\/(handoff|takeover)$/.test(path)) return 'agent';
+  if (path.endsWith('/threads/{threadId}/accept')) return 'pending';
+  if (/^\/management\/v1\/threads\/\{threadId\}\/(messages|release)$/.test(path)) return 'held';
+  return undefined;
+}
+
+/** A fresh thread of the tenant in the state a handoff operation starts from. */
+async function handoffThread(t: TestApp, tenant: Tenant, state: 'agent' | 'pending' | 'held'): Promise<string> {
+  const threadId = expectStatus(
+    await t.http.post('/messaging/v1/messages', { text: `${tenant.canary} hello`, user_id: `${tenant.canary}-handoff` }, tenant.bearer),
+    200,
+    'handoff thread',
+  ).body.thread_id as string;
+  if (state === 'pending') {
+    expectStatus(await t.http.post(`/messaging/v1/threads/${threadId}/handoff`, {}, tenant.bearer), 200, 'handoff requested');
+  }
+  if (state === 'held') {
+    expectStatus(await t.http.post(`/management/v1/threads/${threadId}/takeover`, {}, tenant.operatorBearer), 200, 'taken over');
+  }
+  return threadId;
 }
 
 /** Operations whose success consumes the resource named by their last path id: each such request gets a fresh one. */
 export function consumes(method: string, path: string): boolean {
-  return method === 'DELETE' || /\/(publish|archive)$/.test(path);
+  return (
+    method === 'DELETE' || /\/(publish|archive)$/.test(path) || (handoffStart(method, path) !== undefined && !path.endsWith('/messages'))
+  );
 }
 
 /**
@@ -242,6 +281,8 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
       'live again',
     );
   }
+  const handoff = handoffStart(method, path);
+  if (handoff) ids.threadId = await handoffThread(t, tenant, handoff);
   if (!consumes(method, path)) return ids;
   if (/\/(publish|archive)$/.test(path)) {
     ids.versionId = expectStatus(

@@ -57,7 +57,26 @@ export class SendMessageResponseDto {
   @ApiId('The resolved thread id') thread_id: string;
   @ApiId('The interaction (turn) id') interaction_id: string;
   @ApiProperty({ type: MessageDto, description: 'The agent reply' }) message: MessageDto;
+  @ApiPropertyOptional({
+    enum: ['pending'],
+    description:
+      'Present when this turn handed the thread to an operator (a handoff rule, a decline, the agent): the next messages wait for a human',
+  })
+  control?: 'pending';
 }
+
+/** The answer to a send while an operator is awaited or holds the thread: the message is recorded, no engine ran (202). */
+export class HeldMessageResponseDto {
+  @ApiId('The thread') thread_id: string;
+  @ApiId("The id of the recorded end-user message's exchange (no engine ran, no tokens were counted)") interaction_id: string;
+  @ApiProperty({ enum: ['pending', 'human'], description: 'Who holds the thread: `pending` (waiting for an operator) or `human`' })
+  control: 'pending' | 'human';
+}
+
+/** What a send answers: the agent's reply (200), or the held message (202) while the thread is not under agent control. */
+export type TurnOutcome = SendMessageResponseDto | HeldMessageResponseDto;
+
+export const isHeld = (outcome: TurnOutcome): outcome is HeldMessageResponseDto => !('message' in outcome);
 
 export class WelcomeMessageResponseDto {
   @ApiProperty({ description: "The live version's greeting", example: 'Hi! What are you shopping for today?' }) welcome_message: string;

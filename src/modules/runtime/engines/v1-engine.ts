@@ -100,7 +100,8 @@ function understandTurn(bundle: Bundle, ix: V1Index, input: TurnInput): Understo
   const fired = evals.filter((e) => e.triggered);
   const block = fired.find((e) => e.rule.action === 'block');
   const ask = block ? undefined : fired.find((e) => e.rule.action === 'ask');
-  const responds = fired.filter((e) => e.rule.action === 'respond');
+  // A `handoff` rule answers like `respond`; the turn pipeline hands the thread over (docs/handoff.md).
+  const responds = fired.filter((e) => e.rule.action === 'respond' || e.rule.action === 'handoff');
   return {
     message,
     imageUrl: input.imageUrl,

@@ -6,6 +6,7 @@ import { CharLength } from '../../../common/validation/char-length.js';
 import { SendMessageDto } from '../../messaging/dto/send-message.dto.js';
 import {
   StreamCardEventDto,
+  StreamControlEventDto,
   StreamDeltaEventDto,
   StreamMessageEventDto,
   StreamStepEventDto,
@@ -78,6 +79,11 @@ export const SessionReplyFrameDto = requestFrame(
   'the whole reply, as POST /messaging/v1/messages answers it',
 );
 export const SessionSuggestionsFrameDto = requestFrame('suggestions', StreamSuggestionsEventDto, 'follow-up suggestions');
+export const SessionControlFrameDto = requestFrame(
+  'control',
+  StreamControlEventDto,
+  'the message was recorded for an operator (no engine ran), or the turn handed the thread over',
+);
 export const SessionDoneFrameDto = requestFrame('done', NoPayload, 'the request is finished');
 
 /** Server frame: the request failed (same codes as HTTP; `details` is always an array). The session stays open. */
@@ -98,6 +104,7 @@ export const SESSION_SERVER_FRAMES = {
   card: SessionCardFrameDto,
   message: SessionReplyFrameDto,
   suggestions: SessionSuggestionsFrameDto,
+  control: SessionControlFrameDto,
   done: SessionDoneFrameDto,
   error: SessionErrorFrameDto,
   pong: SessionPongFrameDto,
@@ -109,7 +116,9 @@ export const SESSION_WEBSOCKET_DOC = {
   description:
     'GET with `Upgrade: websocket`. Authenticate with `Authorization: Bearer <token>`, `?access_token=<token>`, or the ' +
     "subprotocols `bearer, <token>` (browsers: `new WebSocket(url, ['bearer', token])`). JSON text frames, fields at the top " +
-    'level; concurrent requests interleave, told apart by `id`. Not resumable: after a reconnect, read the turn back from the thread.',
+    'level; concurrent requests interleave, told apart by `id`. Not resumable: after a reconnect, read the turn back from the thread. ' +
+    'Human handoff (docs/handoff.md): on the threads this session sent messages to, the service also pushes `message` frames ' +
+    '(`id` null, `message.sender.type` `operator`) and `control` frames (`id` null, `control`, `assignee`, `change`) as they happen.',
   clientFrames: SESSION_CLIENT_FRAMES,
   serverFrames: SESSION_SERVER_FRAMES,
   closeCodes: {

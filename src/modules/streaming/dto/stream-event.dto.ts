@@ -51,6 +51,16 @@ export class StreamSuggestionsEventDto {
   followup_suggestions: string[];
 }
 
+/**
+ * Payload of the `control` event (docs/handoff.md): the message was recorded for an operator (the thread waits for or
+ * is held by one; no engine ran), or this turn handed the thread over (`pending`).
+ */
+export class StreamControlEventDto {
+  @ApiId('The thread') thread_id: string;
+  @ApiId('The interaction (turn)') interaction_id: string;
+  @ApiProperty({ enum: ['pending', 'human'], description: 'Who holds the thread now' }) control: 'pending' | 'human';
+}
+
 /** Payload of the `error` event: the error envelope; the stream ends after it. */
 export class StreamErrorEventDto {
   @ApiProperty({ type: ErrorBodyDto, description: 'The error envelope body' }) error: ErrorBodyDto;
@@ -63,5 +73,6 @@ export const STREAM_EVENT_MODELS = [
   StreamCardEventDto,
   StreamMessageEventDto,
   StreamSuggestionsEventDto,
+  StreamControlEventDto,
   StreamErrorEventDto,
 ];

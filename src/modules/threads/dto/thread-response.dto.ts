@@ -13,6 +13,13 @@ export class ThreadItemDto {
   @ApiProperty({ description: 'End-user id' }) user_id: string;
   @ApiProperty({ type: String, nullable: true, description: "The caller's own conversation id, when one was given" }) external_id:
     string | null;
+  @ApiProperty({
+    enum: ['agent', 'pending', 'human'],
+    description: 'Who holds the thread: the agent, nobody yet (waiting for an operator), or an operator (docs/handoff.md)',
+  })
+  control: 'agent' | 'pending' | 'human';
+  @ApiProperty({ type: String, nullable: true, description: 'The operator (user id) holding the thread; null unless `human`' })
+  assignee: string | null;
 }
 
 /** The full thread: the list item plus its project, runtime, counters and facets. */
@@ -27,16 +34,44 @@ export class ThreadDto extends ThreadItemDto {
   @ApiProperty({ type: [String], description: 'Rule outcomes: `code`, `code:fired`, `code:blocked`, `code:passed`' }) rules: string[];
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'Parameters computed in the thread (latest value per key)' })
   params: Record<string, unknown>;
+  @ApiProperty({ type: String, nullable: true, description: 'Why the last handoff was asked for' }) handoff_reason: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the last handoff was asked for' })
+  handoff_requested_at: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When an operator accepted it (time to accept)' })
+  handoff_accepted_at: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it went back to the agent (time held)' })
+  handoff_released_at: string | null;
 }
 
-/** One message of a transcript: each interaction yields the end-user message (when it had one) and the agent reply. */
+/**
+ * One message of a transcript: each interaction yields the end-user message (when it had one) and the agent reply;
+ * operator messages and control notes (handoff) take their place in thread order.
+ */
 @ApiExtraModels(CardResponseDto)
 export class ThreadMessageDto {
   @ApiId('Message id') id: string;
-  @ApiProperty({ enum: ['user', 'agent'], description: 'Who wrote it' }) role: 'user' | 'agent';
-  @ApiProperty({ description: 'Message text; empty for an image-only user message' }) text: string;
+  @ApiProperty({
+    enum: ['user', 'agent', 'operator', 'note'],
+    description: 'Who wrote it: the end user, the agent, an operator, or a control note (a handoff was asked for, accepted, released…)',
+  })
+  role: 'user' | 'agent' | 'operator' | 'note';
+  @ApiProperty({ description: 'Message text; empty for an image-only user message or a note without text' }) text: string;
   @ApiProperty({ format: 'date-time', description: 'When it was written' }) created_at: string;
-  @ApiId('The interaction (turn) this message belongs to') interaction_id: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    pattern: '^[0-9a-f]{24}$',
+    description: 'The interaction (turn) this message belongs to; null for operator messages and notes',
+  })
+  interaction_id: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Operator messages and notes: the operator (user id)' })
+  author_id?: string | null;
+  @ApiPropertyOptional({
+    enum: ['requested', 'accepted', 'takeover', 'released', 'timed_out'],
+    description: 'Notes: what changed the control',
+  })
+  change?: string;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Notes: why a handoff was asked for' }) reason?: string | null;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'User messages: the image sent for vision input' }) image_url?:
     string | null;
   @ApiPropertyOptional({ type: [CardResponseDto], description: 'Agent replies: the cards' }) cards?: CardResponseDto[];
@@ -55,6 +90,8 @@ export const toThreadItem = (t: ThreadItemRow): ThreadItemDto => ({
   agent_id: t.agent_id,
   user_id: t.user_id,
   external_id: t.external_id,
+  control: t.control,
+  assignee: t.assignee_id,
 });
 
 export const toThread = (t: ThreadRow): ThreadDto => ({
@@ -67,19 +104,27 @@ export const toThread = (t: ThreadRow): ThreadDto => ({
   tools: t.tools,
   rules: t.rules,
   params: t.params,
+  handoff_reason: t.handoff_reason,
+  handoff_requested_at: t.handoff_requested_at?.toISOString() ?? null,
+  handoff_accepted_at: t.handoff_accepted_at?.toISOString() ?? null,
+  handoff_released_at: t.handoff_released_at?.toISOString() ?? null,
 });
 
 export const toThreadMessage = (m: MessageRow): ThreadMessageDto => {
   const base = { id: m.id, role: m.role, text: m.text ?? '', created_at: m.created_at.toISOString(), interaction_id: m.interaction_id };
   if (m.role === 'user') return { ...base, image_url: m.image_url };
+  if (m.role === 'operator') return { ...base, author_id: m.author_id };
   const reply = m.reply ?? {};
+  if (m.role === 'note') {
+    return { ...base, author_id: m.author_id, change: reply.change as string, reason: (reply.reason as string | null | undefined) ?? null };
+  }
   return {
     ...base,
     cards: (reply.cards as CardResponseDto[] | undefined) ?? [],
     followup_suggestions: (reply.followup_suggestions as string[] | undefined) ?? [],
     url: (reply.url as string | undefined) ?? '',
-    version_tag: m.version_tag,
-    input_tokens: m.input_tokens,
-    output_tokens: m.output_tokens,
+    version_tag: m.version_tag ?? undefined,
+    input_tokens: m.input_tokens ?? 0,
+    output_tokens: m.output_tokens ?? 0,
   };
 };

@@ -92,6 +92,45 @@ export class ChannelMessageStatusDataDto {
   @ApiProperty({ type: String, nullable: true, description: 'Why it was not delivered' }) error: string | null;
 }
 
+/** A thread's control after a handoff change (docs/handoff.md). */
+export class ThreadHandoffDataDto {
+  @ApiId('The thread') thread_id: string;
+  @ApiId('The agent') agent_id: string;
+  @ApiProperty({ description: "The end user's id" }) user_id: string;
+  @ApiProperty({ enum: ['agent', 'pending', 'human'], description: 'Who holds the thread now' }) control: 'agent' | 'pending' | 'human';
+  @ApiProperty({ enum: ['agent', 'pending', 'human'], description: 'Who held it before' }) previous: 'agent' | 'pending' | 'human';
+  @ApiProperty({
+    enum: ['requested', 'accepted', 'takeover', 'released', 'timed_out'],
+    description: 'What happened: `takeover` is an accept without a request; `timed_out` a request nobody accepted in time',
+  })
+  change: string;
+  @nullableId('The operator (user id) holding the thread') assignee: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Why a human was asked for (`end_user`, `rule: <code>`, `decline`, `agent: …`, or the given reason)',
+  })
+  reason: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the handoff was asked for' }) requested_at:
+    string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When an operator accepted it (or took over)' })
+  accepted_at: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it went back to the agent' }) released_at:
+    string | null;
+}
+
+/** A message written while the thread was not under agent control: the end user's (recorded, not answered) or an operator's. */
+export class ThreadMessageCreatedDataDto {
+  @ApiId('The thread') thread_id: string;
+  @ApiId('The agent') agent_id: string;
+  @ApiId('The message') message_id: string;
+  @ApiProperty({ enum: ['user', 'operator'], description: 'Who wrote it' }) role: 'user' | 'operator';
+  @ApiProperty({ description: "The author: the end user's id, or the operator's user id" }) author_id: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The text (null: an image only)' }) text: string | null;
+  @ApiProperty({ enum: ['pending', 'human'], description: 'Who held the thread' }) control: 'pending' | 'human';
+  @ApiProperty({ format: 'date-time', description: 'When it was written' }) created_at: string;
+}
+
 /** Event type → the `data` of its messages. */
 export interface WebhookData {
   'turn.completed': TurnCompletedDataDto;
@@ -100,6 +139,10 @@ export interface WebhookData {
   'event.failed': EventFailedDataDto;
   'version.published': VersionPublishedDataDto;
   'channel.message.status': ChannelMessageStatusDataDto;
+  'thread.handoff_requested': ThreadHandoffDataDto;
+  'thread.handoff_accepted': ThreadHandoffDataDto;
+  'thread.handoff_released': ThreadHandoffDataDto;
+  'thread.message_created': ThreadMessageCreatedDataDto;
 }
 
 /** What each event type's messages say, for the document. */
@@ -110,6 +153,10 @@ export const WEBHOOK_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'event.failed': 'Such an event failed for good.',
   'version.published': 'A version went live: a publish, or an agent rename that re-published the live revision.',
   'channel.message.status': 'An outbound WhatsApp/SMS message changed status.',
+  'thread.handoff_requested': 'A thread waits for an operator: the end user, a rule, a decline or the agent asked for a human.',
+  'thread.handoff_accepted': 'An operator holds the thread: accepted a request, or took the thread over.',
+  'thread.handoff_released': 'The agent holds the thread again: the operator released it, or the request timed out.',
+  'thread.message_created': "A message was written while the thread was not under agent control: the end user's or an operator's.",
 };
 
 /** The envelope of one event type's messages, with its `data` model. */
@@ -145,4 +192,8 @@ export const WEBHOOK_MODELS: Record<WebhookEventType, Type<unknown>> = {
   'event.failed': envelope('event.failed', EventFailedDataDto),
   'version.published': envelope('version.published', VersionPublishedDataDto),
   'channel.message.status': envelope('channel.message.status', ChannelMessageStatusDataDto),
+  'thread.handoff_requested': envelope('thread.handoff_requested', ThreadHandoffDataDto),
+  'thread.handoff_accepted': envelope('thread.handoff_accepted', ThreadHandoffDataDto),
+  'thread.handoff_released': envelope('thread.handoff_released', ThreadHandoffDataDto),
+  'thread.message_created': envelope('thread.message_created', ThreadMessageCreatedDataDto),
 };
