@@ -41,22 +41,60 @@ describe('agent mode with MCP tools', () => {
 
   it('offers the allowed tools as <server>__<tool>, calls one with the secret header, refuses the others, bounds a hanging one', async () => {
     const agent = await t.factory.agent(org);
-    const version = expectStatus(await t.http.post(`/management/v1/agents/${agent.id}/versions`, { source: 'empty' }, org.headers), 201, 'draft').body;
-    expectStatus(await t.http.request('PUT', `/management/v1/agents/${agent.id}/secrets/CRM_TOKEN`, { body: { value: TOKEN }, headers: org.headers }), 204, 'secret');
+    const version = expectStatus(
+      await t.http.post(`/management/v1/agents/${agent.id}/versions`, { source: 'empty' }, org.headers),
+      201,
+      'draft',
+    ).body;
+    expectStatus(
+      await t.http.request('PUT', `/management/v1/agents/${agent.id}/secrets/CRM_TOKEN`, { body: { value: TOKEN }, headers: org.headers }),
+      204,
+      'secret',
+    );
     const bundle = {
       name: 'Desk',
       model: { provider: 'openai', mode: 'agent' },
-      mcp_servers: [{ name: 'crm', url: crm.url, headers: { Authorization: 'Bearer {{secret:CRM_TOKEN}}' }, allowed_tools: ['lookup', 'hang'], timeout_ms: 500 }],
+      mcp_servers: [
+        {
+          name: 'crm',
+          url: crm.url,
+          headers: { Authorization: 'Bearer {{secret:CRM_TOKEN}}' },
+          allowed_tools: ['lookup', 'hang'],
+          timeout_ms: 500,
+        },
+      ],
     };
     expectStatus(await t.http.post(`/management/v1/agents/${agent.id}/versions/${version.id}/push`, { bundle }, org.headers), 200, 'push');
-    expectStatus(await t.http.post(`/management/v1/agents/${agent.id}/versions/${version.id}/publish`, undefined, org.headers), 200, 'publish');
+    expectStatus(
+      await t.http.post(`/management/v1/agents/${agent.id}/versions/${version.id}/publish`, undefined, org.headers),
+      200,
+      'publish',
+    );
     const key = expectStatus(await t.http.post(`/management/v1/agents/${agent.id}/publishable-keys`, {}, org.headers), 201, 'key').body;
-    const token = expectStatus(await t.http.post('/management/v1/auth/token', { grant_type: 'publishable_key', publishable_key: key.publishable_key }), 200, 'token').body.access_token;
+    const token = expectStatus(
+      await t.http.post('/management/v1/auth/token', { grant_type: 'publishable_key', publishable_key: key.publishable_key }),
+      200,
+      'token',
+    ).body.access_token;
     model.script([
-      { calls: [{ name: 'crm__lookup', arguments: { id: '42' } }, { name: 'crm__erase', arguments: {} }, { name: 'crm__hang', arguments: {} }] },
+      {
+        calls: [
+          { name: 'crm__lookup', arguments: { id: '42' } },
+          { name: 'crm__erase', arguments: {} },
+          { name: 'crm__hang', arguments: {} },
+        ],
+      },
       { text: 'Customer 42 is a gold customer.' },
     ]);
-    const res = expectStatus(await t.http.post('/messaging/v1/messages', { text: 'Who is 42?', user_id: 'u1', include_trace: true }, { authorization: `Bearer ${token}` }), 200, 'send');
+    const res = expectStatus(
+      await t.http.post(
+        '/messaging/v1/messages',
+        { text: 'Who is 42?', user_id: 'u1', include_trace: true },
+        { authorization: `Bearer ${token}` },
+      ),
+      200,
+      'send',
+    );
     expect(res.body.message.text).toBe('Customer 42 is a gold customer.');
     const decisions = res.body.message.trace_info.decisions;
     expect(decisions.map((d: { tool: string; status: string; parent_tool: string | null }) => [d.tool, d.status, d.parent_tool])).toEqual([
@@ -69,6 +107,8 @@ describe('agent mode with MCP tools', () => {
     const results = toolResults(model.requests[1]!);
     expect(JSON.parse(results[0]!.content)).toEqual({ id: '42', tier: 'gold' });
     expect(JSON.stringify(res.body)).not.toContain(TOKEN);
-    expect(model.requests[0]!.body.tools).toEqual(expect.arrayContaining([expect.objectContaining({ function: expect.objectContaining({ name: 'crm__lookup' }) })]));
+    expect(model.requests[0]!.body.tools).toEqual(
+      expect.arrayContaining([expect.objectContaining({ function: expect.objectContaining({ name: 'crm__lookup' }) })]),
+    );
   });
 });
