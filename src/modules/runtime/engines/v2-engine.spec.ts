@@ -240,3 +240,42 @@ describe('v2 understanding of everyday words and threads', () => {
     expect(r.text).toMatch(/^I could not find this in the knowledge base\. The nearest topics I have are /);
   });
 });
+
+describe('v2 follow-ups stay on the page of the thread', () => {
+  const runtime = newRuntime();
+  const agent = agentFor(runtime, 'v2', {
+    knowledge: [
+      {
+        id: 'joining',
+        title: 'Joining the library',
+        text: 'Anyone who lives, works or studies in the county can join. Bring a photo identification and a proof of address to any branch and we give you a card at once.',
+      },
+      {
+        id: 'fines',
+        title: 'Overdue charges',
+        text: 'There is a charge of 20p a day for overdue books. The charge stops at £5 per item. Children are never charged.',
+      },
+    ],
+  });
+  const thread = (question: string) =>
+    turn(question, {
+      history: [
+        { role: 'user', text: 'how do I join the library?' },
+        { role: 'agent', text: 'Anyone who lives, works or studies in the county can join [1].' },
+      ],
+    });
+
+  it("a follow-up whose words another page matches too is answered from the thread's page", async () => {
+    const t = v2Trace((await runtime.run(agent, thread('is there a charge?'))).trace);
+    expect(t.citations_used[0]?.document_id).toBe('joining');
+  });
+
+  it('a follow-up made only of function words ("what ID do I need?": "id" reads as "I\'d") asks about the thread\'s subject', async () => {
+    const r = await runtime.run(agent, thread('what ID do I need?'));
+    const t = v2Trace(r.trace);
+    expect(t.citations_used[0]?.document_id).toBe('joining');
+    expect(t.understanding.context_keywords.length).toBeGreaterThan(0);
+    // Outside a thread the same words ask about nothing and are declined.
+    expect(v2Trace((await runtime.run(agent, turn('what ID do I need?'))).trace).citations_used).toEqual([]);
+  });
+});

@@ -166,7 +166,12 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   const ownKeywords = own.map((t) => t.stem);
   let context: Array<{ word: string; stem: string }> = [];
   let threadWords: QueryWord[] = [];
-  if (multi && guard.passed && ownKeywords.length > 0 && dependsOnThread(question, ownKeywords.length)) {
+  /** The page that answered the thread's previous question: a follow-up stays on it unless another answers better. */
+  let threadPassage: number | undefined;
+  // A question whose words are all function words ("what ID do I need?": "id" reads as "I'd") can only be about
+  // the thread's subject.
+  const bare = ownKeywords.length === 0 && ASKS.test(question);
+  if (multi && guard.passed && (bare || (ownKeywords.length > 0 && dependsOnThread(question, ownKeywords.length)))) {
     const subject = threadSubject(input.history ?? [], question);
     if (subject.length) {
       const asked = new Set(questionWords(question).map((w) => w.stem));
@@ -174,7 +179,12 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
         .filter((w) => !asked.has(w.stem) && !w.of)
         .slice(0, 6);
       context = threadWords.map((w) => ({ word: w.word, stem: w.stem }));
-      if (context.length) learned.push({ source: 'history', key: 'previous_question', value: subject[0]! });
+      if (context.length) {
+        learned.push({ source: 'history', key: 'previous_question', value: subject[0]! });
+        // The previous answer, recomputed (the engine is deterministic): its question with the thread before it.
+        const before = subject.length > 1 ? questionWords(subject.slice(1).join(' ')).slice(0, 6) : [];
+        threadPassage = withSpan('engine.retrieval', () => ix.retriever.search(questionWords(subject[0]!), before, 1).passages[0]?.index);
+      }
     }
   }
   const contextKeywords = context.map((t) => t.stem);
@@ -188,7 +198,7 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   const decision: Answerability | null =
     guard.passed && queryTerms.length
       ? withSpan('engine.retrieval', () => {
-          const result = ix.retriever.search(questionWords(question), threadWords);
+          const result = ix.retriever.search(questionWords(question), threadWords, undefined, threadPassage);
           for (const r of result.passages) {
             const passage = ix.passages[r.index]!;
             considered.set(passage.documentId, (considered.get(passage.documentId) ?? 0) + 1);
@@ -416,6 +426,9 @@ const ANAPHORA = new Set(
   "it its it's that this these those they them their there then one ones he she him her his same also too else".split(' '),
 );
 const CONTINUATION = /^\s*(and|but|also|so|or|what about|how about|what if|and if|ok(ay)?|then)\b/i;
+/** A question, by its mark or its first word (a bare "thanks" in a thread is not a question about its subject). */
+const ASKS =
+  /\?\s*$|^\s*(what|which|who|whom|whose|where|when|why|how|is|are|was|were|do|does|did|can|could|will|would|should|shall|may|must|have|has)\b/i;
 
 function dependsOnThread(question: string, contentWords: number): boolean {
   if (contentWords <= 2 || CONTINUATION.test(question)) return true;
