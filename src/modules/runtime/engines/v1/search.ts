@@ -229,7 +229,9 @@ function rankShop(tool: CompiledTool, req: ShopRequest, filters: Filter[], limit
     const doc = found.order[i]!;
     if (typeCovered[doc] !== maxType || (maxType === 0 && found.covered[doc]! < wanted)) continue;
     tier.push(doc);
-    if (heads.size && tool.recordHeads[doc]!.some((t) => heads.has(t))) headed.push(doc);
+    if (!heads.size || !tool.recordHeads[doc]!.some((t) => heads.has(t))) continue;
+    headed.push(doc);
+    // The category's head is one of the record's heads: looked up only for records already headed.
     const categoryHead = tool.categoryHeads[doc];
     if (categoryHead && heads.has(categoryHead)) categoryHeaded.push(doc);
   }
