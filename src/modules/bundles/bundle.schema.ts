@@ -387,7 +387,7 @@ export const BUNDLE_SCHEMA = {
           minimum: 0,
           maximum: 1,
           description:
-            'Share of the question (0–1) the best passage must cover to be answered from; below it the engine declines. Default 0.2 (calibrated, docs/engines.md); 0 never declines a question some passage matches',
+            'Share of the question (0–1) the best passage must cover to be answered from; below it the engine declines. Default 0.16 (calibrated, docs/engines.md); 0 never declines a question some passage matches',
         },
         decline_message: {
           ...SHORT_TEXT(1000),

@@ -1,3 +1,4 @@
+import type { Bundle } from '../../bundles/bundle.types.js';
 import { SHOP_BUNDLE } from '../../../../test/fixtures/runtime/shop.fixture.js';
 import { agentFor, newRuntime, turn, v1Trace } from '../../../../test/fixtures/runtime/runtime.fixture.js';
 import { SHOPPING_ASSISTANT_TEMPLATE } from '../../bundles/templates/shopping-assistant.template.js';
@@ -312,5 +313,55 @@ describe('v1 decisioning engine: continuing a request across turns', () => {
     const r = await runtime.run(shop, turn('show me a running jacket', { history: said('running shoes under $20') }));
     expect(r.facets.params).toEqual({});
     expect(r.cards[0]!.instance).toBe('sku-5');
+  });
+});
+
+describe('v1 decisioning engine: what kind of product was asked for', () => {
+  const product = (id: string, name: string, category: string, description: string) => ({
+    id,
+    name,
+    category,
+    description,
+    price: 50,
+    variants: [{ size: 'M', colour: 'Red', in_stock: true }],
+  });
+  const bundle: Bundle = {
+    name: 'Outdoor shop',
+    tools: [
+      {
+        code: 'search',
+        type: 'catalog_search',
+        collection: 'products',
+        title_field: 'name',
+        fields: ['name', 'category', 'description'],
+        max_results: 5,
+      },
+    ],
+    collections: {
+      products: [
+        product('dog', 'Dog Rain Jacket', 'Pet gear', 'Waterproof reflective rain coat for dogs.'),
+        product('shell', 'Storm Shell Jacket', 'Rain jackets', 'Waterproof breathable shell.'),
+        product('ski', 'Powder Ski Jacket', 'Ski jackets', 'Insulated waterproof ski jacket.'),
+        product('pants', 'Powder Ski Pants', 'Ski pants', 'Insulated ski pants.'),
+        product('boot', 'Trail Hiking Boot', 'Hiking boots', 'Leather boot for long hikes.'),
+        product('welly', 'Puddle Rain Boot', 'Boots', 'Rubber boot for wet days.'),
+      ],
+    },
+  };
+  const runtime = newRuntime();
+  const shop = agentFor(runtime, 'v1', bundle);
+
+  it('files a record by its category before its title: a dog jacket is not among waterproof jackets', async () => {
+    const r = await runtime.run(shop, turn('waterproof jacket'));
+    expect(r.cards.map((c) => c.instance).sort()).toEqual(['shell', 'ski']);
+    expect((await runtime.run(shop, turn('a jacket for my dog'))).cards[0]!.instance).toBe('dog');
+  });
+
+  it('answers a compound kind the catalog lacks (ski boots: ski gear and boots, no ski boot) with none, not boots', async () => {
+    const r = await runtime.run(shop, turn('ski boots'));
+    expect(r.cards).toEqual([]);
+    expect(r.text).toMatch(/^Sorry, we don't have ski boots right now\. The closest we have is/);
+    expect((await runtime.run(shop, turn('hiking boots'))).cards[0]!.instance).toBe('boot');
+    expect((await runtime.run(shop, turn('ski jacket'))).cards[0]!.instance).toBe('ski');
   });
 });

@@ -1,3 +1,4 @@
+import type { Bundle } from '../../bundles/bundle.types.js';
 import { ValidationError } from '../../../common/errors/app-error.js';
 import { KNOWLEDGE_ASSISTANT_TEMPLATE } from '../../bundles/templates/knowledge-assistant.template.js';
 import { KB_BUNDLE } from '../../../../test/fixtures/runtime/kb.fixture.js';
@@ -238,5 +239,55 @@ describe('v2 understanding of everyday words and threads', () => {
     const t = v2Trace(r.trace);
     expect(t.citations_used).toEqual([]);
     expect(r.text).toMatch(/^I could not find this in the knowledge base\. The nearest topics I have are /);
+  });
+});
+
+describe('v2 follow-ups stay on the page of the thread', () => {
+  const runtime = newRuntime();
+  const library: Bundle = {
+    knowledge: [
+      {
+        id: 'joining',
+        title: 'Joining the library',
+        text: 'Anyone who lives, works or studies in the county can join. Bring a photo identification and a proof of address to any branch and we give you a card at once.',
+      },
+      {
+        id: 'fines',
+        title: 'Overdue charges',
+        text: 'There is a charge of 20p a day for overdue books. The charge stops at £5 per item. Children are never charged.',
+      },
+    ],
+  };
+  const agent = agentFor(runtime, 'v2', library);
+  const thread = (question: string) =>
+    turn(question, {
+      history: [
+        { role: 'user', text: 'how do I join the library?' },
+        { role: 'agent', text: 'Anyone who lives, works or studies in the county can join [1].' },
+      ],
+    });
+
+  it("a follow-up whose words another page matches too is answered from the thread's page", async () => {
+    const t = v2Trace((await runtime.run(agent, thread('is there a charge?'))).trace);
+    expect(t.citations_used[0]?.document_id).toBe('joining');
+  });
+
+  it("answers a follow-up the same whether the thread's previous turn ran in this process or not (memoised page)", async () => {
+    const cold = newRuntime();
+    const coldAgent = agentFor(cold, 'v2', library);
+    await runtime.run(agent, turn('how do I join the library?'));
+    for (const question of ['is there a charge?', 'what ID do I need?']) {
+      const warm = v2Trace((await runtime.run(agent, thread(question))).trace).citations_used;
+      expect(v2Trace((await cold.run(coldAgent, thread(question))).trace).citations_used).toEqual(warm);
+    }
+  });
+
+  it('a follow-up made only of function words ("what ID do I need?": "id" reads as "I\'d") asks about the thread\'s subject', async () => {
+    const r = await runtime.run(agent, thread('what ID do I need?'));
+    const t = v2Trace(r.trace);
+    expect(t.citations_used[0]?.document_id).toBe('joining');
+    expect(t.understanding.context_keywords.length).toBeGreaterThan(0);
+    // Outside a thread the same words ask about nothing and are declined.
+    expect(v2Trace((await runtime.run(agent, turn('what ID do I need?'))).trace).citations_used).toEqual([]);
   });
 });

@@ -60,6 +60,12 @@ export interface V2Index {
   documents: Map<string, KnowledgeDocument>;
   /** Inverse document frequency of each term over passages (sentence scoring). */
   idf: Map<string, number>;
+  /**
+   * The passage that answered a question in its thread (its best lexical passage; null: none), by the question
+   * and its thread words: a follow-up's page of the thread without searching the previous question again. A hit
+   * equals the recomputation (answeredPassage), so the cache changes no answer.
+   */
+  answered: Map<string, number | null>;
 }
 
 const MIN_WORDS = 60;
@@ -130,6 +136,7 @@ export function prepareV2(bundle: Bundle): V2Index {
     retriever,
     documents,
     idf,
+    answered: new Map(),
   };
 }
 
@@ -166,15 +173,16 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   const ownKeywords = own.map((t) => t.stem);
   let context: Array<{ word: string; stem: string }> = [];
   let threadWords: QueryWord[] = [];
-  if (multi && guard.passed && ownKeywords.length > 0 && dependsOnThread(question, ownKeywords.length)) {
-    const subject = threadSubject(input.history ?? [], question);
-    if (subject.length) {
-      const asked = new Set(questionWords(question).map((w) => w.stem));
-      threadWords = questionWords(subject.join(' '))
-        .filter((w) => !asked.has(w.stem) && !w.of)
-        .slice(0, 6);
-      context = threadWords.map((w) => ({ word: w.word, stem: w.stem }));
-      if (context.length) learned.push({ source: 'history', key: 'previous_question', value: subject[0]! });
+  /** The page that answered the thread's previous question: a follow-up stays on it unless another answers better. */
+  let threadPassage: number | undefined;
+  if (multi && guard.passed) {
+    const thread = threadContext(question, input.history ?? []);
+    threadWords = thread.words;
+    context = threadWords.map((w) => ({ word: w.word, stem: w.stem }));
+    if (context.length) {
+      learned.push({ source: 'history', key: 'previous_question', value: thread.subject[0]! });
+      const previous = thread.subject[0]!;
+      threadPassage = withSpan('engine.retrieval', () => answeredPassage(ix, previous, historyBefore(input.history ?? [], previous)));
     }
   }
   const contextKeywords = context.map((t) => t.stem);
@@ -188,7 +196,8 @@ export function planV2(bundle: Bundle, ix: V2Index, input: TurnInput, build: V2B
   const decision: Answerability | null =
     guard.passed && queryTerms.length
       ? withSpan('engine.retrieval', () => {
-          const result = ix.retriever.search(questionWords(question), threadWords);
+          const result = ix.retriever.search(questionWords(question), threadWords, undefined, threadPassage);
+          if (multi) remember(ix, answeredKey(question, threadWords), result.passages[0]?.index);
           for (const r of result.passages) {
             const passage = ix.passages[r.index]!;
             considered.set(passage.documentId, (considered.get(passage.documentId) ?? 0) + 1);
@@ -416,10 +425,63 @@ const ANAPHORA = new Set(
   "it its it's that this these those they them their there then one ones he she him her his same also too else".split(' '),
 );
 const CONTINUATION = /^\s*(and|but|also|so|or|what about|how about|what if|and if|ok(ay)?|then)\b/i;
+/** A question, by its mark or its first word (a bare "thanks" in a thread is not a question about its subject). */
+const ASKS =
+  /\?\s*$|^\s*(what|which|who|whom|whose|where|when|why|how|is|are|was|were|do|does|did|can|could|will|would|should|shall|may|must|have|has)\b/i;
 
 function dependsOnThread(question: string, contentWords: number): boolean {
   if (contentWords <= 2 || CONTINUATION.test(question)) return true;
   return words(question).some((w) => ANAPHORA.has(w));
+}
+
+/**
+ * The words a question borrows from its thread (none when it names its own subject) and the thread's subject. A
+ * question whose words are all function words ("what ID do I need?": "id" reads as "I'd") can only be about the
+ * thread's subject.
+ */
+function threadContext(question: string, history: TurnInput['history']): { words: QueryWord[]; subject: string[] } {
+  const own = contentTerms(question).length;
+  const bare = own === 0 && ASKS.test(question);
+  if (!bare && !(own > 0 && dependsOnThread(question, own))) return { words: [], subject: [] };
+  const subject = threadSubject(history, question);
+  if (!subject.length) return { words: [], subject };
+  const asked = new Set(questionWords(question).map((w) => w.stem));
+  const words = questionWords(subject.join(' '))
+    .filter((w) => !asked.has(w.stem) && !w.of)
+    .slice(0, 6);
+  return { words, subject };
+}
+
+/** The thread before the last time the end user asked `question`. */
+function historyBefore(history: TurnInput['history'], question: string): TurnInput['history'] {
+  for (let i = history.length - 1; i >= 0; i--) {
+    if (history[i]!.role === 'user' && history[i]!.text.trim() === question) return history.slice(0, i);
+  }
+  return [];
+}
+
+const answeredKey = (question: string, context: QueryWord[]) => `${question}\u0000${context.map((w) => w.stem).join(' ')}`;
+const ANSWERED_MAX = 2048;
+
+function remember(ix: V2Index, key: string, passage: number | undefined): void {
+  if (ix.answered.size >= ANSWERED_MAX && !ix.answered.has(key)) ix.answered.delete(ix.answered.keys().next().value!);
+  ix.answered.set(key, passage ?? null);
+}
+
+/**
+ * The passage that answered `question` when it was asked after `history` (the engine is deterministic: the same
+ * search, in its own thread), from the revision's memo when that turn ran here. Each step back shortens the
+ * history, so a chain of follow-ups ends.
+ */
+function answeredPassage(ix: V2Index, question: string, history: TurnInput['history']): number | undefined {
+  const thread = threadContext(question, history);
+  const key = answeredKey(question, thread.words);
+  const known = ix.answered.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const previous = thread.words.length ? answeredPassage(ix, thread.subject[0]!, historyBefore(history, thread.subject[0]!)) : undefined;
+  const top = ix.retriever.search(questionWords(question), thread.words, 1, previous).passages[0]?.index;
+  remember(ix, key, top);
+  return top;
 }
 
 /**

@@ -64,6 +64,8 @@ const COOCCURRENCE_SAMPLE = 16;
 const PROXIMITY_WINDOW = 5;
 const PROXIMITY_WEIGHT = 0.25;
 const RERANK = 40;
+/** Factor on the score of a follow-up's passages on the page that answered the thread's previous question. */
+const THREAD_PAGE_BONUS = 1.5;
 /** Share of a passage's score kept when it covers none of the question (see `search`). */
 const COVERAGE_FLOOR = 0.25;
 
@@ -169,8 +171,12 @@ export class KnowledgeRetriever {
     return this.vocab.size;
   }
 
-  /** Ranks passages for a question's words (and context words taken from the conversation, weighted below). */
-  search(words: QueryWord[], context: QueryWord[] = [], limit = 20): SearchResult {
+  /**
+   * Ranks passages for a question's words (and context words taken from the conversation, weighted below).
+   * `thread`: the passage that answered the thread's previous question; a follow-up's passages of its document
+   * are favoured (the conversation stays on the page it is about unless another page answers clearly better).
+   */
+  search(words: QueryWord[], context: QueryWord[] = [], limit = 20, thread?: number): SearchResult {
     const terms = this.expand(words, context);
     const docScore = new Float64Array(this.documentCount);
     const passageScore = new Float64Array(this.passageDoc.length);
@@ -205,10 +211,12 @@ export class KnowledgeRetriever {
       if (list) list.push(j);
       else expansions.set(e.source, [j]);
     });
+    const threadDoc = thread === undefined ? -1 : (this.passageDoc[thread] ?? -1);
     const ranked = candidates
       .map(({ p, s }) => {
         const c = this.coverage(p, terms, ids, expansions);
-        return { p, s: (s + this.proximity(p, terms, ids)) * (COVERAGE_FLOOR + c.content), c };
+        const stay = this.passageDoc[p] === threadDoc ? THREAD_PAGE_BONUS : 1;
+        return { p, s: (s + this.proximity(p, terms, ids)) * (COVERAGE_FLOOR + c.content) * stay, c };
       })
       .sort((a, b) => b.s - a.s)
       .slice(0, limit);

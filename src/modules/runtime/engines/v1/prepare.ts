@@ -27,6 +27,8 @@ export interface CompiledTool {
   shop: ShopFacets;
   /** Per record, the processed last words of its title and category (what kind of product it is). */
   recordHeads: string[][];
+  /** Per record, the processed last word of its category (null without one): the shop's own word for its kind. */
+  categoryHeads: Array<string | null>;
   /** Every record's head terms. */
   headTerms: Set<string>;
 }
@@ -86,10 +88,13 @@ function compileTool(def: CatalogSearchTool, records: CatalogRecord[]): Compiled
       return terms.length ? [terms[terms.length - 1]!] : [];
     }),
   );
+  const categoryField = typeFields[1];
+  const categoryHeads = kept.map((r) => (categoryField ? (CatalogPostings.terms(extractField(r, categoryField)).at(-1) ?? null) : null));
   return {
     def,
     records: kept,
     recordHeads,
+    categoryHeads,
     headTerms: new Set(recordHeads.flat()),
     postings: new CatalogPostings(
       kept,

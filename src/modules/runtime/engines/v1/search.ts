@@ -219,16 +219,24 @@ function rankShop(tool: CompiledTool, req: ShopRequest, filters: Filter[], limit
   if (terms.size > 1 && ![...terms].some((t) => tool.postings.has(t))) return { hits: [], nearest: null, carried: false };
   const heads = new Set([...terms].filter((t) => tool.headTerms.has(t)));
   // A record whose kind (the last word of its category or title) is one of the words ranks first: "shoes" are
-  // running shoes before shoe care; when some record is of the kind named, only those of that kind qualify.
+  // running shoes before shoe care; when some record is of the kind named, only those of that kind qualify. The
+  // category is the shop's own word for a record's kind and outranks the title's: a "Dog Rain Jacket" filed under
+  // pet gear is not one of the "waterproof jackets" when jackets are filed as jackets.
   let tier: number[] = [];
   const headed: number[] = [];
+  const categoryHeaded: number[] = [];
   for (let i = 0; i < found.count; i++) {
     const doc = found.order[i]!;
     if (typeCovered[doc] !== maxType || (maxType === 0 && found.covered[doc]! < wanted)) continue;
     tier.push(doc);
-    if (heads.size && tool.recordHeads[doc]!.some((t) => heads.has(t))) headed.push(doc);
+    if (!heads.size || !tool.recordHeads[doc]!.some((t) => heads.has(t))) continue;
+    headed.push(doc);
+    // The category's head is one of the record's heads: looked up only for records already headed.
+    const categoryHead = tool.categoryHeads[doc];
+    if (categoryHead && heads.has(categoryHead)) categoryHeaded.push(doc);
   }
-  if (headed.length) tier = headed;
+  if (categoryHeaded.length) tier = categoryHeaded;
+  else if (headed.length) tier = headed;
   if (!tier.length) return { hits: [], nearest: null, carried: false };
   const { score, covered } = found;
   const rank = (x: number, y: number): number => {
@@ -237,6 +245,19 @@ function rankShop(tool: CompiledTool, req: ShopRequest, filters: Filter[], limit
     if (o) return o;
     return score[y]! - score[x]!;
   };
+  // A compound kind the catalog does not have, of two words it uses for other kinds ("ski boots" where skiing gear
+  // and boots exist but no boot says ski): not the boots, which would break what was asked.
+  const [modifier, head] = [...terms];
+  if (
+    req.compound &&
+    terms.size === 2 &&
+    heads.has(head!) &&
+    !heads.has(modifier!) &&
+    tool.shop.typeTerms.has(modifier!) &&
+    !tier.some((doc) => covered[doc]! >= 2)
+  ) {
+    return { hits: [], nearest: tool.records[tier.reduce((a, b) => (rank(a, b) <= 0 ? a : b))]!, carried: true };
+  }
   // Lazily from the best: the filters are checked on a few records, not on each of thousands in the tier.
   const heap = new Heap(Int32Array.from(tier), (a, b) => rank(a, b) < 0);
   // Whether anything passes, in catalog order (stops at the first): popping the whole tier to learn that nothing

@@ -215,6 +215,8 @@ export interface ShopRequest {
   availability?: boolean;
   /** Whether the message refers back to something ("it", "them", "that one"). */
   anaphora?: boolean;
+  /** Whether the subject's words stand next to each other in the message ("ski boots", not "sunglasses for running"). */
+  compound?: boolean;
 }
 
 /** Words of shop talk that say nothing about which product (they stay out of the search). */
@@ -341,6 +343,11 @@ export function parseShopRequest(facets: ShopFacets, message: string): ShopReque
     if (isStopword(w) || FILLER.has(w) || single || /^\d+$/.test(w)) continue;
     req.subject.push(adjectiveBase(facets, w));
   }
+  if (req.subject.length === 2) {
+    const all = words(message);
+    const at = all.indexOf(req.subject[0]!);
+    req.compound = at >= 0 && all[at + 1] === req.subject[1];
+  }
   return req;
 }
 
@@ -379,6 +386,7 @@ export function mergeRequests(earlier: ShopRequest, later: ShopRequest): ShopReq
     if (later[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = later[k];
   }
   for (const k of ['sale', 'popular', 'cheapest', 'cheaper', 'availability', 'anaphora'] as const) out[k] = later[k] ?? undefined;
+  if (later.subject.length) out.compound = undefined;
   if (later.sale) out.sale = true;
   else if (earlier.sale) out.sale = true;
   return out;
