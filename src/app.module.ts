@@ -35,6 +35,10 @@ import { OutboundModule } from './common/outbound/outbound.module.js';
 import { AuditModule } from './modules/audit/audit.module.js';
 import { RetentionModule } from './modules/retention/retention.module.js';
 import { RetentionWorkerModule } from './modules/retention/retention-worker.module.js';
+import { EvaluationsModule } from './modules/evaluations/evaluations.module.js';
+import { FeedbackModule } from './modules/feedback/feedback.module.js';
+import { AnalyticsModule } from './modules/analytics/analytics.module.js';
+import { EvaluationsWorkerModule } from './modules/evaluations/evaluations-worker.module.js';
 
 /**
  * Infrastructure first, then the feature modules in the order the spec introduces them, then the worker modules
@@ -79,6 +83,10 @@ export class AppModule {
         AuditModule,
         RetentionModule,
         ...(config.workersEnabled ? [RetentionWorkerModule] : []),
+        EvaluationsModule,
+        FeedbackModule,
+        AnalyticsModule,
+        ...(config.workersEnabled ? [EvaluationsWorkerModule] : []),
       ],
     };
   }

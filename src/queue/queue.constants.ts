@@ -6,6 +6,8 @@ export enum QueueName {
   Webhooks = 'webhooks',
   /** Thread retention: one repeatable job, one run at a time across instances (docs/governance.md). */
   Retention = 'retention',
+  /** Evaluation runs: one job per `evaluations` row (docs/evaluations.md). */
+  Evaluations = 'evaluations',
 }
 
 /** Job names, per queue. */
@@ -13,6 +15,7 @@ export enum JobName {
   DeliverChannelMessage = 'deliver',
   DeliverWebhook = 'deliver-webhook',
   RunRetention = 'run-retention',
+  RunEvaluation = 'run-evaluation',
 }
 
 /** The payload of each job, by name. Jobs carry ids only: PostgreSQL holds the state. */
@@ -23,4 +26,6 @@ export interface JobPayloads {
   [JobName.DeliverWebhook]: { deliveryId: string; attempt: number };
   /** One pass over every project with a thread retention. */
   [JobName.RunRetention]: Record<string, never>;
+  /** The `evaluations` row to run (also the job id: one job per run). */
+  [JobName.RunEvaluation]: { evaluationId: string };
 }

@@ -55,6 +55,13 @@ export interface ManagementChangeMap {
   'webhook.delete': ManagementChange;
   'webhook.rotate_secret': ManagementChange;
   'webhook.redeliver': ManagementChange;
+  'test_case.create': ManagementChange;
+  'test_case.update': ManagementChange;
+  'test_case.delete': ManagementChange;
+  'evaluation.create': ManagementChange;
+  /** A publish (or a traffic split) went ahead with `force=true` past the evaluation gate that refused it. */
+  'version.publish_forced': ManagementChange;
+  'traffic.update_forced': ManagementChange;
 }
 
 export type ManagementChangeName = keyof ManagementChangeMap;
@@ -87,6 +94,12 @@ export const MANAGEMENT_CHANGES = Object.keys({
   'webhook.delete': true,
   'webhook.rotate_secret': true,
   'webhook.redeliver': true,
+  'test_case.create': true,
+  'test_case.update': true,
+  'test_case.delete': true,
+  'evaluation.create': true,
+  'version.publish_forced': true,
+  'traffic.update_forced': true,
 } satisfies Record<ManagementChangeName, true>) as ManagementChangeName[];
 
 /** Token counts of a turn, as reported. */
@@ -237,6 +250,51 @@ export interface PasswordRehashed {
   passwordHash: string;
 }
 
+/**
+ * Revisions are about to answer an agent's end users (a publish, or a traffic split's arms), published in that change's
+ * transaction with the agent row locked: an in-transaction subscriber may refuse, its error rolling the change back
+ * (the evaluation gate, docs/evaluations.md). `force`: the caller asked to go ahead anyway (`?force=true`).
+ */
+export interface RevisionsGoingLive {
+  actor: ChangeActor;
+  organizationId: string;
+  agentId: string;
+  /** The agent's `publish_requires_passing_evaluation`. */
+  requiresEvaluation: boolean;
+  force: boolean;
+  change: 'publish' | 'traffic';
+  revisions: Array<{ versionId: string; revisionId: string; versionTag: string; digest: string }>;
+}
+
+/** An end user rated an agent message (committed in the rating's transaction); `previousRating`: the rating it replaced. */
+export interface MessageFeedback {
+  organizationId: string;
+  projectId: string;
+  agentId: string;
+  threadId: string;
+  messageId: string;
+  interactionId: string;
+  userId: string;
+  versionId: string;
+  versionTag: string;
+  rating: 'up' | 'down';
+  previousRating: 'up' | 'down' | null;
+  comment: string | null;
+  createdAt: Date;
+  /** When the rated message's turn was written: the analytics day it counts in. */
+  turnCreatedAt: Date;
+}
+
+/**
+ * A thread was handed off to a human (human handoff, issue 31, publishes it in the change's transaction): its outcome
+ * becomes `handed_off` for good in the analytics roll-up.
+ */
+export interface ThreadHandedOff {
+  organizationId: string;
+  agentId: string;
+  threadId: string;
+}
+
 export interface EventMap extends ManagementChangeMap {
   'turn.recorded': TurnRecorded;
   'thread.opened': ThreadOpened;
@@ -253,6 +311,9 @@ export interface EventMap extends ManagementChangeMap {
   'webhook.disabled': WebhookDisabled;
   'threads.deleted': ThreadsDeleted;
   'user.password_rehashed': PasswordRehashed;
+  'revisions.going_live': RevisionsGoingLive;
+  'message.feedback': MessageFeedback;
+  'thread.handed_off': ThreadHandedOff;
 }
 
 export type BusEventName = keyof EventMap;

@@ -6,6 +6,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'thread.created',
   'version.published',
   'channel.message.status',
+  'message.feedback',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

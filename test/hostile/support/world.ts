@@ -4,6 +4,7 @@ import type { TestOrg } from '../../factories/factory.js';
 import { expectStatus, shopBundle } from '../../support/agents.js';
 import { startFakeTwilio, type FakeTwilio } from '../../support/fake-twilio-server.js';
 import { createTestApp, type TestApp } from '../../support/test-app.js';
+import { waitFor } from '../../support/wait.js';
 
 export const PUBLIC_BASE = 'https://agents.example.com';
 export const DEFAULT_SMS = '+15550001111';
@@ -63,6 +64,10 @@ export interface Tenant {
   auditEventId: string;
   webhookId: string;
   webhookDeliveryId: string;
+  testCaseId: string;
+  evaluationId: string;
+  /** The agent reply of the tenant's thread (feedback rates it). */
+  messageId: string;
   bearer: Record<string, string>;
   agentKeyHeaders: Record<string, string>;
 }
@@ -164,6 +169,29 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     'webhook deliveries',
   ).body;
   const templateId = templates.results[0].id as string;
+  const testCase = ok(
+    await t.http.post(
+      `/management/v1/agents/${agent.id}/test-cases`,
+      { name: `${canary} case`, turns: [{ text: 'I am looking for trail shoes', expect: { declines: false } }] },
+      h,
+    ),
+    201,
+    'test case',
+  ).body;
+  const evaluation = ok(
+    await t.http.post(`/management/v1/agents/${agent.id}/versions/${published.id}/evaluations`, undefined, h),
+    202,
+    'evaluation',
+  ).body;
+  // Finished before the walk starts: a run the worker completes mid-walk would look like a change a rejected request made.
+  await waitFor(
+    async () =>
+      ['completed', 'failed'].includes(
+        (await t.http.get(`/management/v1/agents/${agent.id}/versions/${published.id}/evaluations/${evaluation.id}`, h)).body.status,
+      ),
+    'the tenant evaluation to finish',
+    60_000,
+  );
   const auditEventId = ok(await t.http.get('/management/v1/audit-events?page[size]=1', h), 200, 'audit events').body.results[0]
     .id as string;
   return {
@@ -188,6 +216,9 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     auditEventId,
     webhookId: webhook.id,
     webhookDeliveryId: webhookDeliveries.results[0].id,
+    testCaseId: testCase.id,
+    evaluationId: evaluation.id,
+    messageId: sent.message.id,
     bearer,
     agentKeyHeaders,
   };
@@ -218,6 +249,9 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
     keyId: path.includes('publishable-keys') ? tenant.publishableKeyId : tenant.agentApiKeyId,
     webhookId: tenant.webhookId,
     deliveryId: tenant.webhookDeliveryId,
+    testCaseId: tenant.testCaseId,
+    evaluationId: tenant.evaluationId,
+    messageId: tenant.messageId,
   };
   if (/\/versions\/\{versionId\}(\/push|\/knowledge(\/\{documentId\})?)?$/.test(path) && method !== 'GET') {
     ids.versionId = tenant.draftVersionId;
@@ -283,6 +317,12 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
       200,
       'fresh thread',
     ).body.thread_id;
+  } else if (path.endsWith('/test-cases/{testCaseId}')) {
+    ids.testCaseId = expectStatus(
+      await t.http.post(`/management/v1/agents/${tenant.agentId}/test-cases`, { name: 'doomed', turns: [{ text: 'hi', expect: {} }] }, h),
+      201,
+      'fresh test case',
+    ).body.id;
   } else if (path.endsWith('/senders/{senderId}')) {
     ids.senderId = expectStatus(
       await t.http.post('/management/v1/senders', { channel: 'sms', phone_number: randomPhone() }, h),
@@ -305,6 +345,8 @@ export function tableOf(param: string, path: string): string | undefined {
     senderId: 'senders',
     webhookId: 'webhook_endpoints',
     deliveryId: 'webhook_deliveries',
+    testCaseId: 'test_cases',
+    evaluationId: 'evaluations',
     keyId: path.includes('publishable-keys') ? 'publishable_keys' : 'agent_api_keys',
   };
   return tables[param];

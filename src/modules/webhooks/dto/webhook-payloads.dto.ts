@@ -92,6 +92,21 @@ export class ChannelMessageStatusDataDto {
   @ApiProperty({ type: String, nullable: true, description: 'Why it was not delivered' }) error: string | null;
 }
 
+export class MessageFeedbackDataDto {
+  @ApiId('The rated agent message') message_id: string;
+  @ApiId('Its thread') thread_id: string;
+  @ApiId('The turn that wrote it') interaction_id: string;
+  @ApiId('The agent') agent_id: string;
+  @ApiId('The version that wrote it') version_id: string;
+  @ApiProperty({ example: 'v2.1', description: 'The revision that wrote it' }) version_tag: string;
+  @ApiProperty({ description: "The thread's end user" }) user_id: string;
+  @ApiProperty({ enum: ['up', 'down'], description: 'The rating (the latest one stands)' }) rating: string;
+  @ApiProperty({ enum: ['up', 'down'], nullable: true, type: String, description: 'The rating it replaced; null for the first' })
+  previous_rating: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The end user's comment" }) comment: string | null;
+  @ApiProperty({ format: 'date-time', description: 'When the rating was given' }) created_at: string;
+}
+
 /** Event type → the `data` of its messages. */
 export interface WebhookData {
   'turn.completed': TurnCompletedDataDto;
@@ -100,6 +115,7 @@ export interface WebhookData {
   'event.failed': EventFailedDataDto;
   'version.published': VersionPublishedDataDto;
   'channel.message.status': ChannelMessageStatusDataDto;
+  'message.feedback': MessageFeedbackDataDto;
 }
 
 /** What each event type's messages say, for the document. */
@@ -110,6 +126,7 @@ export const WEBHOOK_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'event.failed': 'Such an event failed for good.',
   'version.published': 'A version went live: a publish, or an agent rename that re-published the live revision.',
   'channel.message.status': 'An outbound WhatsApp/SMS message changed status.',
+  'message.feedback': 'An end user rated an agent message (thumbs up or down, maybe with a comment); a new rating replaces the last.',
 };
 
 /** The envelope of one event type's messages, with its `data` model. */
@@ -145,4 +162,5 @@ export const WEBHOOK_MODELS: Record<WebhookEventType, Type<unknown>> = {
   'event.failed': envelope('event.failed', EventFailedDataDto),
   'version.published': envelope('version.published', VersionPublishedDataDto),
   'channel.message.status': envelope('channel.message.status', ChannelMessageStatusDataDto),
+  'message.feedback': envelope('message.feedback', MessageFeedbackDataDto),
 };
