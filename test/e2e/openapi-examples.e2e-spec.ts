@@ -252,7 +252,7 @@ describe('OpenAPI document: examples that work, descriptions, security', () => {
     expect(Object.keys(sse['x-sse-events'])).toEqual(['thread', 'delta', 'card', 'message', 'suggestions', 'done', 'error']);
     for (const schema of Object.values<Json>(sse['x-sse-events'])) if (schema.$ref) expect(resolvable(schema.$ref)).toBeDefined();
     const session = document['x-websocket']['/messaging/v1/session'];
-    expect(Object.keys(session.clientFrames)).toEqual(['message', 'ping']);
+    expect(Object.keys(session.clientFrames)).toEqual(['message', 'feedback', 'ping']);
     expect(Object.keys(session.serverFrames)).toEqual([
       'ready',
       'thread',
@@ -263,6 +263,7 @@ describe('OpenAPI document: examples that work, descriptions, security', () => {
       'done',
       'error',
       'pong',
+      'feedback',
     ]);
     for (const frame of [...Object.values<Json>(session.clientFrames), ...Object.values<Json>(session.serverFrames)]) {
       expect(resolvable(frame.$ref)).toBeDefined();
