@@ -14,7 +14,8 @@ export class Evaluations1732243300000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
-      ALTER TABLE agents ADD COLUMN publish_requires_passing_evaluation boolean NOT NULL DEFAULT false;
+      -- IF NOT EXISTS: a test that runs today's app on an older store adds it ahead (thread-items-migration.e2e-spec.ts).
+      ALTER TABLE agents ADD COLUMN IF NOT EXISTS publish_requires_passing_evaluation boolean NOT NULL DEFAULT false;
 
       CREATE TABLE test_cases (
         id char(24) PRIMARY KEY,
