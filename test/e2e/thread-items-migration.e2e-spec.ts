@@ -93,7 +93,9 @@ describe('migration ThreadItems1732242900000 on a populated database', () => {
     }
     // Today's app runs against the old store: a column a later migration adds to a table the app's entities map comes
     // ahead (that migration adds it only if it is missing).
-    await migrations.query(`ALTER TABLE agents ADD COLUMN IF NOT EXISTS publish_requires_passing_evaluation boolean NOT NULL DEFAULT false`);
+    await migrations.query(
+      `ALTER TABLE agents ADD COLUMN IF NOT EXISTS publish_requires_passing_evaluation boolean NOT NULL DEFAULT false`,
+    );
     t = await createTestApp({ DATABASE_URL: url });
     org = await t.factory.org();
     shop = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });
