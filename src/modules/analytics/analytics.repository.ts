@@ -56,14 +56,23 @@ export class AnalyticsRepository {
     if (fromDay) where.push(`day >= ${p.add(fromDay)}::date`);
     if (toDay) where.push(`day <= ${p.add(toDay)}::date`);
     const key = KEY[groupBy];
+    // The histograms are summed by unnesting them once and grouping by bucket: half the time of an array-adding
+    // aggregate called per row (5,856 daily rows: 24 vs 52 ms median on this loaded machine, docs/evaluations.md).
     return this.sql.rows<AnalyticsSums>(
-      `SELECT ${key} AS key, ${groupBy === 'arm' ? 'version_id' : 'NULL'} AS version_id,
-              array_agg(DISTINCT version_tag ORDER BY version_tag) AS version_tags,
-              sum(threads) AS threads, sum(declined) AS declined, sum(handed_off) AS handed_off, sum(messages) AS messages,
-              sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens, sum(feedback_up) AS feedback_up,
-              sum(feedback_down) AS feedback_down, analytics_sum_counts(latency_counts) AS latency_counts
-         FROM analytics_daily WHERE ${where.join(' AND ')}
-        GROUP BY ${key} ORDER BY 1`,
+      `WITH r AS (SELECT ${key} AS key, * FROM analytics_daily WHERE ${where.join(' AND ')}),
+       sums AS (
+         SELECT key, ${groupBy === 'arm' ? 'min(version_id)' : 'NULL'} AS version_id,
+                array_agg(DISTINCT version_tag ORDER BY version_tag) AS version_tags,
+                sum(threads) AS threads, sum(declined) AS declined, sum(handed_off) AS handed_off, sum(messages) AS messages,
+                sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens, sum(feedback_up) AS feedback_up,
+                sum(feedback_down) AS feedback_down
+           FROM r GROUP BY key
+       ), histograms AS (
+         SELECT key, array_agg(n ORDER BY i) AS latency_counts
+           FROM (SELECT key, i, sum(c) AS n FROM r, unnest(r.latency_counts) WITH ORDINALITY AS u(c, i) GROUP BY key, i) b
+          GROUP BY key
+       )
+       SELECT sums.*, histograms.latency_counts FROM sums JOIN histograms USING (key) ORDER BY key`,
       p.values,
       `analytics_report_${groupBy}_${fromDay ? 'from' : ''}_${toDay ? 'to' : ''}`,
     );
