@@ -43,6 +43,8 @@ const TABLE_OWNERS: Record<string, string> = {
   message_feedback: 'modules/feedback',
   analytics_daily: 'modules/analytics',
   thread_outcomes: 'modules/analytics',
+  agent_secrets: 'modules/agent-secrets',
+  mcp_tool_pins: 'modules/runtime',
 };
 
 /**

@@ -62,6 +62,8 @@ export interface ManagementChangeMap {
   /** A publish (or a traffic split) went ahead with `force=true` past the evaluation gate that refused it. */
   'version.publish_forced': ManagementChange;
   'traffic.update_forced': ManagementChange;
+  'agent_secret.put': ManagementChange;
+  'agent_secret.delete': ManagementChange;
 }
 
 export type ManagementChangeName = keyof ManagementChangeMap;
@@ -100,6 +102,8 @@ export const MANAGEMENT_CHANGES = Object.keys({
   'evaluation.create': true,
   'version.publish_forced': true,
   'traffic.update_forced': true,
+  'agent_secret.put': true,
+  'agent_secret.delete': true,
 } satisfies Record<ManagementChangeName, true>) as ManagementChangeName[];
 
 /** Token counts of a turn, as reported. */
@@ -110,7 +114,7 @@ export interface TurnUsage {
   reasoning_tokens: number;
 }
 
-/** A recorded turn, as its subscribers read it (the conversation store's turn record has these fields and more). */
+/** A recorded turn, as its subscribers read it (the conversation store's `TurnRecord` extends it with what it keeps). */
 export interface TurnRecorded {
   organizationId: string;
   projectId: string;
@@ -120,6 +124,7 @@ export interface TurnRecorded {
   /** Set when the turn opened its thread. */
   newThread: { title: string; externalId: string | null } | null;
   source: 'api' | 'rerun' | 'event' | 'channel';
+  /** The events-webhook event this turn answers (unique: a second write for one event fails). */
   eventId?: string | null;
   userId: string;
   userText: string | null;
@@ -194,6 +199,8 @@ export interface EventOutcome {
   agentId: string;
   /** The caller's thread id (channels: `<channel>:<thread id>`), when the event named one. */
   externalThreadId: string | null;
+  /** The channel of the thread the event continued (a WhatsApp or SMS message handed over as an event); else null. */
+  channel: string | null;
 }
 
 export interface EventCompleted extends EventOutcome {

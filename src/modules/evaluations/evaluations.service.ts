@@ -1,6 +1,4 @@
-import { InjectQueue } from '@nestjs/bull';
 import { Injectable, Logger } from '@nestjs/common';
-import type { Queue } from 'bull';
 import { EventBus } from '../../common/bus/event-bus.js';
 import type { RevisionsGoingLive } from '../../common/bus/event-map.js';
 import { OnBusEvent } from '../../common/bus/on-bus-event.decorator.js';
@@ -9,7 +7,8 @@ import { newId } from '../../common/ids/new-id.js';
 import type { Page } from '../../common/pagination/page.dto.js';
 import type { PageRequest } from '../../common/pagination/paginate.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
-import { JobName, QueueName, type JobPayloads } from '../../queue/queue.constants.js';
+import { JobName } from '../../queue/job-map.js';
+import { JobQueue } from '../../queue/job-queue.js';
 import { AgentsRepository } from '../agent-records/agents.repository.js';
 import type { Principal } from '../auth/principal.js';
 import { HISTORY_TURNS } from '../conversations/conversations.types.js';
@@ -56,7 +55,7 @@ export class EvaluationsService {
     private readonly runtime: RuntimeService,
     private readonly unitOfWork: UnitOfWork,
     private readonly bus: EventBus,
-    @InjectQueue(QueueName.Evaluations) private readonly queue: Queue<JobPayloads[JobName.RunEvaluation]>,
+    private readonly jobs: JobQueue,
   ) {}
 
   /** Queues a run of the version's current revision (202); it runs on whichever worker takes the job. */
@@ -81,11 +80,7 @@ export class EvaluationsService {
       return row;
     });
     try {
-      await this.queue.add(
-        JobName.RunEvaluation,
-        { evaluationId: row.id },
-        { jobId: row.id, attempts: 3, backoff: 1000, removeOnComplete: true },
-      );
+      await this.jobs.enqueue(JobName.RunEvaluation, { evaluationId: row.id }, { jobId: row.id });
     } catch (error) {
       await this.evaluations.fail(row.id, 'the run could not be queued');
       throw error;

@@ -135,6 +135,7 @@ export class TurnPipeline {
       history: thread?.history ?? [],
       surface,
       agentId: agent.agentId,
+      revisionId: agent.revisionId,
     };
   }
 

@@ -67,6 +67,9 @@ export interface Tenant {
   evaluationId: string;
   /** The agent reply of the tenant's thread (feedback rates it). */
   messageId: string;
+  /** An agent secret of the tenant's agent, and its value (which no answer may ever show, to anyone). */
+  secretName: string;
+  secretValue: string;
   bearer: Record<string, string>;
   agentKeyHeaders: Record<string, string>;
 }
@@ -161,6 +164,12 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     201,
     'channel thread',
   ).body;
+  const secretValue = `${canary}-secret-value`;
+  ok(
+    await t.http.request('PUT', `/management/v1/agents/${agent.id}/secrets/WALK_TOKEN`, { body: { value: secretValue }, headers: h }),
+    204,
+    'agent secret',
+  );
   const templates = ok(await t.http.get('/management/v1/templates', h), 200, 'templates').body;
   const webhookDeliveries = ok(
     await t.http.get(`/management/v1/projects/${project.id}/webhooks/${webhook.id}/deliveries`, h),
@@ -210,6 +219,8 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     testCaseId: testCase.id,
     evaluationId: evaluation.id,
     messageId: sent.message.id,
+    secretName: 'WALK_TOKEN',
+    secretValue,
     bearer,
     agentKeyHeaders,
   };
@@ -243,6 +254,7 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
     testCaseId: tenant.testCaseId,
     evaluationId: tenant.evaluationId,
     messageId: tenant.messageId,
+    name: tenant.secretName,
   };
   if (/\/versions\/\{versionId\}(\/push|\/knowledge(\/\{documentId\})?)?$/.test(path) && method !== 'GET') {
     ids.versionId = tenant.draftVersionId;
@@ -314,6 +326,13 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
       201,
       'fresh test case',
     ).body.id;
+  } else if (path.endsWith('/secrets/{name}')) {
+    ids.name = `DOOMED_${randomBytes(4).toString('hex').toUpperCase()}`;
+    expectStatus(
+      await t.http.request('PUT', `/management/v1/agents/${tenant.agentId}/secrets/${ids.name}`, { body: { value: 'doomed' }, headers: h }),
+      204,
+      'fresh secret',
+    );
   } else if (path.endsWith('/senders/{senderId}')) {
     ids.senderId = expectStatus(
       await t.http.post('/management/v1/senders', { channel: 'sms', phone_number: randomPhone() }, h),
