@@ -40,6 +40,10 @@ import { OutboundModule } from './common/outbound/outbound.module.js';
 import { AuditModule } from './modules/audit/audit.module.js';
 import { RetentionModule } from './modules/retention/retention.module.js';
 import { RetentionWorkerModule } from './modules/retention/retention-worker.module.js';
+import { EvaluationsModule } from './modules/evaluations/evaluations.module.js';
+import { FeedbackModule } from './modules/feedback/feedback.module.js';
+import { AnalyticsModule } from './modules/analytics/analytics.module.js';
+import { EvaluationsWorkerModule } from './modules/evaluations/evaluations-worker.module.js';
 
 /**
  * Infrastructure first, then the feature modules in the order the spec introduces them, and the worker modules (the
@@ -90,6 +94,10 @@ export class AppModule {
         ...(config.workersEnabled ? [RetentionWorkerModule] : []),
         HandoffModule,
         ...(config.workersEnabled ? [HandoffWorkerModule] : []),
+        EvaluationsModule,
+        FeedbackModule,
+        AnalyticsModule,
+        ...(config.workersEnabled ? [EvaluationsWorkerModule] : []),
       ],
     };
   }

@@ -38,6 +38,11 @@ const TABLE_OWNERS: Record<string, string> = {
   webhook_subscription_versions: 'modules/webhooks',
   usage_erased: 'modules/conversations',
   thread_items: 'modules/conversations',
+  test_cases: 'modules/evaluations',
+  evaluations: 'modules/evaluations',
+  message_feedback: 'modules/feedback',
+  analytics_daily: 'modules/analytics',
+  thread_outcomes: 'modules/analytics',
   agent_secrets: 'modules/agent-secrets',
   mcp_tool_pins: 'modules/runtime',
 };

@@ -2,7 +2,21 @@
  * The public HTTP API, as the page uses it: management calls with the organization API key, messaging with an
  * access token from a publishable-key exchange. Same origin; the base path is whatever precedes `/playground`.
  */
-import type { Agent, Page, Project, ThreadItem, ThreadMessage, TokenResponse, TraceRecord, Usage, Version, WelcomeMessage } from './types';
+import type {
+  Agent,
+  Analytics,
+  Evaluation,
+  Page,
+  Project,
+  TestCase,
+  ThreadItem,
+  ThreadMessage,
+  TokenResponse,
+  TraceRecord,
+  Usage,
+  Version,
+  WelcomeMessage,
+} from './types';
 
 /** `/api/playground/` → `/api`; the page may also be reached under the legacy base path or a proxy's prefix. */
 export const API_BASE = location.pathname.replace(/\/playground(\/.*)?$/, '');
@@ -123,6 +137,26 @@ export class ManagementApi {
     return this.get<Page<TraceRecord>>(`/management/v1/threads/${threadId}/trace`, { 'page[size]': 100, agent_id: agentId });
   }
 
+  testCases(agentId: string) {
+    return this.get<Page<TestCase>>(`/management/v1/agents/${agentId}/test-cases`, { 'page[size]': 100 });
+  }
+
+  testCaseFromThread(agentId: string, threadId: string) {
+    return this.post<TestCase>(`/management/v1/agents/${agentId}/test-cases/from-thread`, { thread_id: threadId });
+  }
+
+  startEvaluation(agentId: string, versionId: string) {
+    return this.post<{ id: string; status: string }>(`/management/v1/agents/${agentId}/versions/${versionId}/evaluations`);
+  }
+
+  evaluation(agentId: string, versionId: string, evaluationId: string) {
+    return this.get<Evaluation>(`/management/v1/agents/${agentId}/versions/${versionId}/evaluations/${evaluationId}`);
+  }
+
+  analytics(agentId: string, groupBy: Analytics['group_by']) {
+    return this.get<Analytics>(`/management/v1/agents/${agentId}/analytics`, { group_by: groupBy });
+  }
+
   usage(agentId: string, createdFrom?: string) {
     return this.get<Usage>(`/management/v1/agents/${agentId}/usage`, { created_from: createdFrom });
   }
@@ -176,6 +210,16 @@ export class MessagingAuth {
   async accessToken(): Promise<string> {
     if (!this.token || Date.now() >= this.token.renewAt) await this.exchange();
     return this.token!.value;
+  }
+
+  /** The end user's thumbs up or down on a reply; rating again replaces it. */
+  async rate(messageId: string, rating: 'up' | 'down'): Promise<void> {
+    await call(
+      'POST',
+      withQuery(`/messaging/v1/messages/${messageId}/feedback`),
+      { authorization: `Bearer ${await this.accessToken()}` },
+      { rating },
+    );
   }
 
   async welcome(): Promise<WelcomeMessage> {

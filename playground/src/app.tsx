@@ -4,6 +4,8 @@ import { Chat } from './components/Chat';
 import { Threads } from './components/Threads';
 import { session, type Credential } from './session';
 import type { Agent, Project, Usage, Version } from './types';
+import { AnalyticsPage } from './pages/analytics';
+import { EvaluationsPage } from './pages/evaluations';
 
 /** What the chat talks to: the agent that answers (a draft's preview agent when trying a draft) and its key. */
 interface Target {
@@ -143,7 +145,7 @@ function Console({ orgKey, onSignOut }: { orgKey: string; onSignOut: () => void 
   const [versions, setVersions] = useState<Version[]>([]);
   const [versionId, setVersionId] = useState<string>();
   const [target, setTarget] = useState<Target>();
-  const [tab, setTab] = useState<'chat' | 'threads'>('chat');
+  const [tab, setTab] = useState<'chat' | 'threads' | 'evaluations' | 'analytics'>('chat');
   const [usage, setUsage] = useState<Usage>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -312,6 +314,12 @@ function Console({ orgKey, onSignOut }: { orgKey: string; onSignOut: () => void 
         <button type="button" role="tab" aria-selected={tab === 'threads'} onClick={() => setTab('threads')}>
           Threads
         </button>
+        <button type="button" role="tab" aria-selected={tab === 'evaluations'} onClick={() => setTab('evaluations')}>
+          Evaluations
+        </button>
+        <button type="button" role="tab" aria-selected={tab === 'analytics'} onClick={() => setTab('analytics')}>
+          Analytics
+        </button>
       </nav>
       <div hidden={tab !== 'chat'} class="tab-body">
         <Chat key={target.id} auth={target.auth} title={target.label} onTurn={refreshUsage} />
@@ -319,6 +327,16 @@ function Console({ orgKey, onSignOut }: { orgKey: string; onSignOut: () => void 
       {tab === 'threads' && target.agent && (
         <div class="tab-body">
           <Threads api={api} agent={target.agent} />
+        </div>
+      )}
+      {tab === 'evaluations' && agent && (
+        <div class="tab-body">
+          <EvaluationsPage api={api} agent={agent} />
+        </div>
+      )}
+      {tab === 'analytics' && agent && (
+        <div class="tab-body">
+          <AnalyticsPage api={api} agent={agent} />
         </div>
       )}
     </>

@@ -168,3 +168,61 @@ export interface Usage {
   reasoning_tokens: number;
   total_tokens: number;
 }
+
+export interface TestCase {
+  id: string;
+  name: string;
+  turns: Array<{ text: string; expect: Record<string, unknown> }>;
+}
+
+export interface CaseResult {
+  test_case_id: string;
+  name: string;
+  passed: boolean;
+  regression: boolean;
+  turns: Array<{ text: string; reply: string; failures: string[] }>;
+}
+
+export interface Evaluation {
+  id: string;
+  version_id: string;
+  version_tag: string;
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  passed: boolean | null;
+  case_count: number;
+  passed_count: number;
+  cases: CaseResult[];
+  compared_to: {
+    version_id: string;
+    version_tag: string;
+    evaluation_id: string;
+    regressions: Array<{ test_case_id: string; name: string; failures: string[] }>;
+    fixed: Array<{ test_case_id: string; name: string }>;
+  } | null;
+  error: string | null;
+}
+
+export interface AnalyticsGroup {
+  key: string;
+  version_id: string | null;
+  version_tags: string[];
+  threads: number;
+  messages: number;
+  contained: number;
+  handed_off: number;
+  declined: number;
+  containment_rate: number | null;
+  handoff_rate: number | null;
+  decline_rate: number | null;
+  feedback_up: number;
+  feedback_down: number;
+  latency_p50_ms: number | null;
+  latency_p95_ms: number | null;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+export interface Analytics {
+  group_by: 'version_tag' | 'arm' | 'day';
+  groups: AnalyticsGroup[];
+}

@@ -11,6 +11,8 @@ export enum QueueName {
   Retention = 'retention',
   /** Human handoff: one delayed job per handoff request with a timeout (docs/handoff.md). */
   Handoff = 'handoff',
+  /** Evaluation runs: one job per `evaluations` row (docs/evaluations.md). */
+  Evaluations = 'evaluations',
 }
 
 /**
@@ -22,6 +24,7 @@ export enum JobName {
   DeliverWebhook = 'deliver-webhook',
   RunRetention = 'run-retention',
   HandoffTimeout = 'handoff-timeout',
+  RunEvaluation = 'run-evaluation',
   SweepChannelsInbound = 'channels.sweep-inbound',
   SweepChannelsOutbound = 'channels.sweep-outbound',
   SweepWebhooks = 'webhooks.sweep',
@@ -43,6 +46,8 @@ export interface JobPayloads {
   [JobName.RunRetention]: Record<string, never>;
   /** A handoff request's timeout: the thread, and the request it answers (`handoff_requested_at`, ISO; it acts once). */
   [JobName.HandoffTimeout]: { organizationId: string; threadId: string; requestedAt: string };
+  /** The `evaluations` row to run (also the job id: one job per run). */
+  [JobName.RunEvaluation]: { evaluationId: string };
 }
 
 /** A handler's payload: a queued job's, nothing for a periodic task. */
@@ -145,6 +150,14 @@ export const JOB_MAP: { readonly [K in JobName]: K extends QueuedJobName ? Queue
     queue: QueueName.Handoff,
     concurrency: () => 4,
     options: () => ({ attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: true }),
+  },
+  // Two runs per process, each answering EVALUATION_CASE_CONCURRENCY cases at a time; a retried run starts over.
+  [JobName.RunEvaluation]: {
+    kind: 'queued',
+    runsOn: 'workers',
+    queue: QueueName.Evaluations,
+    concurrency: () => 2,
+    options: () => ({ attempts: 3, backoff: 1000, removeOnComplete: true, removeOnFail: true }),
   },
   [JobName.SweepChannelsInbound]: { kind: 'periodic', runsOn: 'workers', every: () => 10_000, jitter: SWEEP_JITTER },
   [JobName.SweepChannelsOutbound]: { kind: 'periodic', runsOn: 'workers', every: () => 30_000, jitter: SWEEP_JITTER },

@@ -47,6 +47,7 @@ describe('agents (management)', () => {
         runtime: 'v2',
         live_version_id: null,
         live_version_tag: null,
+        publish_requires_passing_evaluation: false,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });

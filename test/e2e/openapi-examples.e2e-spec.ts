@@ -9,6 +9,7 @@ import { credentialsOf, operationsOf, type Operation } from '../hostile/support/
 import { fillPath, pathIds, PUBLIC_BASE, seedTenant, startHostileApp, type Tenant } from '../hostile/support/world.js';
 import { IS_PUBLIC } from '../../src/modules/auth/decorators/auth.metadata.js';
 import { TRAFFIC_EXAMPLE_CANDIDATE_VERSION, TRAFFIC_EXAMPLE_LIVE_VERSION } from '../../src/modules/versions/traffic.controller.js';
+import { FROM_THREAD_EXAMPLE_THREAD } from '../../src/modules/evaluations/test-cases.controller.js';
 
 /**
  * The served OpenAPI document keeps its promises: every request example succeeds as sent (only path ids and
@@ -33,6 +34,7 @@ const CODES_BY_STATUS: Record<number, string[]> = {
     'webhook_limit_reached',
     'handoff_conflict',
     'handoff_disabled',
+    'evaluation_required',
   ],
   413: ['payload_too_large', 'webhooks.payload_too_large'],
   415: ['unsupported_media_type'],
@@ -77,6 +79,7 @@ describe('OpenAPI document: examples that work, descriptions, security', () => {
       };
       return { ...value, splits: value.splits.map((arm: Json) => ({ ...arm, version_id: own[arm.version_id] ?? arm.version_id })) };
     }
+    if (value.thread_id === FROM_THREAD_EXAMPLE_THREAD) return { ...value, thread_id: tenant.threadId };
     if (op.surface !== 'token') return value;
     const own: Json = { ...value };
     if ('publishable_key' in own) own.publishable_key = tenant.publishableKey;
@@ -263,7 +266,7 @@ describe('OpenAPI document: examples that work, descriptions, security', () => {
     ]);
     for (const schema of Object.values<Json>(sse['x-sse-events'])) if (schema.$ref) expect(resolvable(schema.$ref)).toBeDefined();
     const session = document['x-websocket']['/messaging/v1/session'];
-    expect(Object.keys(session.clientFrames)).toEqual(['message', 'ping']);
+    expect(Object.keys(session.clientFrames)).toEqual(['message', 'feedback', 'ping']);
     expect(Object.keys(session.serverFrames)).toEqual([
       'ready',
       'thread',
@@ -276,6 +279,7 @@ describe('OpenAPI document: examples that work, descriptions, security', () => {
       'done',
       'error',
       'pong',
+      'feedback',
     ]);
     for (const frame of [...Object.values<Json>(session.clientFrames), ...Object.values<Json>(session.serverFrames)]) {
       expect(resolvable(frame.$ref)).toBeDefined();

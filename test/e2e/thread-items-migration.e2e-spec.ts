@@ -95,6 +95,11 @@ describe('migration ThreadItems1732242900000 on a populated database', () => {
     // Today's code reads the thread-control columns of a later migration (thread handoff, independent of the items):
     // they are there for the reads before, and go again before the migrations run in order.
     await laterColumns('up');
+    // Today's app runs against the old store: a column a later migration adds to a table the app's entities map comes
+    // ahead (that migration adds it only if it is missing).
+    await migrations.query(
+      `ALTER TABLE agents ADD COLUMN IF NOT EXISTS publish_requires_passing_evaluation boolean NOT NULL DEFAULT false`,
+    );
     t = await createTestApp({ DATABASE_URL: url });
     org = await t.factory.org();
     shop = await liveAgent(t, org, { bundle: shopBundle, runtime: 'v1' });

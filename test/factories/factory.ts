@@ -55,6 +55,7 @@ export class Factory {
       liveVersionId: null,
       liveRevisionId: null,
       liveVersionTag: null,
+      publishRequiresPassingEvaluation: false,
       deletedAt: null,
     });
   }

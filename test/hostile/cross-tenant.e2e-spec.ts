@@ -5,7 +5,19 @@ import { IdCache, Judge } from './support/walk.js';
 import { pathIds, seedTenant, startHostileApp, type Tenant } from './support/world.js';
 
 /** Path parameters that name something an organization owns (a channel name or a template id does not). */
-const OWNED = new Set(['projectId', 'agentId', 'versionId', 'keyId', 'threadId', 'interactionId', 'eventId', 'senderId']);
+const OWNED = new Set([
+  'projectId',
+  'agentId',
+  'versionId',
+  'keyId',
+  'threadId',
+  'interactionId',
+  'eventId',
+  'senderId',
+  'testCaseId',
+  'evaluationId',
+  'messageId',
+]);
 
 describe('hostile input: cross-tenant — organization 2 aims at organization 1', () => {
   let t: TestApp;
@@ -38,6 +50,9 @@ describe('hostile input: cross-tenant — organization 2 aims at organization 1'
       victim.interactionId,
       victim.eventId,
       victim.senderId,
+      victim.testCaseId,
+      victim.evaluationId,
+      victim.messageId,
       victim.publishableKeyId,
       victim.agentApiKeyId,
       victim.org.id,

@@ -88,6 +88,8 @@ export async function insertInteraction(t: TestApp, owner: ThreadOwner, threadId
     },
     facets: { tools: [], rules: [], params: {} },
     createdAt,
+    latencyMs: 0,
+    declined: false,
   });
   return id;
 }

@@ -23,6 +23,9 @@ interface Turn {
   cards: Card[];
   suggestions: string[];
   trace?: Trace;
+  /** The reply's message id (feedback rates it) and the end user's rating of it. */
+  messageId?: string;
+  rating?: 'up' | 'down';
   tokens?: { input: number; output: number };
   streaming?: boolean;
   resumed?: number;
@@ -94,6 +97,7 @@ export function Chat({ auth, title, onTurn }: { auth: MessagingAuth; title: stri
         case 'message': {
           const message = data.message as Message;
           update(reply.key, () => ({
+            messageId: message.id,
             text: message.text,
             cards: message.cards,
             trace: message.trace_info,
@@ -121,6 +125,16 @@ export function Chat({ auth, title, onTurn }: { auth: MessagingAuth; title: stri
       update(reply.key, () => ({ streaming: false }));
       setBusy(false);
       onTurn();
+    }
+  }
+
+  async function rate(turn: Turn, rating: 'up' | 'down') {
+    if (!turn.messageId) return;
+    try {
+      await auth.rate(turn.messageId, rating);
+      update(turn.key, () => ({ rating }));
+    } catch (error) {
+      update(turn.key, () => ({ error: (error as Error).message }));
     }
   }
 
@@ -177,6 +191,30 @@ export function Chat({ auth, title, onTurn }: { auth: MessagingAuth; title: stri
                     </span>
                   )}
                   {turn.resumed ? <span data-testid="resumed">resumed ×{turn.resumed}</span> : null}
+                  {turn.messageId && (
+                    <span class="thumbs">
+                      <button
+                        type="button"
+                        class="link"
+                        aria-label="Helpful"
+                        aria-pressed={turn.rating === 'up'}
+                        data-testid="thumb-up"
+                        onClick={() => void rate(turn, 'up')}
+                      >
+                        👍
+                      </button>
+                      <button
+                        type="button"
+                        class="link"
+                        aria-label="Not helpful"
+                        aria-pressed={turn.rating === 'down'}
+                        data-testid="thumb-down"
+                        onClick={() => void rate(turn, 'down')}
+                      >
+                        👎
+                      </button>
+                    </span>
+                  )}
                 </div>
               )}
               {turn.key === lastKey && turn.suggestions.length > 0 && !busy && (

@@ -59,6 +59,13 @@ export interface ManagementChangeMap {
   'webhook.delete': ManagementChange;
   'webhook.rotate_secret': ManagementChange;
   'webhook.redeliver': ManagementChange;
+  'test_case.create': ManagementChange;
+  'test_case.update': ManagementChange;
+  'test_case.delete': ManagementChange;
+  'evaluation.create': ManagementChange;
+  /** A publish (or a traffic split) went ahead with `force=true` past the evaluation gate that refused it. */
+  'version.publish_forced': ManagementChange;
+  'traffic.update_forced': ManagementChange;
   'agent_secret.put': ManagementChange;
   'agent_secret.delete': ManagementChange;
 }
@@ -97,6 +104,12 @@ export const MANAGEMENT_CHANGES = Object.keys({
   'webhook.delete': true,
   'webhook.rotate_secret': true,
   'webhook.redeliver': true,
+  'test_case.create': true,
+  'test_case.update': true,
+  'test_case.delete': true,
+  'evaluation.create': true,
+  'version.publish_forced': true,
+  'traffic.update_forced': true,
   'agent_secret.put': true,
   'agent_secret.delete': true,
 } satisfies Record<ManagementChangeName, true>) as ManagementChangeName[];
@@ -317,6 +330,41 @@ export interface PasswordRehashed {
   passwordHash: string;
 }
 
+/**
+ * Revisions are about to answer an agent's end users (a publish, or a traffic split's arms), published in that change's
+ * transaction with the agent row locked: an in-transaction subscriber may refuse, its error rolling the change back
+ * (the evaluation gate, docs/evaluations.md). `force`: the caller asked to go ahead anyway (`?force=true`).
+ */
+export interface RevisionsGoingLive {
+  actor: ChangeActor;
+  organizationId: string;
+  agentId: string;
+  /** The agent's `publish_requires_passing_evaluation`. */
+  requiresEvaluation: boolean;
+  force: boolean;
+  change: 'publish' | 'traffic';
+  revisions: Array<{ versionId: string; revisionId: string; versionTag: string; digest: string }>;
+}
+
+/** An end user rated an agent message (committed in the rating's transaction); `previousRating`: the rating it replaced. */
+export interface MessageFeedback {
+  organizationId: string;
+  projectId: string;
+  agentId: string;
+  threadId: string;
+  messageId: string;
+  interactionId: string;
+  userId: string;
+  versionId: string;
+  versionTag: string;
+  rating: 'up' | 'down';
+  previousRating: 'up' | 'down' | null;
+  comment: string | null;
+  createdAt: Date;
+  /** When the rated message's turn was written: the analytics day it counts in. */
+  turnCreatedAt: Date;
+}
+
 export interface EventMap extends ManagementChangeMap {
   'turn.recorded': TurnRecorded;
   'thread.opened': ThreadOpened;
@@ -336,6 +384,8 @@ export interface EventMap extends ManagementChangeMap {
   'thread.control_changed': ThreadControlChanged;
   'thread.message_created': ThreadMessageCreated;
   'thread.live': ThreadLiveUpdate;
+  'revisions.going_live': RevisionsGoingLive;
+  'message.feedback': MessageFeedback;
 }
 
 export type BusEventName = keyof EventMap;

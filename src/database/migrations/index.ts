@@ -22,6 +22,8 @@ import { ThreadItems1732242900000 } from './1732242900000-thread-items.js';
 import { AgentSecrets1732243100000 } from './1732243100000-agent-secrets.js';
 import { McpToolPins1732243110000 } from './1732243110000-mcp-tool-pins.js';
 import { ThreadHandoff1732243200000 } from './1732243200000-thread-handoff.js';
+import { Evaluations1732243300000 } from './1732243300000-evaluations.js';
+import { Analytics1732243310000 } from './1732243310000-analytics.js';
 
 /** Every migration, in order. Passed as classes, not globs (ESM: TypeORM cannot load migration globs). */
 export const migrations = [
@@ -49,4 +51,6 @@ export const migrations = [
   AgentSecrets1732243100000,
   McpToolPins1732243110000,
   ThreadHandoff1732243200000,
+  Evaluations1732243300000,
+  Analytics1732243310000,
 ];

@@ -29,6 +29,10 @@ export class AgentEntity extends TimestampedEntity {
   @Column({ name: 'live_version_tag', type: 'varchar', length: 32, nullable: true })
   liveVersionTag: string | null;
 
+  /** A publish or a traffic split that would serve a revision without a passing evaluation is refused (docs/evaluations.md). */
+  @Column({ name: 'publish_requires_passing_evaluation', type: 'boolean', default: false })
+  publishRequiresPassingEvaluation: boolean;
+
   /** Set by delete: versions and keys are removed; threads and usage history stay readable and counted. */
   @Column({ name: 'deleted_at', type: 'timestamptz', precision: 3, nullable: true })
   deletedAt: Date | null;

@@ -86,7 +86,10 @@ export class AgentsRepository {
     );
   }
 
-  async updateDetails(agentId: string, details: { name: string; description: string | null }): Promise<void> {
+  async updateDetails(
+    agentId: string,
+    details: { name: string; description: string | null; publishRequiresPassingEvaluation: boolean },
+  ): Promise<void> {
     await this.sql.repository(AgentEntity).update({ id: agentId }, details);
   }
 

@@ -50,6 +50,7 @@ export class AgentsService {
         liveVersionId: null,
         liveRevisionId: null,
         liveVersionTag: null,
+        publishRequiresPassingEvaluation: false,
         deletedAt: null,
       });
       await this.bus.publish('agent.create', {
@@ -76,13 +77,30 @@ export class AgentsService {
   async update(who: Principal, agentId: string, dto: UpdateAgentDto): Promise<AgentResponseDto> {
     const agent = await this.unitOfWork.run(async () => {
       const agent = await this.getVisible(who.organizationId, agentId, 'update');
-      const before = { name: agent.name, description: agent.description, live_version_tag: agent.liveVersionTag };
+      const before = {
+        name: agent.name,
+        description: agent.description,
+        live_version_tag: agent.liveVersionTag,
+        publish_requires_passing_evaluation: agent.publishRequiresPassingEvaluation,
+      };
       const renamed = dto.name !== undefined && dto.name !== agent.name;
       if (renamed) agent.name = dto.name!;
       if (dto.description !== undefined) agent.description = dto.description;
-      await this.agents.updateDetails(agent.id, { name: agent.name, description: agent.description });
+      if (dto.publish_requires_passing_evaluation !== undefined) {
+        agent.publishRequiresPassingEvaluation = dto.publish_requires_passing_evaluation;
+      }
+      await this.agents.updateDetails(agent.id, {
+        name: agent.name,
+        description: agent.description,
+        publishRequiresPassingEvaluation: agent.publishRequiresPassingEvaluation,
+      });
       const change = renamed ? await this.versions.republishLiveWithName(agent, agent.name) : null;
-      const after = { name: agent.name, description: agent.description, live_version_tag: agent.liveVersionTag };
+      const after = {
+        name: agent.name,
+        description: agent.description,
+        live_version_tag: agent.liveVersionTag,
+        publish_requires_passing_evaluation: agent.publishRequiresPassingEvaluation,
+      };
       await this.bus.publish('agent.update', {
         actor: who,
         resourceType: 'agent',

@@ -25,6 +25,8 @@ import {
   type MessageRow,
   type NewThread,
   type RecordedTurn,
+  type RecordedTurnRow,
+  type AgentMessageRow,
   type ThreadItemRow,
   type ThreadRow,
   type ThreadSelection,
@@ -92,13 +94,14 @@ const CONTROL_CHANGES: Record<ControlChangeKind, { from: string; set: string }> 
 const CHANNEL_THREAD_COLUMNS = 'id, organization_id, agent_id, user_id, external_id, channel, phone_number, sender_id, sender_number';
 
 const INTERACTION_COLUMNS = `id, organization_id, project_id, agent_id, thread_id, seq, source, user_id, agent_variables, trace, runtime,
-  runtime_build, version_id, revision_id, version_tag, input_tokens, output_tokens, cache_read_tokens, reasoning_tokens, created_at, event_id`;
+  runtime_build, version_id, revision_id, version_tag, input_tokens, output_tokens, cache_read_tokens, reasoning_tokens, created_at, event_id,
+  latency_ms, declined`;
 
 // On an existing thread the next seq is computed in the statement; two writers racing on one thread collide
 // on uq_interactions_thread_seq and the loser retries with the next number.
 const NEXT_SEQ = '(SELECT COALESCE(max(seq), 0) + 1 FROM interactions WHERE thread_id = $5)';
 const interactionValues = (seq: string) =>
-  `$1, $2, $3, $4, $5, ${seq}, $6, $7, $8::jsonb, $9::json, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20`;
+  `$1, $2, $3, $4, $5, ${seq}, $6, $7, $8::jsonb, $9::json, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $25, $26`;
 
 /**
  * The turn's items, numbered after the thread's `last_item_seq` as the thread CTE returned it (`base`: the number
@@ -245,6 +248,8 @@ export class ConversationsRepository {
       rules,
       JSON.stringify(turn.facets.params),
       items.length,
+      turn.latencyMs,
+      turn.declined,
     ];
     const itemValues = items.flatMap((item) => [
       item.id,
@@ -260,9 +265,9 @@ export class ConversationsRepository {
         `WITH thread AS (
            INSERT INTO threads (id, organization_id, project_id, agent_id, user_id, external_id, title, runtime, version_tag,
                                 tools, rules, params, interaction_count, last_interaction_at, last_item_seq, created_at, updated_at)
-           VALUES ($5, $2, $3, $4, $7, $25, $26, $10, $14, $21, $22, $23::jsonb, 1, $19, $24, $19, $19)
+           VALUES ($5, $2, $3, $4, $7, $27, $28, $10, $14, $21, $22, $23::jsonb, 1, $19, $24, $19, $19)
            RETURNING id
-         ), items AS (${insertItems('0', 27, items.length)})
+         ), items AS (${insertItems('0', 29, items.length)})
          INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${interactionValues('1')})`,
         [...interaction, turn.newThread.externalId, turn.newThread.title, ...itemValues],
         `turn_insert_new_thread_${items.length}`,
@@ -278,7 +283,7 @@ export class ConversationsRepository {
                 params = params || $23::jsonb, last_interaction_at = $19, updated_at = $19, last_item_seq = last_item_seq + $24
           WHERE id = $5
           RETURNING last_item_seq - $24 AS base
-       ), items AS (${insertItems('thread.base', 25, items.length)})
+       ), items AS (${insertItems('thread.base', 27, items.length)})
        INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${interactionValues(NEXT_SEQ)})`,
       [...interaction, ...itemValues],
       `turn_insert_existing_thread_${items.length}`,
@@ -428,6 +433,46 @@ export class ConversationsRepository {
         WHERE i.event_id = $1 AND ($2::text IS NULL OR i.organization_id = $2)`,
       [eventId, organizationId],
       'conversations_turn_for_event',
+    );
+  }
+
+  /**
+   * The agent's thread's title and its first `limit` turns in order, each with its end-user text, variables, trace and
+   * reply (for a test case made from it); undefined when the agent has no such thread.
+   */
+  async recordedTurns(
+    organizationId: string,
+    agentId: string,
+    threadId: string,
+    limit: number,
+  ): Promise<{ title: string; turns: RecordedTurnRow[] } | undefined> {
+    const row = await this.sql.one<{ title: string; turns: RecordedTurnRow[] | null }>(
+      `SELECT t.title,
+              (SELECT json_agg(x ORDER BY x.seq) FROM (
+                 SELECT i.seq, i.source, i.agent_variables, i.trace,
+                        (SELECT text FROM thread_items WHERE thread_id = t.id AND turn_id = i.id AND kind = 'end_user' LIMIT 1) AS user_text,
+                        (SELECT content FROM thread_items WHERE thread_id = t.id AND turn_id = i.id AND kind = 'agent'
+                          ORDER BY seq DESC LIMIT 1) AS reply
+                   FROM interactions i WHERE i.thread_id = t.id ORDER BY i.seq LIMIT $4) x) AS turns
+         FROM threads t
+        WHERE t.id = $1 AND t.organization_id = $2 AND t.agent_id = $3`,
+      [threadId.toLowerCase(), organizationId, agentId, limit],
+      'conversations_recorded_turns',
+    );
+    return row && { title: row.title, turns: row.turns ?? [] };
+  }
+
+  /** An agent reply item of the agent's threads, with its thread's end user and the turn's version; undefined otherwise. */
+  agentMessage(organizationId: string, agentId: string, messageId: string): Promise<AgentMessageRow | undefined> {
+    return this.sql.one<AgentMessageRow>(
+      `SELECT it.id, it.thread_id, t.project_id, it.turn_id AS interaction_id, t.user_id, i.version_id, i.version_tag,
+              i.created_at AS turn_created_at
+         FROM thread_items it
+         JOIN threads t ON t.id = it.thread_id
+         JOIN interactions i ON i.id = it.turn_id
+        WHERE it.id = $1 AND it.organization_id = $2 AND it.kind = 'agent' AND t.agent_id = $3`,
+      [messageId.toLowerCase(), organizationId, agentId],
+      'conversations_agent_message',
     );
   }
 

@@ -20,6 +20,8 @@ import type {
   MessageRow,
   NewThread,
   RecordedTurn,
+  RecordedTurnRow,
+  AgentMessageRow,
   ThreadItemRow,
   ThreadRow,
   ThreadSelection,
@@ -165,6 +167,21 @@ export class ConversationsService {
   /** The turn an event wrote; with `organizationId`, only that organization's. */
   turnForEvent(eventId: string, organizationId: string | null = null): Promise<RecordedTurn | undefined> {
     return this.store.turnForEvent(eventId, organizationId);
+  }
+
+  /** The agent's thread's title and first `limit` turns, each with what was asked and what the reply did (test cases). */
+  recordedTurns(
+    organizationId: string,
+    agentId: string,
+    threadId: string,
+    limit: number,
+  ): Promise<{ title: string; turns: RecordedTurnRow[] } | undefined> {
+    return this.store.recordedTurns(organizationId, agentId, threadId, limit);
+  }
+
+  /** An agent's reply message with its thread, end user and the version that wrote it (feedback is about it). */
+  agentMessage(organizationId: string, agentId: string, messageId: string): Promise<AgentMessageRow | undefined> {
+    return this.store.agentMessage(organizationId, agentId, messageId);
   }
 
   /** The agent's thread the caller names by its own id (events webhook `thread_id`, channel threads), with its channel. */

@@ -67,6 +67,10 @@ export interface TurnRecord extends TurnRecorded {
   runtimeBuild: string;
   revisionId: string;
   facets: TurnFacets;
+  /** How long the turn took to answer, engine included (the analytics latency). */
+  latencyMs: number;
+  /** Whether the reply declined (runtime/reply-declined.ts): a thread's outcome is its last reply's. */
+  declined: boolean;
   /**
    * The turn asks for a human (a rule's `handoff` action, a decline under `on_decline: "handoff"`, the agent-mode tool):
    * the same statement moves the thread from `agent` to `pending` and writes the control note after the reply.
@@ -116,6 +120,27 @@ export interface RecordedTurn {
   thread_id: string;
   reply_text: string;
   reply: { cards?: unknown[] };
+}
+
+/** A recorded turn as a test case is made from it: what the end user said and what the reply did. */
+export interface RecordedTurnRow {
+  source: 'api' | 'rerun' | 'event' | 'channel';
+  user_text: string | null;
+  agent_variables: Record<string, unknown>;
+  trace: Trace;
+  reply: { cards?: Array<{ instance?: string }> } | null;
+}
+
+/** An agent message (a reply item) with the thread and turn it belongs to: what feedback is about. */
+export interface AgentMessageRow {
+  id: string;
+  thread_id: string;
+  project_id: string;
+  interaction_id: string;
+  user_id: string;
+  version_id: string;
+  version_tag: string;
+  turn_created_at: Date;
 }
 
 export interface ThreadRow {

@@ -6,6 +6,7 @@ import { TurnAlreadyRecordedError } from '../conversations/conversations.errors.
 import { ConversationsService } from '../conversations/conversations.service.js';
 import type { ThreadState, TurnHandoff, TurnRecord } from '../conversations/conversations.types.js';
 import { MetricsService } from '../metrics/metrics.service.js';
+import { replyDeclined } from '../runtime/reply-declined.js';
 import { RuntimeService } from '../runtime/runtime.service.js';
 import type { EngineTurn, TurnInput, TurnResult } from '../runtime/runtime.types.js';
 import type { HeldMessageResponseDto, MessageDto, SendMessageResponseDto, TurnOutcome } from './dto/message-response.dto.js';
@@ -158,6 +159,7 @@ export class TurnPipeline {
     engine: EngineTurn,
     onEvent?: (event: TurnStreamEvent) => void,
   ): Promise<SendMessageResponseDto> {
+    const started = performance.now();
     const threadId = thread?.id ?? newId();
     const interactionId = newId();
     const surface = originSurface(request.origin);
@@ -171,7 +173,7 @@ export class TurnPipeline {
       result = await engine.run(input).catch(timer.failed);
     }
     const reply = { url: replyUrl(result), welcome: engine.welcomeMessage };
-    const record = this.record(threadId, interactionId, thread, request, agent, result, reply);
+    const record = this.record(threadId, interactionId, thread, request, agent, result, reply, Math.round(performance.now() - started));
     const written = await this.conversations.recordTurn(record).catch(timer.failed);
     timer.completed(result.usage);
     const outcome = this.publish(record, result, reply, request.includeTrace ?? false);
@@ -238,6 +240,7 @@ export class TurnPipeline {
     agent: LiveAgent,
     result: TurnResult,
     reply: Reply,
+    latencyMs: number,
   ): TurnRecord {
     const { origin } = request;
     const externalThreadId = origin.kind === 'event' || origin.kind === 'channel' ? origin.externalThreadId : null;
@@ -274,6 +277,8 @@ export class TurnPipeline {
       eventId: originEvent(origin)?.eventId ?? null,
       handoff: this.handoffOf(agent, result),
       channel: origin.kind === 'channel' ? origin.channel : null,
+      latencyMs,
+      declined: replyDeclined(result.trace),
     };
   }
 

@@ -84,7 +84,7 @@ describe('WebSocket session: revocation reaches open sessions', () => {
       streaming: { maxBufferedBytes: 1 << 20 },
     };
     const metrics = { wsSessionOpened: () => undefined, wsSessionClosed: () => undefined };
-    const service = new SessionService(auth as never, {} as never, config as never, {} as never, metrics as never);
+    const service = new SessionService(auth as never, {} as never, config as never, {} as never, metrics as never, {} as never);
     service.onModuleInit();
     const connect = async (token: string) => {
       const socket = fakeSocket();

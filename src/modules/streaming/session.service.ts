@@ -24,7 +24,8 @@ import { toTurnRequest } from '../messaging/dto/send-message.dto.js';
 import { TurnPipeline } from '../messaging/turn-pipeline.js';
 import type { TurnCaller, TurnStreamEvent } from '../messaging/turn.types.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { SessionMessageFrameDto } from './dto/session-frame.dto.js';
+import { FeedbackService } from '../feedback/feedback.service.js';
+import { SessionFeedbackFrameDto, SessionMessageFrameDto } from './dto/session-frame.dto.js';
 import { FrameBucket } from './frame-bucket.js';
 import { RunningTurns } from './running-turns.js';
 import { closingEvents, errorParts, toStreamEvent, type StreamEvent } from './stream-events.js';
@@ -93,6 +94,7 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
     private readonly config: AppConfig,
     redis: RedisService,
     private readonly metrics: MetricsService,
+    private readonly feedback: FeedbackService,
   ) {
     this.limiter = new FixedWindowLimiter(redis, config, metrics);
   }
@@ -257,8 +259,11 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
       case 'message':
         await this.message(session, frame, requestKey, requestId);
         return;
+      case 'feedback':
+        await this.rate(session, frame, requestKey, requestId);
+        return;
       default:
-        this.sendError(session, requestKey, ValidationError.field('type', 'type must be one of: message, ping'), requestId);
+        this.sendError(session, requestKey, ValidationError.field('type', 'type must be one of: message, feedback, ping'), requestId);
     }
   }
 
@@ -298,6 +303,23 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
     const work = this.turn(session, dto, requestId).finally(() => session.inFlight.delete(dto.id));
     this.turns.hold(work);
     await work;
+  }
+
+  /** A `feedback` frame: the end user rates a reply, as POST /messaging/v1/messages/{id}/feedback does; counted like a request. */
+  private async rate(session: Session, frame: object, requestKey: string | null, requestId: string): Promise<void> {
+    if (!(await this.stillAuthorized(session, requestKey, requestId))) return;
+    try {
+      const dto = (await validation.transform(frame, { type: 'body', metatype: SessionFeedbackFrameDto })) as SessionFeedbackFrameDto;
+      const limited = session.rateLimitSubject ? await this.limiter.hit(session.rateLimitSubject) : undefined;
+      if (limited) throw limited;
+      const rated = await this.feedback.rate(session.caller!, dto.message_id, { rating: dto.rating, comment: dto.comment });
+      this.send(session, { type: 'feedback', id: dto.id, feedback: rated });
+    } catch (error) {
+      if (errorParts(error).status >= 500) {
+        this.logger.error({ err: error, reqId: requestId, sessionId: session.id }, 'session feedback failed');
+      }
+      this.sendError(session, requestKey, error, requestId);
+    }
   }
 
   private async turn(session: Session, dto: SessionMessageFrameDto, requestId: string): Promise<void> {

@@ -35,12 +35,13 @@ export class TrafficService {
    * Sets the split: 2..10 distinct published versions of the agent, percents summing to 100, the live version one of
    * them (422 naming the field otherwise); a version_id that is not this agent's is 404. Each non-live arm answers with its version's current revision as of this call; the live arm follows the live pointer.
    */
-  async put(who: Principal, agentId: string, dto: UpdateTrafficDto): Promise<TrafficResponseDto> {
+  async put(who: Principal, agentId: string, dto: UpdateTrafficDto, force = false): Promise<TrafficResponseDto> {
     const { agent, arms } = await this.unitOfWork.run(async () => {
       const agent = await this.lockAgent(who, agentId);
       const details: ErrorDetail[] = [];
       const seen = new Map<string, number>();
       const resolved: Array<{ versionId: string; revisionId: string; percent: number }> = [];
+      const arming: Array<{ versionId: string; revisionId: string; versionTag: string; digest: string }> = [];
       for (const [i, arm] of dto.splits.entries()) {
         const versionId = arm.version_id.toLowerCase();
         if (seen.has(versionId)) {
@@ -62,6 +63,10 @@ export class TrafficService {
         } else {
           const revisionId = version.id === agent.liveVersionId ? agent.liveRevisionId! : version.currentRevisionId!;
           resolved.push({ versionId: version.id, revisionId, percent: arm.percent });
+          if (version.id !== agent.liveVersionId) {
+            const revision = await this.versions.findRevision({ id: revisionId });
+            if (revision) arming.push({ versionId: version.id, revisionId, versionTag: revision.versionTag, digest: revision.digest });
+          }
         }
       }
       const sum = dto.splits.reduce((total, arm) => total + arm.percent, 0);
@@ -72,6 +77,16 @@ export class TrafficService {
         details.push({ field: 'splits', message: `the live version (${agent.liveVersionId}) must be one of the arms` });
       }
       if (details.length > 0) throw new ValidationError(details);
+      // The live arm serves already; the other arms are what this change makes serve.
+      await this.bus.publish('revisions.going_live', {
+        actor: who,
+        organizationId: agent.organizationId,
+        agentId: agent.id,
+        requiresEvaluation: agent.publishRequiresPassingEvaluation,
+        force,
+        change: 'traffic',
+        revisions: arming,
+      });
       const before = await this.traffic.arms(agent.id);
       await this.traffic.replace(agent.organizationId, agent.id, resolved);
       const arms = await this.traffic.arms(agent.id);

@@ -10,6 +10,7 @@ import { ApiExampleBody } from '../../common/swagger/api-example-body.decorator.
 import { AgentIdParams } from '../agent-records/dto/agent.dto.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import type { Principal } from '../auth/principal.js';
+import { ForceQueryDto } from './dto/force-query.dto.js';
 import { ListVersionsQueryDto } from './dto/list-versions.query.dto.js';
 import { AgentVersionParams } from './dto/version-params.dto.js';
 import { CreateVersionDto, PullQueryDto, PushBundleDto, UpdateVersionDto } from './dto/version-request.dto.js';
@@ -91,16 +92,26 @@ export class VersionsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Make the version live with its current revision (ship, switch or roll back)',
-    description: 'The previous live version stays published. 409 `version_archived` for an archived version.',
+    description:
+      'The previous live version stays published. 409 `version_archived` for an archived version. When the agent has ' +
+      '`publish_requires_passing_evaluation`, a revision whose latest evaluation did not pass (or that was never evaluated) is ' +
+      '409 `evaluation_required`; `?force=true` publishes it anyway and writes a `version.publish_forced` audit record.',
   })
   @ApiOkResponse({ type: VersionResponseDto })
   @ApiErrors(404, 422, {
     status: 409,
     code: 'version_archived',
+    description:
+      'The version is archived (`version_archived`), or the agent requires a passing evaluation and this revision has none ' +
+      '(`evaluation_required`; `?force=true` publishes anyway)',
     message: 'Version 2 is archived; create or pick another version to publish',
   })
-  publish(@CurrentPrincipal() who: Principal, @Param() { agentId, versionId }: AgentVersionParams): Promise<VersionResponseDto> {
-    return this.versions.publish(who, agentId, versionId);
+  publish(
+    @CurrentPrincipal() who: Principal,
+    @Param() { agentId, versionId }: AgentVersionParams,
+    @Query() { force }: ForceQueryDto,
+  ): Promise<VersionResponseDto> {
+    return this.versions.publish(who, agentId, versionId, force ?? false);
   }
 
   @Post('agents/:agentId/versions/:versionId/archive')

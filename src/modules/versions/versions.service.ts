@@ -134,7 +134,7 @@ export class VersionsService {
   }
 
   /** draft or published → published and live; the previous live version stays published. Archived → 409. */
-  async publish(who: Principal, agentId: string, versionId: string): Promise<VersionResponseDto> {
+  async publish(who: Principal, agentId: string, versionId: string, force = false): Promise<VersionResponseDto> {
     const change = await this.unitOfWork.run(async () => {
       const agent = await this.lockAgent(who, agentId);
       const version = await this.findVersion(agent.id, versionId, true);
@@ -146,6 +146,15 @@ export class VersionsService {
       }
       const revision = await this.currentRevision(version);
       assertProviderConfigured(revision.bundle, this.config.providers);
+      await this.bus.publish('revisions.going_live', {
+        actor: who,
+        organizationId: agent.organizationId,
+        agentId: agent.id,
+        requiresEvaluation: agent.publishRequiresPassingEvaluation,
+        force,
+        change: 'publish',
+        revisions: [{ versionId: version.id, revisionId: revision.id, versionTag: revision.versionTag, digest: revision.digest }],
+      });
       if (version.status !== 'published') await this.versions.updateVersion(version.id, { status: 'published' });
       await this.adjustSplitForPublish(agent, version.id, revision.id);
       const before = { status: version.status, live_version_id: agent.liveVersionId, live_version_tag: agent.liveVersionTag };
@@ -266,6 +275,28 @@ export class VersionsService {
       version_tag: revision.versionTag,
       digest: revision.digest,
       created_at: revision.createdAt.toISOString(),
+    };
+  }
+
+  /**
+   * A version's current revision (what an evaluation runs against) with the agent's live version; 404 for a version
+   * or agent the organization cannot see.
+   */
+  async currentRevisionOf(
+    organizationId: string,
+    agentId: string,
+    versionId: string,
+  ): Promise<{ versionId: string; revisionId: string; versionTag: string; digest: string; liveVersionId: string | null }> {
+    const agent = await this.agents.findVisible(organizationId, agentId);
+    if (!agent) throw new NotFoundError('Agent');
+    const version = await this.findVersion(agent.id, versionId);
+    const revision = await this.currentRevision(version);
+    return {
+      versionId: version.id,
+      revisionId: revision.id,
+      versionTag: revision.versionTag,
+      digest: revision.digest,
+      liveVersionId: agent.liveVersionId,
     };
   }
 

@@ -6,6 +6,7 @@ import type {
   LiveRevisionChange,
   ThreadControlChanged,
   ThreadMessageCreated,
+  MessageFeedback,
   ThreadOpened,
   ThreadsDeleted,
   TurnRecorded,
@@ -172,6 +173,35 @@ export class WebhookOutbox {
         revision_id: change.revisionId,
         version_tag: change.versionTag,
         reason: change.reason,
+      },
+    });
+  }
+
+  /** `message.feedback`: an end user's rating of an agent message. */
+  @OnBusEvent('message.feedback', {
+    phase: 'transaction',
+    wants: (outbox: WebhookOutbox, rating) => wanted(outbox, rating, 'message.feedback'),
+  })
+  async messageFeedback(rating: MessageFeedback): Promise<void> {
+    await this.record({
+      organizationId: rating.organizationId,
+      projectId: rating.projectId,
+      agentId: rating.agentId,
+      threadId: rating.threadId,
+      type: 'message.feedback',
+      occurredAt: rating.createdAt,
+      data: {
+        message_id: rating.messageId,
+        thread_id: rating.threadId,
+        interaction_id: rating.interactionId,
+        agent_id: rating.agentId,
+        version_id: rating.versionId,
+        version_tag: rating.versionTag,
+        user_id: rating.userId,
+        rating: rating.rating,
+        previous_rating: rating.previousRating,
+        comment: rating.comment,
+        created_at: rating.createdAt.toISOString(),
       },
     });
   }

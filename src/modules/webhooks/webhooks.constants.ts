@@ -10,6 +10,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'thread.handoff_accepted',
   'thread.handoff_released',
   'thread.message_created',
+  'message.feedback',
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

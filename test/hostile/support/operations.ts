@@ -217,6 +217,20 @@ function validBody(op: Operation, tenant: Tenant): ValidBody {
       json: { description: 'walked', events: ['turn.completed'] },
     }),
     'POST /management/v1/projects/{projectId}/webhooks/{webhookId}/rotate-secret': () => ({ json: { overlap_seconds: 60 } }),
+    'POST /management/v1/agents/{agentId}/test-cases': () => ({
+      json: {
+        name: 'Walk case',
+        turns: [{ text: 'show me jackets', agent_variables: { static: { store: 's1' } }, expect: { contains: ['jacket'] } }],
+      },
+    }),
+    'POST /management/v1/agents/{agentId}/test-cases/import': () => ({
+      json: { test_cases: [{ name: 'Walk import', turns: [{ text: 'show me jackets', expect: { declines: false } }] }] },
+    }),
+    'POST /management/v1/agents/{agentId}/test-cases/from-thread': () => ({
+      json: { thread_id: tenant.threadId, name: 'Walk thread case' },
+    }),
+    'PATCH /management/v1/agents/{agentId}/test-cases/{testCaseId}': () => ({ json: { name: 'Walked case' } }),
+    'POST /messaging/v1/messages/{messageId}/feedback': () => ({ json: { rating: 'up', comment: 'walk' } }),
     'PATCH /management/v1/projects/{projectId}': () => ({ json: { name: 'Walked project', thread_retention_days: 3650 } }),
     'PUT /management/v1/agents/{agentId}/secrets/{name}': () => ({ json: { value: 'walk-secret-value' } }),
     'POST /mcp': () => ({

@@ -63,6 +63,10 @@ export interface Tenant {
   auditEventId: string;
   webhookId: string;
   webhookDeliveryId: string;
+  testCaseId: string;
+  evaluationId: string;
+  /** The agent reply of the tenant's thread (feedback rates it). */
+  messageId: string;
   /** An agent secret of the tenant's agent, and its value (which no answer may ever show, to anyone). */
   secretName: string;
   secretValue: string;
@@ -175,6 +179,21 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     'webhook deliveries',
   ).body;
   const templateId = templates.results[0].id as string;
+  const testCase = ok(
+    await t.http.post(
+      `/management/v1/agents/${agent.id}/test-cases`,
+      { name: `${canary} case`, turns: [{ text: 'I am looking for trail shoes', expect: { declines: false } }] },
+      h,
+    ),
+    201,
+    'test case',
+  ).body;
+  const evaluation = ok(
+    await t.http.post(`/management/v1/agents/${agent.id}/versions/${published.id}/evaluations`, undefined, h),
+    202,
+    'evaluation',
+  ).body;
+  // The hostile app runs no workers (WORKERS=off): the run stays queued, so nothing changes it during the walk.
   const auditEventId = ok(await t.http.get('/management/v1/audit-events?page[size]=1', h), 200, 'audit events').body.results[0]
     .id as string;
   const user = await t.factory.user(org);
@@ -205,6 +224,9 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     auditEventId,
     webhookId: webhook.id,
     webhookDeliveryId: webhookDeliveries.results[0].id,
+    testCaseId: testCase.id,
+    evaluationId: evaluation.id,
+    messageId: sent.message.id,
     secretName: 'WALK_TOKEN',
     secretValue,
     bearer,
@@ -268,6 +290,9 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
     keyId: path.includes('publishable-keys') ? tenant.publishableKeyId : tenant.agentApiKeyId,
     webhookId: tenant.webhookId,
     deliveryId: tenant.webhookDeliveryId,
+    testCaseId: tenant.testCaseId,
+    evaluationId: tenant.evaluationId,
+    messageId: tenant.messageId,
     name: tenant.secretName,
   };
   if (/\/versions\/\{versionId\}(\/push|\/knowledge(\/\{documentId\})?)?$/.test(path) && method !== 'GET') {
@@ -336,6 +361,12 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
       200,
       'fresh thread',
     ).body.thread_id;
+  } else if (path.endsWith('/test-cases/{testCaseId}')) {
+    ids.testCaseId = expectStatus(
+      await t.http.post(`/management/v1/agents/${tenant.agentId}/test-cases`, { name: 'doomed', turns: [{ text: 'hi', expect: {} }] }, h),
+      201,
+      'fresh test case',
+    ).body.id;
   } else if (path.endsWith('/secrets/{name}')) {
     ids.name = `DOOMED_${randomBytes(4).toString('hex').toUpperCase()}`;
     expectStatus(
@@ -365,6 +396,8 @@ export function tableOf(param: string, path: string): string | undefined {
     senderId: 'senders',
     webhookId: 'webhook_endpoints',
     deliveryId: 'webhook_deliveries',
+    testCaseId: 'test_cases',
+    evaluationId: 'evaluations',
     keyId: path.includes('publishable-keys') ? 'publishable_keys' : 'agent_api_keys',
   };
   return tables[param];

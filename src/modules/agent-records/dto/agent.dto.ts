@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional, IsString, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, ValidateIf } from 'class-validator';
 import { ApiId, IsId } from '../../../common/ids/is-id.decorator.js';
 import { CharLength, MaxChars } from '../../../common/validation/char-length.js';
 import { PageQueryDto } from '../../../common/pagination/page-query.dto.js';
@@ -52,6 +52,14 @@ export class UpdateAgentDto {
   @IsString()
   @MaxChars(2000)
   description?: string | null;
+
+  @ApiPropertyOptional({
+    description:
+      'true: a publish or traffic split that would serve a revision without a passing evaluation answers 409 `evaluation_required`',
+  })
+  @ValidateIf((o: UpdateAgentDto) => o.publish_requires_passing_evaluation !== undefined)
+  @IsBoolean()
+  publish_requires_passing_evaluation?: boolean;
 }
 
 export const AGENT_SORT_FIELDS = ['created_at', 'updated_at', 'name'] as const;
@@ -74,6 +82,8 @@ export class AgentResponseDto {
   @ApiProperty({ type: String, nullable: true, description: 'The live version; null until a publish' }) live_version_id: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'v3.2', description: 'The live revision tag; null until a publish' })
   live_version_tag: string | null;
+  @ApiProperty({ description: 'Publishing needs a passing evaluation of the revision (docs/evaluations.md)' })
+  publish_requires_passing_evaluation: boolean;
   @ApiProperty({ format: 'date-time', description: 'When the agent was created' }) created_at: string;
   @ApiProperty({ format: 'date-time', description: 'When the agent last changed' }) updated_at: string;
 }
@@ -86,6 +96,7 @@ export const toAgentResponse = (a: AgentEntity): AgentResponseDto => ({
   runtime: a.runtime,
   live_version_id: a.liveVersionId,
   live_version_tag: a.liveVersionTag,
+  publish_requires_passing_evaluation: a.publishRequiresPassingEvaluation,
   created_at: a.createdAt.toISOString(),
   updated_at: a.updatedAt.toISOString(),
 });

@@ -1,6 +1,8 @@
 import { type Type } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString } from 'class-validator';
+import { IsId } from '../../../common/ids/is-id.decorator.js';
+import { FeedbackDto, FeedbackResponseDto } from '../../feedback/dto/feedback.dto.js';
 import { ErrorBodyDto } from '../../../common/errors/error-envelope.js';
 import { CharLength } from '../../../common/validation/char-length.js';
 import { SendMessageDto } from '../../messaging/dto/send-message.dto.js';
@@ -33,6 +35,29 @@ export class SessionMessageFrameDto extends SendMessageDto {
   @IsString()
   @CharLength(1, 128)
   id: string;
+}
+
+/** Client frame `{type: "feedback", id, message_id, rating, comment?}`: rates a reply (the latest rating stands). */
+export class SessionFeedbackFrameDto extends FeedbackDto {
+  @ApiProperty({ enum: ['feedback'], description: 'Frame type: rate an agent message' })
+  @IsIn(['feedback'])
+  type: 'feedback';
+
+  @ApiProperty({ minLength: 1, maxLength: 128, example: 'fb-1', description: 'Your id for this request; the answer carries it' })
+  @IsString()
+  @CharLength(1, 128)
+  id: string;
+
+  @ApiProperty({ pattern: '^[0-9a-fA-F]{24}$', description: 'The `message.id` of an agent reply' })
+  @IsId()
+  message_id: string;
+}
+
+/** Server frame: the rating was recorded (the feedback as the HTTP route answers it). */
+export class SessionFeedbackRecordedFrameDto {
+  @ApiProperty({ enum: ['feedback'], description: 'Frame type: the rating was recorded' }) type: 'feedback';
+  @ApiProperty({ description: 'The id of the client `feedback` frame this answers', example: 'fb-1' }) id: string;
+  @ApiProperty({ type: FeedbackResponseDto, description: 'The rating as recorded' }) feedback: FeedbackResponseDto;
 }
 
 // The classes below only document the WebSocket session's other frames (the `x-websocket` extension of openapi.json).
@@ -94,7 +119,7 @@ export class SessionErrorFrameDto {
   @ApiProperty({ type: ErrorBodyDto, description: 'The error envelope body' }) error: ErrorBodyDto;
 }
 
-export const SESSION_CLIENT_FRAMES = { message: SessionMessageFrameDto, ping: SessionPingFrameDto };
+export const SESSION_CLIENT_FRAMES = { message: SessionMessageFrameDto, feedback: SessionFeedbackFrameDto, ping: SessionPingFrameDto };
 
 export const SESSION_SERVER_FRAMES = {
   ready: SessionReadyFrameDto,
@@ -108,6 +133,7 @@ export const SESSION_SERVER_FRAMES = {
   done: SessionDoneFrameDto,
   error: SessionErrorFrameDto,
   pong: SessionPongFrameDto,
+  feedback: SessionFeedbackRecordedFrameDto,
 };
 
 /** The WebSocket session as openapi.json documents it (`x-websocket`); docs/streaming.md has the full rules. */

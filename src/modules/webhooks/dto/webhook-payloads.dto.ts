@@ -131,6 +131,22 @@ export class ThreadMessageCreatedDataDto {
   @ApiProperty({ format: 'date-time', description: 'When it was written' }) created_at: string;
 }
 
+/** An end user's rating of an agent message (docs/evaluations.md). */
+export class MessageFeedbackDataDto {
+  @ApiId('The rated agent message') message_id: string;
+  @ApiId('Its thread') thread_id: string;
+  @ApiId('The turn that wrote it') interaction_id: string;
+  @ApiId('The agent') agent_id: string;
+  @ApiId('The version that wrote it') version_id: string;
+  @ApiProperty({ example: 'v2.1', description: 'The revision that wrote it' }) version_tag: string;
+  @ApiProperty({ description: "The thread's end user" }) user_id: string;
+  @ApiProperty({ enum: ['up', 'down'], description: 'The rating (the latest one stands)' }) rating: string;
+  @ApiProperty({ enum: ['up', 'down'], nullable: true, type: String, description: 'The rating it replaced; null for the first' })
+  previous_rating: string | null;
+  @ApiProperty({ type: String, nullable: true, description: "The end user's comment" }) comment: string | null;
+  @ApiProperty({ format: 'date-time', description: 'When the rating was given' }) created_at: string;
+}
+
 /** Event type → the `data` of its messages. */
 export interface WebhookData {
   'turn.completed': TurnCompletedDataDto;
@@ -143,6 +159,7 @@ export interface WebhookData {
   'thread.handoff_accepted': ThreadHandoffDataDto;
   'thread.handoff_released': ThreadHandoffDataDto;
   'thread.message_created': ThreadMessageCreatedDataDto;
+  'message.feedback': MessageFeedbackDataDto;
 }
 
 /** What each event type's messages say, for the document. */
@@ -157,6 +174,7 @@ export const WEBHOOK_DESCRIPTIONS: Record<WebhookEventType, string> = {
   'thread.handoff_accepted': 'An operator holds the thread: accepted a request, or took the thread over.',
   'thread.handoff_released': 'The agent holds the thread again: the operator released it, or the request timed out.',
   'thread.message_created': "A message was written while the thread was not under agent control: the end user's or an operator's.",
+  'message.feedback': 'An end user rated an agent message (thumbs up or down, maybe with a comment); a new rating replaces the last.',
 };
 
 /** The envelope of one event type's messages, with its `data` model. */
@@ -196,4 +214,5 @@ export const WEBHOOK_MODELS: Record<WebhookEventType, Type<unknown>> = {
   'thread.handoff_accepted': envelope('thread.handoff_accepted', ThreadHandoffDataDto),
   'thread.handoff_released': envelope('thread.handoff_released', ThreadHandoffDataDto),
   'thread.message_created': envelope('thread.message_created', ThreadMessageCreatedDataDto),
+  'message.feedback': envelope('message.feedback', MessageFeedbackDataDto),
 };
