@@ -17,6 +17,7 @@ import { requestIdFrom } from './common/http/request-id.js';
 import { RouteIndex } from './common/http/route-index.js';
 import { trustFunction } from './config/trusted-proxies.js';
 import { registerPlayground } from './common/http/playground.js';
+import { registerWidget } from './common/http/widget.js';
 import { SessionWsAdapter } from './modules/streaming/session-ws.adapter.js';
 import { SESSION_WEBSOCKET_DOC } from './modules/streaming/dto/session-frame.dto.js';
 import { SESSION_PATH } from './modules/streaming/session.gateway.js';
@@ -234,6 +235,9 @@ async function configureApp(
 
   if (!registerPlayground(fastify, basePath)) {
     fastify.log.warn('the playground page is not built (npm run build): /playground is not served');
+  }
+  if (!registerWidget(fastify, basePath)) {
+    fastify.log.warn('the web widget is not built (npm run build): /widget.js is not served');
   }
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, config.http.basePath), {
     jsonDocumentUrl: '/openapi.json',
