@@ -17,10 +17,10 @@ import { requestIdFrom } from './common/http/request-id.js';
 import { RouteIndex } from './common/http/route-index.js';
 import { trustFunction } from './config/trusted-proxies.js';
 import { registerPlayground } from './common/http/playground.js';
-import { registerWidget } from './common/http/widget.js';
 import { SessionWsAdapter } from './modules/streaming/session-ws.adapter.js';
 import { SESSION_WEBSOCKET_DOC } from './modules/streaming/dto/session-frame.dto.js';
 import { SESSION_PATH } from './modules/streaming/session.gateway.js';
+import { freshIdempotencyKey } from './common/swagger/fresh-idempotency-key.js';
 import { completeOpenApiDocument, webSocketModels, type WebhookDoc, type WebSocketRoute } from './common/swagger/openapi-document.js';
 import { WEBHOOK_DESCRIPTIONS, WEBHOOK_MODELS } from './modules/webhooks/dto/webhook-payloads.dto.js';
 import { WEBHOOK_EVENT_TYPES } from './modules/webhooks/webhooks.constants.js';
@@ -236,13 +236,11 @@ async function configureApp(
   if (!registerPlayground(fastify, basePath)) {
     fastify.log.warn('the playground page is not built (npm run build): /playground is not served');
   }
-  if (!registerWidget(fastify, basePath)) {
-    fastify.log.warn('the web widget is not built (npm run build): /widget.js is not served');
-  }
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, config.http.basePath), {
     jsonDocumentUrl: '/openapi.json',
     useGlobalPrefix: true,
     raw: ['json'],
+    swaggerOptions: { requestInterceptor: freshIdempotencyKey },
   });
 }
 

@@ -1,3 +1,4 @@
+import type { ProviderEndpoint } from './provider-errors.js';
 import type { TokenUsage } from '../runtime.types.js';
 
 export interface ChatMessage {
@@ -27,6 +28,8 @@ export type CompletionChunk = { type: 'delta'; text: string } | { type: 'usage';
 /** A model provider writes the wording of a reply from the material the engine gathered. */
 export interface LlmProvider {
   readonly name: 'openai' | 'anthropic';
+  /** Where its calls go: named in its errors and in the trace's `writer`. */
+  readonly endpoint: ProviderEndpoint;
   complete(request: CompletionRequest): Promise<CompletionResult>;
   /** Text deltas as the provider sends them, then one usage chunk when the provider reported usage. */
   stream(request: CompletionRequest): AsyncIterable<CompletionChunk>;
