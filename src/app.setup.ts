@@ -18,6 +18,7 @@ import { RouteIndex } from './common/http/route-index.js';
 import { trustFunction } from './config/trusted-proxies.js';
 import { registerPlayground } from './common/http/playground.js';
 import { registerWidget } from './common/http/widget.js';
+import { documentLiveness, registerLiveness } from './modules/health/liveness.js';
 import { SessionWsAdapter } from './modules/streaming/session-ws.adapter.js';
 import { SESSION_WEBSOCKET_DOC } from './modules/streaming/dto/session-frame.dto.js';
 import { SESSION_PATH } from './modules/streaming/session.gateway.js';
@@ -238,6 +239,7 @@ async function configureApp(
     new ErrorFilter(routes, (url) => (EVENTS_PATH.test(url) ? 'webhooks.payload_too_large' : ErrorCode.PayloadTooLarge)),
   );
 
+  registerLiveness(fastify, basePath);
   if (!registerPlayground(fastify, basePath)) {
     fastify.log.warn('the playground page is not built (npm run build): /playground is not served');
   }
@@ -300,7 +302,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication, basePath = '')
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
     extraModels: [...webSocketModels(WEBSOCKET_ROUTES), ...WEBHOOKS.map((webhook) => webhook.model)],
   });
-  return completeOpenApiDocument(document, basePath, WEBSOCKET_ROUTES, WEBHOOKS);
+  return completeOpenApiDocument(documentLiveness(document, basePath), basePath, WEBSOCKET_ROUTES, WEBHOOKS);
 }
 
 function asArray<T>(value: T | T[] | undefined): T[] {
