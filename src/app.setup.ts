@@ -48,7 +48,7 @@ const FORM_ROUTES = [TOKEN_ROUTE, '/messaging/v1/channels/:channel/inbound', '/m
 
 /**
  * A path parameter may be as long as the request line Node accepts, so that the route matches and its own
- * validation answers (an over-long id is 422 naming the parameter, DESIGN "Identifiers"), not the router's 414.
+ * validation answers (an over-long id is 422 naming the parameter, docs/security.md), not the router's 414.
  */
 const MAX_PARAM_LENGTH = maxHeaderSize;
 

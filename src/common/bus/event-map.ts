@@ -55,6 +55,8 @@ export interface ManagementChangeMap {
   'webhook.delete': ManagementChange;
   'webhook.rotate_secret': ManagementChange;
   'webhook.redeliver': ManagementChange;
+  'agent_secret.put': ManagementChange;
+  'agent_secret.delete': ManagementChange;
 }
 
 export type ManagementChangeName = keyof ManagementChangeMap;
@@ -87,6 +89,8 @@ export const MANAGEMENT_CHANGES = Object.keys({
   'webhook.delete': true,
   'webhook.rotate_secret': true,
   'webhook.redeliver': true,
+  'agent_secret.put': true,
+  'agent_secret.delete': true,
 } satisfies Record<ManagementChangeName, true>) as ManagementChangeName[];
 
 /** Token counts of a turn, as reported. */
@@ -97,7 +101,7 @@ export interface TurnUsage {
   reasoning_tokens: number;
 }
 
-/** A recorded turn, as its subscribers read it (the conversation store's turn record has these fields and more). */
+/** A recorded turn, as its subscribers read it (the conversation store's `TurnRecord` extends it with what it keeps). */
 export interface TurnRecorded {
   organizationId: string;
   projectId: string;
@@ -107,6 +111,7 @@ export interface TurnRecorded {
   /** Set when the turn opened its thread. */
   newThread: { title: string; externalId: string | null } | null;
   source: 'api' | 'rerun' | 'event' | 'channel';
+  /** The events-webhook event this turn answers (unique: a second write for one event fails). */
   eventId?: string | null;
   userId: string;
   userText: string | null;
@@ -181,6 +186,8 @@ export interface EventOutcome {
   agentId: string;
   /** The caller's thread id (channels: `<channel>:<thread id>`), when the event named one. */
   externalThreadId: string | null;
+  /** The channel of the thread the event continued (a WhatsApp or SMS message handed over as an event); else null. */
+  channel: string | null;
 }
 
 export interface EventCompleted extends EventOutcome {

@@ -70,7 +70,7 @@ export interface HttpTool {
   method: HttpToolMethod;
   /** `https://api.example.com/orders/{order_id}`: `{param}` placeholders (path and query only) are percent-encoded. */
   url: string;
-  /** Static request headers (the signature headers are added by the service). */
+  /** Static request headers (the signature headers are added by the service); `{{secret:NAME}}` is filled at call time. */
   headers?: Record<string, string>;
   /** Parameters sent as a JSON object body (POST, PUT, PATCH). */
   body_params?: string[];
@@ -94,6 +94,22 @@ export interface HttpToolResponse {
 }
 
 export type BundleTool = CatalogSearchTool | HttpTool;
+
+/**
+ * Either runtime: an MCP server (Streamable HTTP) whose allowed tools the agent-mode model may call as
+ * `<name>__<tool>` (docs/mcp.md). The tools' descriptions and input schemas are fetched and pinned at push.
+ */
+export interface McpServer {
+  /** `^[a-z][a-z0-9_]{0,31}$`, unique in the bundle. */
+  name: string;
+  url: string;
+  /** Static request headers; `{{secret:NAME}}` in a value is the agent's secret NAME, filled at call time. */
+  headers?: Record<string, string>;
+  /** The server's tools the model may call (at least one); every one must exist on the server at push. */
+  allowed_tools: string[];
+  /** Each call, connection included: 100..30000, default 10000. */
+  timeout_ms?: number;
+}
 
 export interface CatalogRecord {
   id: string;
@@ -149,6 +165,8 @@ export interface Bundle {
   tools?: BundleTool[];
   collections?: Record<string, CatalogRecord[]>;
   rules?: Rule[];
+  // Either runtime (agent mode)
+  mcp_servers?: McpServer[];
   // Runtime v2 (grounded engine)
   knowledge?: KnowledgeDocument[];
   knowledge_settings?: KnowledgeSettings;

@@ -133,6 +133,7 @@ export class TurnPipeline {
       history: thread?.history ?? [],
       surface,
       agentId: agent.agentId,
+      revisionId: agent.revisionId,
     };
   }
 

@@ -12,7 +12,7 @@ export interface TurnCaller {
  * durability and per-conversation order, on a thread that records its channel).
  */
 export type TurnOrigin =
-  | { kind: 'api'; surface: 'json' | 'sse' | 'ws' }
+  | { kind: 'api'; surface: 'json' | 'sse' | 'ws' | 'mcp' }
   | { kind: 'rerun' }
   | { kind: 'event'; eventId: string; retried: boolean; externalThreadId: string | null }
   | { kind: 'channel'; eventId: string; retried: boolean; channel: string; externalThreadId: string };

@@ -11,8 +11,10 @@ export interface TurnInput {
   history: Array<{ role: 'user' | 'agent'; text: string }>;
   /** The transport the turn came by (a trace attribute); absent when the caller does not say. */
   surface?: TurnSurface;
-  /** The agent answering: signs its HTTP tool calls (docs/http-tools.md); absent = unsigned. */
+  /** The agent answering: signs its HTTP tool calls (docs/http-tools.md) and fills their secrets; absent = unsigned. */
   agentId?: string;
+  /** The revision answering: whose MCP tools were pinned at push (docs/mcp.md); absent = no MCP tools. */
+  revisionId?: string;
 }
 
 /** A turn with its build pin, for the one-call `RuntimeService.run`/`stream` (a turn that began has its build). */
@@ -22,7 +24,7 @@ export interface PinnedTurnInput extends TurnInput {
 }
 
 /** The transports a turn can come by (a metrics label and a trace attribute). */
-export type TurnSurface = 'json' | 'sse' | 'ws' | 'events' | 'channels';
+export type TurnSurface = 'json' | 'sse' | 'ws' | 'events' | 'channels' | 'mcp';
 
 export interface CardDto {
   rendered_jsx: string;
