@@ -2115,18 +2115,18 @@ export interface components {
       type: 'tool_call' | 'rule';
       /** @description Tool code (tool calls); empty for rules */
       tool: string;
-      /** @description Parent tool of a nested call; always empty in this engine */
-      parent_tool: string;
+      /** @description Agent mode: the MCP server of an MCP tool, else null; compose mode: always empty */
+      parent_tool: string | null;
       /**
-       * @description `t<n>` for the n-th tool, `r<n>` for the n-th rule
+       * @description `t<n>` for the n-th tool, `r<n>` for the n-th rule; agent mode: the step id `s<n>`
        * @example t1
        */
       track_id: string;
       /**
-       * @description Tool calls: completed, no_results or skipped (HTTP tools: failed when the call did); rules: triggered or not_triggered
+       * @description Tool calls: completed, no_results or skipped (HTTP tools: failed when the call did; agent mode: completed, failed or refused); rules: triggered or not_triggered
        * @enum {string}
        */
-      status: 'completed' | 'no_results' | 'skipped' | 'failed' | 'triggered' | 'not_triggered';
+      status: 'completed' | 'no_results' | 'skipped' | 'failed' | 'refused' | 'triggered' | 'not_triggered';
       /**
        * @description Whether the step ran (tools) or fired (rules)
        * @enum {string}
@@ -2141,7 +2141,7 @@ export interface components {
       trigger_type: 'always' | 'intent' | 'parameter';
       /** @description The rule evaluated (empty strings for tool calls) */
       rule: components['schemas']['V1DecisionRuleDto'];
-      /** @description Tool calls: a summary of the results; rules: the rule's message when it fired */
+      /** @description Tool calls: a summary of the results (agent mode: the arguments' JSON); rules: the rule's message when it fired */
       text: string;
       /** @description Why the step did not run or fire; empty when it did */
       fail_reason: string;
@@ -2227,6 +2227,28 @@ export interface components {
       /** @description The condition and its outcome */
       reason: components['schemas']['V1RuleReasonDto'][];
     };
+    AgentRunDto: {
+      /**
+       * @description The provider that ran the loop
+       * @enum {string}
+       */
+      provider: 'openai' | 'anthropic';
+      /** @description The bundle's `model.max_steps` */
+      max_steps: number;
+      /** @description Model calls made in this turn */
+      model_calls: number;
+      /** @description The bundle's `model.max_turn_tokens` (default 50000) */
+      max_turn_tokens: number;
+      /** @description Tokens of every model call of the turn (the usage reported) */
+      tokens_used: number;
+      /**
+       * @description `answered`; or why the fallback reply was given (steps, tokens or time ran out); `guardrail`: a guardrail stopped the message or the reply
+       * @enum {string}
+       */
+      stop_reason: 'answered' | 'max_steps' | 'token_budget' | 'turn_deadline' | 'guardrail';
+      /** @description The stop in words */
+      detail: string;
+    };
     V1TraceDto: {
       /**
        * @description The decisioning engine; selects this shape (enum property replaced by openapi-typescript)
@@ -2247,6 +2269,8 @@ export interface components {
       response: components['schemas']['V1ResponseDto'];
       /** @description Each rule's condition and whether it fired */
       rules_evaluations: components['schemas']['V1RuleEvaluationDto'][];
+      /** @description Agent mode only: the model's loop and why it stopped */
+      agent?: components['schemas']['AgentRunDto'];
     };
     V2IntentScoreDto: {
       /** @description Intent name */
@@ -2370,6 +2394,35 @@ export interface components {
       /** @description The words recognised (≤ 200 characters); null when none */
       matched: string | null;
     };
+    AgentStepDto: {
+      /**
+       * @description The step id, `s<n>` for the n-th call of the turn (as in the `step` stream events)
+       * @example s1
+       */
+      id: string;
+      /**
+       * @description The tool as the model saw it (`<server>__<tool>` for MCP tools)
+       * @example search_knowledge
+       */
+      tool: string;
+      /** @description The MCP server of an MCP tool, else null */
+      parent_tool: string | null;
+      /** @description The model call (1-based) that asked for the call */
+      model_call: number;
+      /**
+       * @description `refused`: a rule or the loop refused it before it ran
+       * @enum {string}
+       */
+      status: 'completed' | 'failed' | 'refused';
+      /** @description The arguments as the model wrote them (JSON text, at most 2000 characters) */
+      arguments: string;
+      /** @description How long the call took */
+      duration_ms: number;
+      /** @description What it returned in a few words (a top record's title, `3 passage(s)`); empty when it failed */
+      output_title: string;
+      /** @description Why it failed or was refused; empty when it completed */
+      fail_reason: string;
+    };
     V2TraceDto: {
       /**
        * @description The grounded engine; selects this shape (enum property replaced by openapi-typescript)
@@ -2403,6 +2456,10 @@ export interface components {
       model_decline: components['schemas']['V2ModelDeclineDto'] | null;
       /** @description What happened, in plain language */
       narrative: string;
+      /** @description Agent mode only: the tool calls the model made, in order */
+      steps?: components['schemas']['AgentStepDto'][];
+      /** @description Agent mode only: the model's loop and why it stopped */
+      agent?: components['schemas']['AgentRunDto'];
     };
     ParticipantDto: {
       /**
@@ -2607,6 +2664,39 @@ export interface components {
        * @example 6740a1b2c3d4e5f601234567
        */
       interaction_id: string;
+    };
+    StreamStepDto: {
+      /**
+       * @description The step id, `s<n>` for the n-th tool call of the turn (the trace names it so)
+       * @example s1
+       */
+      id: string;
+      /**
+       * @description The tool as the model called it (`<server>__<tool>` for MCP tools)
+       * @example search_knowledge
+       */
+      tool: string;
+      /**
+       * @description `started`, then one of `completed`, `failed` or `refused` (a rule or the loop refused the call)
+       * @enum {string}
+       */
+      status: 'started' | 'completed' | 'failed' | 'refused';
+      /** @description How long the call took (on its end only) */
+      duration_ms?: number;
+    };
+    StreamStepEventDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The interaction (turn)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /** @description The tool call */
+      step: components['schemas']['StreamStepDto'];
     };
     StreamDeltaEventDto: {
       /**
@@ -3019,6 +3109,8 @@ export interface components {
       response: components['schemas']['V1ResponseDto'];
       /** @description Each rule's condition and whether it fired */
       rules_evaluations: components['schemas']['V1RuleEvaluationDto'][];
+      /** @description Agent mode only: the model's loop and why it stopped */
+      agent?: components['schemas']['AgentRunDto'];
       /**
        * @description The interaction (turn) this trace records
        * @example 6740a1b2c3d4e5f601234567
@@ -3078,6 +3170,10 @@ export interface components {
       model_decline: components['schemas']['V2ModelDeclineDto'] | null;
       /** @description What happened, in plain language */
       narrative: string;
+      /** @description Agent mode only: the tool calls the model made, in order */
+      steps?: components['schemas']['AgentStepDto'][];
+      /** @description Agent mode only: the model's loop and why it stopped */
+      agent?: components['schemas']['AgentRunDto'];
       /**
        * @description The interaction (turn) this trace records
        * @example 6740a1b2c3d4e5f601234567
@@ -3577,6 +3673,30 @@ export interface components {
        * @enum {string}
        */
       type: 'thread';
+      /**
+       * @description The id of the client `message` frame this answers
+       * @example req-1
+       */
+      id: string;
+    };
+    SessionStepFrameDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The interaction (turn)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /** @description The tool call */
+      step: components['schemas']['StreamStepDto'];
+      /**
+       * @description Frame type: a tool call of agent mode as it starts and ends (docs/agents.md)
+       * @enum {string}
+       */
+      type: 'step';
       /**
        * @description The id of the client `message` frame this answers
        * @example req-1
@@ -11399,7 +11519,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Server-Sent Events, each with `id: <interaction_id>:<seq>`, in this order: `thread` ([payload](#/components/schemas/StreamThreadEventDto)) → `delta` ([payload](#/components/schemas/StreamDeltaEventDto), repeated) → `card` ([payload](#/components/schemas/StreamCardEventDto), optional, repeated) → `message` ([payload](#/components/schemas/StreamMessageEventDto)) → `suggestions` ([payload](#/components/schemas/StreamSuggestionsEventDto)) → `done` (`{}`). A failure after the first event is an `error` event ([payload](#/components/schemas/StreamErrorEventDto)) and the stream ends. A `: ping` comment line keeps idle streams open. Concatenated deltas equal `message.text`. */
+      /** @description Server-Sent Events, each with `id: <interaction_id>:<seq>`, in this order: `thread` ([payload](#/components/schemas/StreamThreadEventDto)) → `step` ([payload](#/components/schemas/StreamStepEventDto), agent mode only, repeated) → `delta` ([payload](#/components/schemas/StreamDeltaEventDto), repeated) → `card` ([payload](#/components/schemas/StreamCardEventDto), optional, repeated) → `message` ([payload](#/components/schemas/StreamMessageEventDto)) → `suggestions` ([payload](#/components/schemas/StreamSuggestionsEventDto)) → `done` (`{}`). A failure after the first event is an `error` event ([payload](#/components/schemas/StreamErrorEventDto)) and the stream ends. A `: ping` comment line keeps idle streams open. Concatenated deltas equal `message.text`. */
       200: {
         headers: {
           /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */

@@ -7,10 +7,19 @@ import { CardView } from './Card';
 import { ReplyText } from './text';
 import { TraceView } from './Trace';
 
+/** A tool call of agent mode as the `step` events report it. */
+interface Step {
+  id: string;
+  tool: string;
+  status: string;
+  duration_ms?: number;
+}
+
 interface Turn {
   key: number;
   role: 'user' | 'agent';
   text: string;
+  steps?: Step[];
   cards: Card[];
   suggestions: string[];
   trace?: Trace;
@@ -70,6 +79,12 @@ export function Chat({ auth, title, onTurn }: { auth: MessagingAuth; title: stri
         case 'thread':
           setThreadId(data.thread_id as string);
           break;
+        case 'step': {
+          // One entry per step id: `started`, then its outcome replaces it.
+          const step = data.step as Step;
+          update(reply.key, (turn) => ({ steps: [...(turn.steps ?? []).filter((s) => s.id !== step.id), step] }));
+          break;
+        }
         case 'delta':
           update(reply.key, (turn) => ({ text: turn.text + (data.text as string) }));
           break;
@@ -117,6 +132,19 @@ export function Chat({ auth, title, onTurn }: { auth: MessagingAuth; title: stri
         <div class="messages" data-testid="messages">
           {turns.map((turn) => (
             <div key={turn.key} class={`turn ${turn.role}${focus?.key === turn.key ? ' focused' : ''}`} data-testid={`turn-${turn.role}`}>
+              {turn.steps && turn.steps.length > 0 && (
+                <ol class="steps" data-testid="steps">
+                  {turn.steps.map((step) => (
+                    <li key={step.id} class={`step ${step.status}`}>
+                      {step.tool}{' '}
+                      <span class="muted">
+                        {step.status}
+                        {step.duration_ms !== undefined ? ` · ${step.duration_ms} ms` : ''}
+                      </span>
+                    </li>
+                  ))}
+                </ol>
+              )}
               {turn.text && (
                 <ReplyText
                   text={turn.text}

@@ -28,6 +28,34 @@ const CATALOG_TOOL = {
     fields: { type: 'array', minItems: 1, maxItems: 50, items: SHORT_TEXT(100) },
     max_results: { type: 'integer', minimum: 1, maximum: 50 },
     intents: { type: 'array', minItems: 1, maxItems: 50, items: CODE },
+    description: { ...SHORT_TEXT(1000), description: 'Agent mode: what the tool finds, as the model reads it' },
+  },
+};
+
+/** Agent mode: an HTTP tool's arguments, a flat object of scalars (docs/agents.md). */
+const TOOL_INPUT_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'properties'],
+  description: 'Agent mode: the arguments the model passes; one property per URL placeholder or body parameter',
+  properties: {
+    type: { const: 'object' },
+    properties: {
+      type: 'object',
+      maxProperties: 20,
+      propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_.-]{0,63}$' },
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type'],
+        properties: {
+          type: { enum: ['string', 'number', 'integer', 'boolean'] },
+          description: SHORT_TEXT(500),
+          enum: { type: 'array', minItems: 1, maxItems: 50, items: { type: ['string', 'number'], maxLength: 200 } },
+        },
+      },
+    },
+    required: { type: 'array', maxItems: 20, items: CODE },
   },
 };
 
@@ -98,6 +126,8 @@ const HTTP_TOOL = {
       },
     },
     fallback_message: { ...SHORT_TEXT(2000), description: 'The reply when the call fails or times out' },
+    description: { ...SHORT_TEXT(1000), description: 'Agent mode: what the tool does, as the model reads it' },
+    input_schema: TOOL_INPUT_SCHEMA,
   },
 };
 
@@ -151,7 +181,27 @@ export const BUNDLE_SCHEMA = {
         name: { ...SHORT_TEXT(200), description: 'Provider model name; ignored by builtin' },
         temperature: { type: 'number', minimum: 0, maximum: 2 },
         max_output_tokens: { type: 'integer', minimum: 1, maximum: 65536 },
+        mode: {
+          enum: ['compose', 'agent'],
+          default: 'compose',
+          description:
+            '`compose`: the engine decides and the model words the reply; `agent`: the model calls the tools and writes the reply under the engine’s guarantees (docs/agents.md). Agent mode needs provider openai or anthropic',
+        },
+        max_steps: { type: 'integer', minimum: 1, maximum: 20, default: 6, description: 'Agent mode: model calls per turn' },
+        max_turn_tokens: {
+          type: 'integer',
+          minimum: 100,
+          maximum: 2000000,
+          default: 50000,
+          description: 'Agent mode: tokens (input and output of every model call) a turn may use; then the fallback reply',
+        },
       },
+      allOf: [
+        {
+          if: { properties: { mode: { const: 'agent' } }, required: ['mode'] },
+          then: { properties: { provider: { enum: ['openai', 'anthropic'] } } },
+        },
+      ],
     },
     followups: {
       type: 'object',

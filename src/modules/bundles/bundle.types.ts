@@ -18,6 +18,15 @@ export interface ModelSettings {
   name?: string;
   temperature?: number;
   max_output_tokens?: number;
+  /**
+   * `compose` (default): the engine decides, the model words the reply. `agent`: the model runs a loop of tool calls
+   * and writes the reply under the engine's guarantees (docs/agents.md); needs provider openai or anthropic.
+   */
+  mode?: 'compose' | 'agent';
+  /** Agent mode: model calls per turn, 1..20 (default 6). */
+  max_steps?: number;
+  /** Agent mode: tokens (input + output, every model call) a turn may use before it stops with the fallback reply. */
+  max_turn_tokens?: number;
 }
 
 export interface Followups {
@@ -56,6 +65,8 @@ export interface CatalogSearchTool {
   fields: string[];
   max_results: number;
   intents?: string[];
+  /** What the tool finds, for the model in agent mode (a default is written from the collection and fields). */
+  description?: string;
 }
 
 export type HttpToolMethod = 'GET' | 'POST' | 'PUT' | 'PATCH';
@@ -80,6 +91,20 @@ export interface HttpTool {
   response: HttpToolResponse;
   /** The reply when the call fails (error status, timeout, refused address, unusable JSON). */
   fallback_message?: string;
+  /** What the tool does, for the model in agent mode. */
+  description?: string;
+  /**
+   * Agent mode: the arguments the model passes, one flat property per value the call sends (URL placeholders and
+   * body parameters); absent = every value the call sends, typed by the bundle's parameters (else string), required.
+   */
+  input_schema?: HttpToolInputSchema;
+}
+
+/** A flat object of scalar properties: what an HTTP tool call can send (no nesting, so no schema bombs). */
+export interface HttpToolInputSchema {
+  type: 'object';
+  properties: Record<string, { type: 'string' | 'number' | 'integer' | 'boolean'; description?: string; enum?: Array<string | number> }>;
+  required?: string[];
 }
 
 export interface HttpToolResponse {

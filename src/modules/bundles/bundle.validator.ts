@@ -117,6 +117,8 @@ function semanticProblems(bundle: Bundle, root: string): ErrorDetail[] {
     unique(records, (r) => r.id, `collections${pointerToField(`/${name}`, '')}`, 'id');
   }
 
+  if (bundle.model?.mode === 'agent') problems.push(...agentToolNameProblems(bundle, root));
+
   const collections = bundle.collections ?? {};
   const intents = new Set((bundle.intents ?? []).map((x) => x.name));
   bundle.tools?.forEach((tool, i) => {
@@ -206,5 +208,44 @@ function httpToolProblems(tool: HttpTool, at: string): ErrorDetail[] {
   if (items && !Object.hasOwn(items.fields, items.title_field)) {
     problems.push({ field: `${at}.response.items.title_field`, message: 'names no field of response.items.fields' });
   }
+  if (tool.input_schema) {
+    const declared = new Set(Object.keys(tool.input_schema.properties));
+    for (const name of sent) {
+      if (!declared.has(name)) {
+        problems.push({ field: `${at}.input_schema.properties`, message: `declares no property for {${name}}, which the call sends` });
+      }
+    }
+    for (const name of declared) {
+      if (!sent.has(name)) {
+        problems.push({
+          field: `${at}.input_schema.properties${pointerToField(`/${name}`, '')}`,
+          message: 'is neither a URL placeholder nor a body parameter of the tool',
+        });
+      }
+    }
+    tool.input_schema.required?.forEach((name, j) => {
+      if (!declared.has(name)) problems.push({ field: `${at}.input_schema.required[${j}]`, message: 'names no declared property' });
+    });
+  }
+  return problems;
+}
+
+/** Names the engine gives the model itself (docs/agents.md); MCP tools are `<server>__<tool>`. */
+export const RESERVED_AGENT_TOOL_NAMES = new Set(['search_knowledge', 'handoff_to_human']);
+
+/** In agent mode a tool's code is a function name the providers accept (`^[A-Za-z0-9_-]{1,64}$`) and not one of ours. */
+function agentToolNameProblems(bundle: Bundle, root: string): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  bundle.tools?.forEach((tool, i) => {
+    const field = `${root}.tools[${i}].code`;
+    if (!/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(tool.code)) {
+      problems.push({ field, message: 'is a function name in agent mode: letters, digits, _ and - only' });
+    } else if (RESERVED_AGENT_TOOL_NAMES.has(tool.code) || tool.code.includes('__')) {
+      problems.push({
+        field,
+        message: 'is reserved in agent mode (search_knowledge, handoff_to_human and names with "__" are the engine’s)',
+      });
+    }
+  });
   return problems;
 }

@@ -67,7 +67,21 @@ export interface TurnResult {
   runtimeBuild: string;
 }
 
-export type TurnEvent = { type: 'delta'; text: string } | { type: 'card'; card: CardDto } | { type: 'result'; result: TurnResult };
+/** Agent mode: a tool call as it starts and ends (`step` stream events, docs/agents.md). */
+export interface StepProgress {
+  /** `s<n>`: the n-th call of the turn (the trace's `track_id` / `steps[].id`). */
+  id: string;
+  tool: string;
+  status: 'started' | 'completed' | 'failed' | 'refused';
+  /** When it ended. */
+  duration_ms?: number;
+}
+
+export type TurnEvent =
+  | { type: 'step'; step: StepProgress }
+  | { type: 'delta'; text: string }
+  | { type: 'card'; card: CardDto }
+  | { type: 'result'; result: TurnResult };
 
 /** One turn's engine, from `RuntimeService.begin`: the revision and the build that answers, resolved once. */
 export interface EngineTurn {

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { AgentRunDto, AgentStepDto } from './agent-trace.dto.js';
 import type {
   ParamValue,
   V2Check,
@@ -159,4 +160,8 @@ export class V2TraceDto implements V2Trace {
   })
   model_decline: V2ModelDeclineDto | null;
   @ApiProperty({ description: 'What happened, in plain language' }) narrative: string;
+  @ApiProperty({ type: [AgentStepDto], required: false, description: 'Agent mode only: the tool calls the model made, in order' })
+  steps?: AgentStepDto[];
+  @ApiProperty({ type: AgentRunDto, required: false, description: "Agent mode only: the model's loop and why it stopped" })
+  agent?: AgentRunDto;
 }
