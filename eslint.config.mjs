@@ -30,8 +30,9 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   {
-    // The playground page shows untrusted agent text and catalog fields (docs/playground.md): only as text nodes.
-    files: ['playground/src/**'],
+    // The playground page and the web widget show untrusted agent text and catalog fields (docs/playground.md,
+    // docs/widget.md): only as text nodes.
+    files: ['playground/src/**', 'widget/src/**'],
     rules: {
       'no-restricted-syntax': [
         'error',

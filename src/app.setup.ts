@@ -17,10 +17,13 @@ import { requestIdFrom } from './common/http/request-id.js';
 import { RouteIndex } from './common/http/route-index.js';
 import { trustFunction } from './config/trusted-proxies.js';
 import { registerPlayground } from './common/http/playground.js';
+import { registerWidget } from './common/http/widget.js';
 import { documentLiveness, registerLiveness } from './modules/health/liveness.js';
 import { SessionWsAdapter } from './modules/streaming/session-ws.adapter.js';
 import { SESSION_WEBSOCKET_DOC } from './modules/streaming/dto/session-frame.dto.js';
 import { SESSION_PATH } from './modules/streaming/session.gateway.js';
+import { freshIdempotencyKey } from './common/swagger/fresh-idempotency-key.js';
+import { documentValidationLimits } from './common/swagger/validation-limits.js';
 import { completeOpenApiDocument, webSocketModels, type WebhookDoc, type WebSocketRoute } from './common/swagger/openapi-document.js';
 import { WEBHOOK_DESCRIPTIONS, WEBHOOK_MODELS } from './modules/webhooks/dto/webhook-payloads.dto.js';
 import { WEBHOOK_EVENT_TYPES } from './modules/webhooks/webhooks.constants.js';
@@ -32,6 +35,7 @@ import { AuthService } from './modules/auth/auth.service.js';
 import { sendOAuthError } from './modules/auth/oauth-error.filter.js';
 import { SECURITY_AGENT_API_KEY, SECURITY_BEARER, SECURITY_ORG_API_KEY } from './modules/auth/decorators/auth.decorator.js';
 import { MetricsService } from './modules/metrics/metrics.service.js';
+import { RATE_LIMIT_HEADERS } from './modules/auth/rate-limit/fixed-window.limiter.js';
 
 const LEGACY = Symbol('legacyBasePath');
 const EVENTS_PATH = /\/messaging\/v1\/events(\/|\?|$)/;
@@ -210,12 +214,14 @@ async function configureApp(
   const browserFacingCors = {
     origin: true,
     maxAge: 600,
-    exposedHeaders: ['x-request-id', 'retry-after', 'idempotent-replayed'],
+    exposedHeaders: ['x-request-id', 'retry-after', 'idempotent-replayed', ...RATE_LIMIT_HEADERS],
     allowedHeaders: ['authorization', 'content-type', 'last-event-id', 'x-request-id', 'idempotency-key'],
   };
   const origins = config.http.managementCorsOrigins;
   const managementCors =
-    origins.length > 0 ? { origin: origins, maxAge: 600, exposedHeaders: ['x-request-id', 'idempotent-replayed'] } : { origin: false };
+    origins.length > 0
+      ? { origin: origins, maxAge: 600, exposedHeaders: ['x-request-id', 'retry-after', 'idempotent-replayed', ...RATE_LIMIT_HEADERS] }
+      : { origin: false };
   await app.register(fastifyCors, {
     hook: 'onRequest',
     delegator: (request: FastifyRequest, callback) => {
@@ -237,10 +243,14 @@ async function configureApp(
   if (!registerPlayground(fastify, basePath)) {
     fastify.log.warn('the playground page is not built (npm run build): /playground is not served');
   }
+  if (!registerWidget(fastify, basePath)) {
+    fastify.log.warn('the web widget is not built (npm run build): /widget.js is not served');
+  }
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, config.http.basePath), {
     jsonDocumentUrl: '/openapi.json',
     useGlobalPrefix: true,
     raw: ['json'],
+    swaggerOptions: { requestInterceptor: freshIdempotencyKey },
   });
 }
 
@@ -268,7 +278,14 @@ export function buildOpenApiDocument(app: NestFastifyApplication, basePath = '')
     .setVersion('0.1.0')
     .setOpenAPIVersion('3.1.0')
     .addBearerAuth(
-      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /management/v1/auth/token' },
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description:
+          'Access token from POST /management/v1/auth/token: a JWT following RFC8725 (JWT best practices): HS256 pinned on ' +
+          'verification; issuer, expiry, maximum age and the token type checked',
+      },
       SECURITY_BEARER,
     )
     .addApiKey(
@@ -280,6 +297,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication, basePath = '')
       SECURITY_AGENT_API_KEY,
     )
     .build();
+  documentValidationLimits();
   const document = SwaggerModule.createDocument(app, options, {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
     extraModels: [...webSocketModels(WEBSOCKET_ROUTES), ...WEBHOOKS.map((webhook) => webhook.model)],

@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config/app-config.js';
 import { readQuickstart } from '../quickstart/demo-setup.js';
+import { providerEndpoint, type ProviderEndpoint } from '../modules/runtime/providers/provider-errors.js';
 
 /** The URL a person on this machine types: a wildcard bind address is reached through loopback. */
 export function publicBaseUrl(config: AppConfig, port: number): string {
@@ -13,7 +14,15 @@ export function publicBaseUrl(config: AppConfig, port: number): string {
  */
 export function startBanner(config: AppConfig, port: number): string {
   const base = publicBaseUrl(config, port);
-  const lines = ['', `  Agent service ready at ${base}`, '', `  Playground:  ${base}/playground`, `  API docs:    ${base}/docs`];
+  const lines = [
+    '',
+    `  Agent service ready at ${base}`,
+    '',
+    `  Playground:  ${base}/playground`,
+    `  API docs:    ${base}/docs`,
+    `  Web widget:  <script src="${base}/widget.js" data-publishable-key="pk_…" defer></script>   (docs/widget.md)`,
+    `  Models:      ${modelsLine(config)}`,
+  ];
   const quickstart = config.quickstartFile ? readQuickstart(config.quickstartFile) : undefined;
   if (config.bootstrap.orgApiKey) {
     lines.push(`  Org API key: ${config.bootstrap.orgApiKey}   (BOOTSTRAP_ORG_API_KEY; npm start keeps it in .data/demo-org-api-key)`);
@@ -32,4 +41,21 @@ export function startBanner(config: AppConfig, port: number): string {
     );
   }
   return `${lines.join('\n')}\n\n`;
+}
+
+/**
+ * Which model providers bundles can name here, and where their calls go: `builtin` always; `openai` and `anthropic`
+ * with their URL and variable once a key or a base URL is set (publishing a bundle that names one otherwise is 422).
+ */
+export function modelsLine(config: AppConfig): string {
+  const describe = (endpoint: ProviderEndpoint, settings: { apiKey?: string; baseUrl?: string }) =>
+    settings.apiKey || settings.baseUrl
+      ? `${endpoint.provider} → ${endpoint.url} (${endpoint.urlVariable}${settings.apiKey ? `, ${endpoint.keyVariable} set` : ''})`
+      : `${endpoint.provider} not configured (${endpoint.keyVariable} or ${endpoint.urlVariable})`;
+  const { openai, anthropic } = config.providers;
+  return [
+    'builtin (no network)',
+    describe(providerEndpoint('openai', openai.baseUrl), openai),
+    describe(providerEndpoint('anthropic', anthropic.baseUrl), anthropic),
+  ].join('; ');
 }

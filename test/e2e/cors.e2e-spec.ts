@@ -25,7 +25,8 @@ describe('CORS with management origins configured', () => {
     const res = await t.http.get('/messaging/v1/messages', { origin: 'https://shop.example' });
     expect(cors(res)).toEqual({
       'access-control-allow-origin': 'https://shop.example',
-      'access-control-expose-headers': 'x-request-id, retry-after, idempotent-replayed',
+      'access-control-expose-headers':
+        'x-request-id, retry-after, idempotent-replayed, ratelimit-policy, ratelimit-limit, ratelimit-remaining, ratelimit-reset',
       vary: 'Origin',
     });
   });
@@ -36,7 +37,8 @@ describe('CORS with management origins configured', () => {
     expect(res.text).toBe('');
     expect(cors(res)).toEqual({
       'access-control-allow-origin': 'https://shop.example',
-      'access-control-expose-headers': 'x-request-id, retry-after, idempotent-replayed',
+      'access-control-expose-headers':
+        'x-request-id, retry-after, idempotent-replayed, ratelimit-policy, ratelimit-limit, ratelimit-remaining, ratelimit-reset',
       'access-control-allow-methods': 'GET,HEAD,POST',
       'access-control-allow-headers': 'authorization, content-type, last-event-id, x-request-id, idempotency-key',
       'access-control-max-age': '600',
@@ -49,7 +51,8 @@ describe('CORS with management origins configured', () => {
     expect(listed.status).toBe(204);
     expect(cors(listed)).toEqual({
       'access-control-allow-origin': 'https://ops.example',
-      'access-control-expose-headers': 'x-request-id, idempotent-replayed',
+      'access-control-expose-headers':
+        'x-request-id, retry-after, idempotent-replayed, ratelimit-policy, ratelimit-limit, ratelimit-remaining, ratelimit-reset',
       'access-control-allow-methods': 'GET,HEAD,POST',
       'access-control-allow-headers': 'authorization,content-type',
       'access-control-max-age': '600',
@@ -57,7 +60,11 @@ describe('CORS with management origins configured', () => {
     });
     const other = await t.http.get('/management/v1/projects', { origin: 'https://evil.example' });
     expect(other.status).toBe(401);
-    expect(cors(other)).toEqual({ 'access-control-expose-headers': 'x-request-id, idempotent-replayed', vary: 'Origin' });
+    expect(cors(other)).toEqual({
+      'access-control-expose-headers':
+        'x-request-id, retry-after, idempotent-replayed, ratelimit-policy, ratelimit-limit, ratelimit-remaining, ratelimit-reset',
+      vary: 'Origin',
+    });
   });
 
   it('refuses a preflight without Origin or Access-Control-Request-Method (400), and sends nothing CORS without Origin', async () => {
@@ -68,7 +75,11 @@ describe('CORS with management origins configured', () => {
     expect(noOrigin.status).toBe(400);
     const plain = await t.http.get('/health');
     expect(plain.status).toBe(200);
-    expect(cors(plain)).toEqual({ 'access-control-expose-headers': 'x-request-id, idempotent-replayed', vary: 'Origin' });
+    expect(cors(plain)).toEqual({
+      'access-control-expose-headers':
+        'x-request-id, retry-after, idempotent-replayed, ratelimit-policy, ratelimit-limit, ratelimit-remaining, ratelimit-reset',
+      vary: 'Origin',
+    });
   });
 });
 

@@ -152,11 +152,21 @@ describe('rate limits and base paths', () => {
   it('answers 429 rate_limited with Retry-After once a credential exceeds its limit, per credential', async () => {
     const org = await t.factory.org();
     const other = await t.factory.org();
-    for (let i = 0; i < 3; i += 1) expect((await t.http.get('/api/management/v1/projects', org.headers)).status).toBe(200);
+    // Every counted answer says where the window stands (RateLimit-* headers, docs/api.md).
+    const window = (res: { headers: Headers }) =>
+      ['ratelimit-policy', 'ratelimit-limit', 'ratelimit-remaining'].map((name) => res.headers.get(name));
+    for (let i = 0; i < 3; i += 1) {
+      const res = await t.http.get('/api/management/v1/projects', org.headers);
+      expect([res.status, ...window(res)]).toEqual([200, '3;w=60', '3', String(2 - i)]);
+      expect(Number(res.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
+      expect(Number(res.headers.get('ratelimit-reset'))).toBeLessThanOrEqual(60);
+    }
     const limited = await t.http.get('/api/management/v1/projects', org.headers);
     expect(limited.status).toBe(429);
     expect(limited.body.error.code).toBe('rate_limited');
+    expect(window(limited)).toEqual(['3;w=60', '3', '0']);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('retry-after')).toBe(limited.headers.get('ratelimit-reset'));
     expect((await t.http.get('/api/management/v1/projects', other.headers)).status).toBe(200);
   });
 

@@ -61,6 +61,8 @@ describe('service start-up', () => {
       const text = banner.join('\n');
       expect(text).toContain(`Playground:  ${service.baseUrl}/playground`);
       expect(text).toContain(`Org API key: ${orgApiKey}`);
+      expect(text).toContain(`Web widget:  <script src="${service.baseUrl}/widget.js" data-publishable-key="pk_…" defer></script>`);
+      expect(text).toContain('Models:      builtin (no network); openai');
       // Boot logs at info are a few lines, not one per module or route.
       expect(service.logs.filter((l) => l.startsWith('{')).length).toBeLessThan(10);
       expect(service.logs.some((l) => l.includes('RouterExplorer'))).toBe(false);

@@ -1,7 +1,8 @@
 /**
  * Typed client for the agent service. The request and response types are generated from openapi.json
  * (src/schema.ts, `npm run client:generate`); this layer adds what a generator does not: API-key and token
- * authentication with refresh, SSE streaming with resume, the WebSocket session, and errors as `ApiError`.
+ * authentication with refresh, SSE streaming with resume, the WebSocket session, errors as `ApiError`, and typed,
+ * verified outbound webhook deliveries.
  */
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from './schema.js';
@@ -12,6 +13,14 @@ export { ApiError, unwrap } from './errors.js';
 export { PublishableKeyTokens, type TokenResponse, type TokenSourceOptions } from './tokens.js';
 export { streamMessage, type SendMessageBody, type StreamEvent, type StreamOptions } from './stream.js';
 export { MessagingSession, type SessionFrame, type SessionOptions, type WebSocketLike } from './session.js';
+export {
+  verifyWebhook,
+  WebhookVerificationError,
+  type WebhookEvent,
+  type WebhookEventOf,
+  type WebhookEventType,
+  type WebhookHeaders,
+} from './webhooks.js';
 
 export type ApiClient = Client<paths>;
 

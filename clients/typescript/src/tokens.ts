@@ -25,7 +25,8 @@ export class PublishableKeyTokens {
   private readonly now: () => number;
 
   constructor(private readonly options: TokenSourceOptions) {
-    this.fetch = options.fetch ?? globalThis.fetch;
+    // Bound: browsers refuse fetch called as a method of another object ("Illegal invocation").
+    this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.now = options.now ?? Date.now;
   }
 

@@ -53,6 +53,8 @@ export const IsDateTime = (options: ValidationOptions = {}) =>
   ValidateBy(
     {
       name: 'isDateTime',
+      // Named so the OpenAPI document can state the longest value it accepts (common/swagger/validation-limits.ts).
+      constraints: [RFC3339],
       validator: {
         validate: (value: unknown) => isDateTime(value),
         defaultMessage: buildMessage((each) => `${each}$property must be an RFC 3339 date-time such as ${DATE_TIME_EXAMPLE}`, options),

@@ -16,6 +16,8 @@ const SIGNATURE_HEADER = {
   name: 'X-Twilio-Signature',
   required: true,
   description: 'base64 HMAC-SHA1 of the public URL + sorted parameters, keyed by the provider auth token',
+  // 28 characters; anything else cannot match and is refused (403).
+  schema: { type: 'string', maxLength: 28 },
 };
 const TWIML_RESPONSE = {
   description: 'Empty TwiML: the reply is sent later through the Messages API',

@@ -13,7 +13,8 @@ const HEADER_DESCRIPTION =
   'changes nothing and gets the first response again, with `Idempotent-Replayed: true`; the same key with another ' +
   'request is 422 `idempotency_key_reused`; a repeat while the first request still runs is 409 ' +
   '`idempotency_key_in_progress` (see Retry-After). Only successful (2xx) responses are kept: after a failure the key ' +
-  'may be used again. Scoped to the credential and the route. See docs/idempotency.md.';
+  'may be used again. Scoped to the credential and the route. See docs/idempotency.md. In Swagger UI (/docs) leave it ' +
+  'empty: each Execute then sends a fresh one.';
 
 const CONFLICT = {
   code: IdempotencyErrorCode.KeyInProgress,
@@ -94,6 +95,7 @@ export const Idempotent = (options: IdempotentOptions = {}) =>
       name: 'Idempotency-Key',
       required: false,
       description: HEADER_DESCRIPTION,
-      schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_CHARS, example: '8e03978e-40d5-43e8-bc93-6894a57f9324' },
+      // No example: Swagger UI would pre-fill it on every try (one key for every request); its interceptor makes a fresh one.
+      schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_CHARS },
     }),
   );

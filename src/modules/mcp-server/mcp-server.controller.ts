@@ -25,7 +25,12 @@ export class McpServerController {
       'One tool, `send_message` `{text, thread_id?, user_id?}`: the reply text, with `structuredContent` `{thread_id, interaction_id, message}` as `POST /messaging/v1/messages` answers. ' +
       'Turns count as sends: usage, traces, rate limits. GET (a server event stream) is not offered: 405.',
   })
-  @ApiHeader({ name: 'MCP-Protocol-Version', required: false, description: 'The protocol version the client negotiated at initialize' })
+  @ApiHeader({
+    name: 'MCP-Protocol-Version',
+    required: false,
+    description: 'The protocol version the client negotiated at initialize (a date; an unsupported one is 400)',
+    schema: { type: 'string', maxLength: 10, example: '2025-06-18' },
+  })
   @ApiExampleBody(McpMessageDto, {
     initialize: {
       summary: 'Initialize',

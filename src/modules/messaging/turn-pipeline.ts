@@ -294,6 +294,7 @@ export class TurnPipeline {
       welcome_message: reply.welcome,
       followup_suggestions: result.followupSuggestions,
       url: reply.url,
+      citations: replyCitations(result),
       input_tokens: result.usage.input_tokens,
       output_tokens: result.usage.output_tokens,
     };
@@ -306,6 +307,12 @@ function threadTitle(request: TurnRequest): string {
   const text = request.text?.replace(/\s+/g, ' ').trim();
   if (text) return text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text;
   return request.imageUrl ? 'Image' : 'Conversation';
+}
+
+/** The citations of a v2 reply, as an end user's page shows them (docs/widget.md): the trace stays with operators. */
+function replyCitations(result: TurnResult): MessageDto['citations'] {
+  if (result.trace.runtime !== 'v2') return [];
+  return result.trace.citations_used.map(({ marker, document_id, title, url, text }) => ({ marker, document_id, title, url, text }));
 }
 
 /** The reply's most relevant link: the top card's `url` field, else the first citation's. */

@@ -38,8 +38,11 @@ describe('RuntimeService', () => {
       expect(agent.provider).toBe('builtin');
       const r = await runtime.run(agent, turn('hello?'));
       expect(r.text).toMatch(/not sure I understood/);
+      expect(r.trace.writer).toEqual({ provider: 'builtin', model: null, url: null });
       const v2 = agentFor(runtime, 'v2', {});
-      expect((await runtime.run(v2, turn('anything'))).text).toMatch(/could not find this in the knowledge base/);
+      const answer = await runtime.run(v2, turn('anything'));
+      expect(answer.text).toMatch(/could not find this in the knowledge base/);
+      expect(answer.trace.writer).toEqual({ provider: 'builtin', model: null, url: null });
     });
   });
 

@@ -332,11 +332,16 @@ export class RuntimeService {
   private result(agent: PreparedAgent, plan: TurnPlan, input: TurnInput, reply: Reply): TurnResult {
     const { text, writer, request } = reply;
     const usage = reply.usage ?? this.countUsage(agent, plan, input, text, request);
+    const trace = engineStep(() => plan.finish(text, writer));
+    trace.writer =
+      writer === 'builtin'
+        ? { provider: 'builtin', model: null, url: null }
+        : { provider: writer, model: request?.model ?? null, url: this.providers[writer].endpoint.url };
     return {
       text,
       cards: plan.cards,
       followupSuggestions: plan.followups,
-      trace: engineStep(() => plan.finish(text, writer)),
+      trace,
       usage,
       facets: plan.facets,
       intent: plan.intent,

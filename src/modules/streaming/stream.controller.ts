@@ -94,7 +94,12 @@ export class StreamController {
       'starts a new turn. Replay buffers are kept at least 10 minutes. Errors before the first event are JSON error responses.',
   })
   @ApiExampleBody(SendMessageDto, SEND_EXAMPLES)
-  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this event id (`<interaction_id>:<seq>`)' })
+  @ApiHeader({
+    name: 'Last-Event-ID',
+    required: false,
+    description: 'Resume after this event id (`<interaction_id>:<seq>`)',
+    schema: { type: 'string', maxLength: 34, pattern: '^[0-9a-fA-F]{24}:\\d{1,9}$' },
+  })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({
     description: EVENTS_DESCRIPTION,

@@ -18,6 +18,18 @@ export class FixedWindowLimiter {
 
   /** Counts one request of `subject`; the refusal (429 with Retry-After) when it is over the limit. */
   async hit(subject: string): Promise<RateLimitedError | undefined> {
+    const window = await this.count(subject);
+    return window && window.used > window.limit ? this.refusal(window) : undefined;
+  }
+
+  /** The 429 for a window that is used up (counted in the metrics). */
+  refusal(window: RateLimitWindow): RateLimitedError {
+    this.metrics.rateLimitRejected();
+    return new RateLimitedError(window.resetSeconds);
+  }
+
+  /** Counts one request of `subject` and says where its window stands; undefined when no limit applies or Redis is down. */
+  async count(subject: string): Promise<RateLimitWindow | undefined> {
     const { max, windowSeconds } = this.config.rateLimit;
     if (max === 0) return undefined;
     if (!this.redis.ready) {
@@ -41,8 +53,31 @@ export class FixedWindowLimiter {
       this.redis.failedOpen('rate_limit', error);
       return undefined;
     }
-    if (count <= max) return undefined;
-    this.metrics.rateLimitRejected();
-    return new RateLimitedError((window + 1) * windowSeconds - nowSeconds);
+    return { limit: max, used: count, windowSeconds, resetSeconds: (window + 1) * windowSeconds - nowSeconds };
   }
+}
+
+/** A subject's fixed window after counting a request. */
+export interface RateLimitWindow {
+  limit: number;
+  /** Requests counted in this window, this one included (above `limit` when it is refused). */
+  used: number;
+  windowSeconds: number;
+  /** Seconds until the window ends and the count starts over. */
+  resetSeconds: number;
+}
+
+export const RATE_LIMIT_HEADERS = ['ratelimit-policy', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'];
+
+/**
+ * The rate-limit response headers (docs/api.md): the IETF httpapi draft's `RateLimit-Policy`, `RateLimit-Limit`,
+ * `RateLimit-Remaining` and `RateLimit-Reset` (seconds), as draft 6 and the common libraries send them.
+ */
+export function rateLimitHeaders(window: RateLimitWindow): Record<string, string> {
+  return {
+    'ratelimit-policy': `${window.limit};w=${window.windowSeconds}`,
+    'ratelimit-limit': String(window.limit),
+    'ratelimit-remaining': String(Math.max(0, window.limit - window.used)),
+    'ratelimit-reset': String(window.resetSeconds),
+  };
 }

@@ -1,6 +1,7 @@
 import { ApiHideProperty, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Equals, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { ApiId, IsId } from '../../../common/ids/is-id.decorator.js';
+import { INPUT_LIMITS } from '../../../common/validation/input-limits.js';
 import { CHANNELS, E164, E164_MESSAGE, type Channel, type ChannelMessageStatus } from '../channels.constants.js';
 
 /** Fields of the earlier channel-initiation body, rejected with a message that says what replaced them. */
@@ -64,19 +65,32 @@ export class ChannelThreadResponseDto {
 
 /** Documents the inbound webhook's form body (Twilio's names); other provider fields are accepted too. */
 export class InboundChannelMessageDto {
-  @ApiProperty({ example: 'SM0123456789abcdef0123456789abcdef', description: 'Provider message id: the deduplication key' })
+  @ApiProperty({ maxLength: 64, example: 'SM0123456789abcdef0123456789abcdef', description: 'Provider message id: the deduplication key' })
   MessageSid: string;
-  @ApiProperty({ example: 'whatsapp:+15550123456', description: 'The end user (whatsapp: prefix on WhatsApp)' }) From: string;
-  @ApiProperty({ example: 'whatsapp:+15550100000', description: 'Our sender number' }) To: string;
-  @ApiProperty({ example: 'Do you have trail shoes?', description: 'The message text' }) Body: string;
+  // `whatsapp:` (9) + E.164 (16); anything else is 422.
+  @ApiProperty({ maxLength: 25, example: 'whatsapp:+15550123456', description: 'The end user (whatsapp: prefix on WhatsApp)' })
+  From: string;
+  @ApiProperty({ maxLength: 25, example: 'whatsapp:+15550100000', description: 'Our sender number' }) To: string;
+  @ApiProperty({
+    maxLength: INPUT_LIMITS.messageMaxChars,
+    example: 'Do you have trail shoes?',
+    description: 'The message text; a longer one is acknowledged and recorded cut, never answered',
+  })
+  Body: string;
 }
 
 /** Documents the delivery-status callback's form body (Twilio's names). */
 export class ProviderStatusCallbackDto {
-  @ApiProperty({ example: 'SM0123456789abcdef0123456789abcdef', description: 'Provider id of our outbound message' }) MessageSid: string;
+  @ApiProperty({ maxLength: 64, example: 'SM0123456789abcdef0123456789abcdef', description: 'Provider id of our outbound message' })
+  MessageSid: string;
   @ApiProperty({ enum: ['queued', 'sending', 'sent', 'delivered', 'read', 'undelivered', 'failed'], description: 'Delivery state' })
   MessageStatus: string;
-  @ApiPropertyOptional({ example: '30003', description: 'Provider error code of a failed delivery' }) ErrorCode?: string;
+  @ApiPropertyOptional({
+    maxLength: 10,
+    example: '30003',
+    description: 'Provider error code of a failed delivery (1–10 digits; another value is ignored)',
+  })
+  ErrorCode?: string;
 }
 
 /** Path of a channel thread: `channel` is checked by ChannelPipe (unknown → 404), `threadId` here (bad → 422). */

@@ -1,9 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ApiId, IsId } from '../../../common/ids/is-id.decorator.js';
+import { INPUT_LIMITS } from '../../../common/validation/input-limits.js';
 
 /** Documentation of the webhook body. Validation is EventsIngestService's (unknown fields are ignored, not rejected). */
 export class CreateEventDto {
   @ApiPropertyOptional({
+    maxLength: INPUT_LIMITS.messageMaxChars,
     description: 'The message to run the agent on; omit to run on agent_variables alone',
     example: 'Order 1042 was delivered',
   })

@@ -56,7 +56,8 @@ export const KNOWLEDGE_UPLOAD_BODY: ApiBodyOptions = {
         minItems: 1,
         maxItems: UPLOAD_LIMITS.files,
         description: `Markdown (.md, .markdown), HTML (.html, .htm) or plain text (.txt), UTF-8; at most ${UPLOAD_LIMITS.fileBytes} bytes each and ${UPLOAD_LIMITS.totalBytes} in all`,
-        items: { type: 'string', format: 'binary' },
+        // maxLength of a binary string: its bytes.
+        items: { type: 'string', format: 'binary', maxLength: UPLOAD_LIMITS.fileBytes },
       },
       message: { type: 'string', maxLength: UPLOAD_LIMITS.messageChars, description: 'The revision message (default: the file names)' },
     },

@@ -23,7 +23,11 @@ export class McpMessageDto {
   jsonrpc: '2.0';
 
   @ApiPropertyOptional({
-    oneOf: [{ type: 'string', maxLength: 200 }, { type: 'integer' }],
+    // Integers as IsJsonRpcId takes them: safe integers.
+    oneOf: [
+      { type: 'string', maxLength: 200 },
+      { type: 'integer', format: 'int64', minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+    ],
     description: 'Request id (absent on notifications)',
   })
   @IsOptional()

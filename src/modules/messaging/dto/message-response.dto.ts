@@ -33,6 +33,15 @@ export class CardResponseDto {
   @ApiPropertyOptional({ description: 'Card title' }) title?: string;
 }
 
+/** What a reader of the reply needs to show a source: the trace's citation without the engine's internals. */
+export class CitationDto {
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'The `[n]` marker in the reply text' }) marker: number;
+  @ApiProperty({ description: 'Cited document id' }) document_id: string;
+  @ApiProperty({ description: 'Cited document title' }) title: string;
+  @ApiProperty({ description: "The document's URL; empty when it has none" }) url: string;
+  @ApiProperty({ description: 'The cited passage' }) text: string;
+}
+
 @ApiExtraModels(V1TraceDto, V2TraceDto)
 export class MessageDto {
   @ApiId('Message id') id: string;
@@ -44,6 +53,11 @@ export class MessageDto {
   @ApiProperty({ description: "The live version's greeting" }) welcome_message: string;
   @ApiProperty({ type: [String], description: 'Ready-made follow-up prompts' }) followup_suggestions: string[];
   @ApiProperty({ description: 'Link to the most relevant source of the reply (top card or first citation); empty when none' }) url: string;
+  @ApiProperty({
+    type: [CitationDto],
+    description: 'The sources the `[n]` markers of the text cite (v2 agents; empty otherwise), without asking for the trace',
+  })
+  citations: CitationDto[];
   @ApiProperty({ type: 'integer', default: 0, description: 'Input tokens of the turn' }) input_tokens: number;
   @ApiProperty({ type: 'integer', default: 0, description: 'Output tokens of the turn' }) output_tokens: number;
   @ApiPropertyOptional({

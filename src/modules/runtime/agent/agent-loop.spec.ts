@@ -5,6 +5,7 @@ import { prepareV1 } from '../engines/v1/prepare.js';
 import { prepareV2 } from '../engines/v2-engine.js';
 import type { PreparedAgent } from '../prepared-agent.js';
 import type { AgentModelRequest, AgentModelResponse, LlmProvider } from '../providers/llm-provider.js';
+import { providerEndpoint } from '../providers/provider-errors.js';
 import type { StepProgress, TurnInput } from '../runtime.types.js';
 import type { V1Trace, V2Trace } from '../trace.types.js';
 import { MAX_CALLS_PER_STEP, MAX_PARALLEL_CALLS, MAX_RESULT_CHARS, runAgentTurn, type AgentLoopDeps } from './agent-loop.js';
@@ -17,6 +18,7 @@ type Answer = Partial<AgentModelResponse> | ((request: AgentModelRequest) => Pro
 /** A provider that answers each model call with the next scripted answer and records the requests. */
 class ScriptedModel implements LlmProvider {
   readonly name = 'openai' as const;
+  readonly endpoint = providerEndpoint('openai', 'http://scripted.invalid/v1');
   readonly requests: AgentModelRequest[] = [];
   constructor(private readonly answers: Answer[]) {}
   complete(): never {

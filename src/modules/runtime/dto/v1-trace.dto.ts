@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { AgentRunDto } from './agent-trace.dto.js';
 import type {
   ParamScope,
@@ -18,6 +18,7 @@ import type {
   V1TriggerType,
   V1Understanding,
 } from '../trace.types.js';
+import { TraceWriterDto } from './trace-writer.dto.js';
 
 /*
  * The OpenAPI schema of the v1 (decisioning) trace. Each class implements the engine's own type, so the
@@ -191,6 +192,8 @@ export class V1RuleEvaluationDto implements V1RuleEvaluation {
 /** The v1 (decisioning) trace: what was understood, the tool and rule decisions, the parameters, the response. */
 export class V1TraceDto implements V1Trace {
   @ApiProperty({ enum: ['v1'], description: 'The decisioning engine; selects this shape' }) runtime: 'v1';
+  @ApiPropertyOptional({ type: TraceWriterDto, description: 'Who worded the reply: provider, model and URL (absent on older traces)' })
+  writer?: TraceWriterDto;
   @ApiProperty({ type: V1TraceInputDto, description: 'What the engine was given' }) input: V1TraceInputDto;
   @ApiProperty({ type: V1UnderstandingDto, description: 'Intents recognised and the guardrail check' })
   understanding: V1UnderstandingDto;

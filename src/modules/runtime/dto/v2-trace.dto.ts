@@ -15,6 +15,7 @@ import type {
   V2Trace,
   V2Understanding,
 } from '../trace.types.js';
+import { TraceWriterDto } from './trace-writer.dto.js';
 
 /*
  * The OpenAPI schema of the v2 (grounded) trace. Each class implements the engine's own type, so the
@@ -132,6 +133,8 @@ export class V2ModelDeclineDto implements V2ModelDecline {
 /** The v2 (grounded) trace: typed sections from the question to the citations the reply provably used. */
 export class V2TraceDto implements V2Trace {
   @ApiProperty({ enum: ['v2'], description: 'The grounded engine; selects this shape' }) runtime: 'v2';
+  @ApiPropertyOptional({ type: TraceWriterDto, description: 'Who worded the reply: provider, model and URL (absent on older traces)' })
+  writer?: TraceWriterDto;
   @ApiProperty({ description: 'The engine build that answered', example: '2.1.0' }) build: string;
   @ApiProperty({ type: V2UnderstandingDto, description: 'What the question was understood to ask' })
   understanding: V2UnderstandingDto;

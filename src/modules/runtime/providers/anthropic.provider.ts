@@ -12,7 +12,7 @@ import type {
   ToolCallRequest,
 } from './llm-provider.js';
 import { reportedUsage } from './llm-provider.js';
-import { Deadline, toProviderError } from './provider-errors.js';
+import { Deadline, providerEndpoint, toProviderError, type ProviderEndpoint } from './provider-errors.js';
 
 export const ANTHROPIC_DEFAULT_MODEL = 'claude-sonnet-4-5';
 const DEFAULT_MAX_TOKENS = 1024;
@@ -64,12 +64,15 @@ function toolInput(args: string): Record<string, unknown> {
 /** The Messages API through the official SDK (`ANTHROPIC_BASE_URL` for a gateway or a local fake). */
 export class AnthropicProvider implements LlmProvider {
   readonly name = 'anthropic' as const;
+  /** Named in this provider's errors and in the trace (docs/operations.md). */
+  readonly endpoint: ProviderEndpoint;
   private readonly client: Anthropic;
 
   constructor(
     options: { apiKey?: string; baseUrl?: string },
     private readonly timeoutMs: number,
   ) {
+    this.endpoint = providerEndpoint('anthropic', options.baseUrl);
     this.client = new Anthropic({
       apiKey: options.apiKey ?? 'not-configured',
       baseURL: options.baseUrl ?? 'https://api.anthropic.com',
@@ -174,7 +177,7 @@ export class AnthropicProvider implements LlmProvider {
       const toolCalls = [...calls.values()].map((c) => ({ ...c, arguments: c.arguments || '{}' }));
       return { text, toolCalls, usage: reportedUsage(usage) };
     } catch (error) {
-      throw toProviderError('anthropic', error, deadline.timedOut || request.signal.aborted);
+      throw toProviderError(this.endpoint, error, deadline.timedOut || request.signal.aborted);
     } finally {
       deadline.clear();
     }
@@ -187,7 +190,7 @@ export class AnthropicProvider implements LlmProvider {
       const text = res.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
       return { text, usage: anthropicUsage(res.usage) };
     } catch (error) {
-      throw toProviderError('anthropic', error, deadline.timedOut);
+      throw toProviderError(this.endpoint, error, deadline.timedOut);
     } finally {
       deadline.clear();
     }
@@ -211,12 +214,12 @@ export class AnthropicProvider implements LlmProvider {
         }
       }
     } catch (error) {
-      throw toProviderError('anthropic', error, deadline.timedOut);
+      throw toProviderError(this.endpoint, error, deadline.timedOut);
     } finally {
       deadline.clear();
     }
     // The SDK ends a stream quietly when it is aborted: a deadline hit mid-stream is still a timeout.
-    if (deadline.timedOut) throw toProviderError('anthropic', new Error('stream stalled'), true);
+    if (deadline.timedOut) throw toProviderError(this.endpoint, new Error('stream stalled'), true);
     const reported = reportedUsage(usage);
     if (reported) yield { type: 'usage', usage: reported };
   }

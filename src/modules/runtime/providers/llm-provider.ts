@@ -1,3 +1,4 @@
+import type { ProviderEndpoint } from './provider-errors.js';
 import type { TokenUsage } from '../runtime.types.js';
 
 export interface ChatMessage {
@@ -63,6 +64,8 @@ export interface AgentModelResponse {
 /** A model provider writes the wording of a reply from the material the engine gathered, or runs the agent loop's calls. */
 export interface LlmProvider {
   readonly name: 'openai' | 'anthropic';
+  /** Where its calls go: named in its errors and in the trace's `writer`. */
+  readonly endpoint: ProviderEndpoint;
   complete(request: CompletionRequest): Promise<CompletionResult>;
   /** Text deltas as the provider sends them, then one usage chunk when the provider reported usage. */
   stream(request: CompletionRequest): AsyncIterable<CompletionChunk>;

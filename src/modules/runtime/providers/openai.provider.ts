@@ -11,7 +11,7 @@ import type {
   ToolCallRequest,
 } from './llm-provider.js';
 import { reportedUsage } from './llm-provider.js';
-import { Deadline, toProviderError } from './provider-errors.js';
+import { Deadline, providerEndpoint, toProviderError, type ProviderEndpoint } from './provider-errors.js';
 
 export const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
 
@@ -43,12 +43,15 @@ export function openAIUsage(u: OpenAIUsage | null | undefined): TokenUsage | nul
 /** Chat Completions through the official SDK: OpenAI or any OpenAI-compatible server (`OPENAI_BASE_URL`). */
 export class OpenAIProvider implements LlmProvider {
   readonly name = 'openai' as const;
+  /** Named in this provider's errors and in the trace (docs/operations.md). */
+  readonly endpoint: ProviderEndpoint;
   private readonly client: OpenAI;
 
   constructor(
     options: { apiKey?: string; baseUrl?: string },
     private readonly timeoutMs: number,
   ) {
+    this.endpoint = providerEndpoint('openai', options.baseUrl);
     this.client = new OpenAI({
       apiKey: options.apiKey ?? 'not-configured',
       baseURL: options.baseUrl ?? 'https://api.openai.com/v1',
@@ -140,7 +143,7 @@ export class OpenAIProvider implements LlmProvider {
       const toolCalls = calls.filter(Boolean).map((c, i) => ({ ...c, id: c.id || `call_${i + 1}` }));
       return { text, toolCalls, usage };
     } catch (error) {
-      throw toProviderError('openai', error, deadline.timedOut || request.signal.aborted);
+      throw toProviderError(this.endpoint, error, deadline.timedOut || request.signal.aborted);
     } finally {
       deadline.clear();
     }
@@ -152,7 +155,7 @@ export class OpenAIProvider implements LlmProvider {
       const res = await this.client.chat.completions.create({ ...this.body(request), stream: false }, { signal: deadline.signal });
       return { text: res.choices[0]?.message?.content ?? '', usage: openAIUsage(res.usage) };
     } catch (error) {
-      throw toProviderError('openai', error, deadline.timedOut);
+      throw toProviderError(this.endpoint, error, deadline.timedOut);
     } finally {
       deadline.clear();
     }
@@ -172,12 +175,12 @@ export class OpenAIProvider implements LlmProvider {
         if (chunk.usage) usage = openAIUsage(chunk.usage) ?? usage;
       }
     } catch (error) {
-      throw toProviderError('openai', error, deadline.timedOut);
+      throw toProviderError(this.endpoint, error, deadline.timedOut);
     } finally {
       deadline.clear();
     }
     // The SDK ends a stream quietly when it is aborted: a deadline hit mid-stream is still a timeout.
-    if (deadline.timedOut) throw toProviderError('openai', new Error('stream stalled'), true);
+    if (deadline.timedOut) throw toProviderError(this.endpoint, new Error('stream stalled'), true);
     if (usage) yield { type: 'usage', usage };
   }
 }

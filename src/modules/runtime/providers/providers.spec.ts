@@ -47,6 +47,8 @@ describe.each([
     expect(r.text).toContain('Aero Road Runner');
     expect(r.cards.map((c) => c.instance)).toEqual(['sku-1', 'sku-4']);
     expect((r.trace as { response: { message: string } }).response.message).toBe(r.text);
+    // The trace says who answered: the provider, its model, and where the call went.
+    expect(r.trace.writer).toEqual({ provider, model: `${provider}-test-model`, url: fake.url.replace(/\/$/, '') });
     const body = lastBody();
     expect(body.model).toBe(`${provider}-test-model`);
     expect(body.temperature).toBe(0.2);
@@ -156,7 +158,12 @@ describe.each([
     expect(error).toBeInstanceOf(UpstreamUnavailableError);
     expect(error).toMatchObject({ status: 502, code: 'upstream_unavailable' });
     expect((error as Error).message).toContain('400');
+    // The message names where the provider is and the variable that says so.
+    expect((error as Error).message).toContain(`The ${provider} provider at ${fake.url.replace(/\/$/, '')}`);
+    expect((error as Error).message).toContain(`(${provider.toUpperCase()}_BASE_URL) answered 400`);
     expect(fake.requests).toHaveLength(1); // a 4xx is not retried
+    fake.behave({ failStatus: 401 });
+    await expect(runtime.run(agent, turn('running shoes'))).rejects.toThrow(`check ${provider.toUpperCase()}_API_KEY`);
     fake.behave({ failStatus: 503 });
     await expect(collect(runtime.stream(agent, turn('running shoes')))).rejects.toMatchObject({
       status: 502,
@@ -188,7 +195,11 @@ describe('provider configuration', () => {
   it('reports an unreachable provider as 502', async () => {
     const runtime = newRuntime({ openai: { apiKey: 'k', baseUrl: 'http://127.0.0.1:9/v1' }, timeoutMs: 1000 });
     const agent = agentFor(runtime, 'v1', withProvider(SHOP_BUNDLE, 'openai'));
-    await expect(runtime.run(agent, turn('running shoes'))).rejects.toMatchObject({ status: 502, code: 'upstream_unavailable' });
+    await expect(runtime.run(agent, turn('running shoes'))).rejects.toMatchObject({
+      status: 502,
+      code: 'upstream_unavailable',
+      message: expect.stringContaining('The openai provider at http://127.0.0.1:9/v1 (OPENAI_BASE_URL) could not be reached'),
+    });
   });
 });
 

@@ -79,12 +79,18 @@ export class SessionReadyFrameDto {
 }
 
 /** A server frame about one request: the SSE event's payload plus `type` and the client's request `id`. */
-function requestFrame<T>(type: string, payload: Type<T>, description: string): Type<T & { type: string; id: string }> {
+function requestFrame<T>(
+  type: string,
+  payload: Type<T>,
+  description: string,
+  // The schema's name; the client's `message` frame already has the default one of `message`.
+  name = `Session${type[0]!.toUpperCase()}${type.slice(1)}FrameDto`,
+): Type<T & { type: string; id: string }> {
   class RequestFrame extends (payload as Type<object>) {
     @ApiProperty({ enum: [type], description: `Frame type: ${description}` }) type: string;
     @ApiProperty({ description: 'The id of the client `message` frame this answers', example: 'req-1' }) id: string;
   }
-  Object.defineProperty(RequestFrame, 'name', { value: `Session${type[0]!.toUpperCase()}${type.slice(1)}FrameDto` });
+  Object.defineProperty(RequestFrame, 'name', { value: name });
   return RequestFrame as Type<T & { type: string; id: string }>;
 }
 
@@ -102,6 +108,7 @@ export const SessionReplyFrameDto = requestFrame(
   'message',
   StreamMessageEventDto,
   'the whole reply, as POST /messaging/v1/messages answers it',
+  'SessionReplyFrameDto',
 );
 export const SessionSuggestionsFrameDto = requestFrame('suggestions', StreamSuggestionsEventDto, 'follow-up suggestions');
 export const SessionControlFrameDto = requestFrame(
