@@ -16,7 +16,7 @@ import { registerBodyParsers } from './common/http/body-parsers.js';
 import { requestIdFrom } from './common/http/request-id.js';
 import { RouteIndex } from './common/http/route-index.js';
 import { trustFunction } from './config/trusted-proxies.js';
-import { registerPlayground } from './common/http/playground.js';
+import { registerConsole } from './common/http/console-page.js';
 import { SessionWsAdapter } from './modules/streaming/session-ws.adapter.js';
 import { SESSION_WEBSOCKET_DOC } from './modules/streaming/dto/session-frame.dto.js';
 import { SESSION_PATH } from './modules/streaming/session.gateway.js';
@@ -232,8 +232,8 @@ async function configureApp(
     new ErrorFilter(routes, (url) => (EVENTS_PATH.test(url) ? 'webhooks.payload_too_large' : ErrorCode.PayloadTooLarge)),
   );
 
-  if (!registerPlayground(fastify, basePath)) {
-    fastify.log.warn('the playground page is not built (npm run build): /playground is not served');
+  if (!registerConsole(fastify, basePath)) {
+    fastify.log.warn('the console is not built (npm run build): /console is not served');
   }
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app, config.http.basePath), {
     jsonDocumentUrl: '/openapi.json',

@@ -949,6 +949,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/management/v1/agents/{agentId}/versions/{versionId}/knowledge/search': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Try a question: the passages the version would answer it from
+     * @description Runs the grounded engine's retrieval on the version's current revision (as a turn would, embeddings included) and says whether it would answer or decline. No turn is recorded and no model is called.
+     */
+    post: operations['Knowledge_search'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/management/v1/agents/{agentId}/versions/{versionId}/knowledge/{documentId}': {
     parameters: {
       query?: never;
@@ -2127,6 +2147,28 @@ export interface components {
       /** @description The condition and its outcome */
       reason: components['schemas']['V1RuleReasonDto'][];
     };
+    TraceModelDto: {
+      /**
+       * @description The bundle's `model.provider` (builtin when it names none)
+       * @enum {string}
+       */
+      provider: 'builtin' | 'openai' | 'anthropic';
+      /**
+       * @description The model asked for: the bundle's `model.name`, else the provider's default; null for builtin
+       * @example gpt-4o-mini
+       */
+      name: string | null;
+      /**
+       * @description The base URL the provider calls (OPENAI_BASE_URL / ANTHROPIC_BASE_URL; scheme, host and path only); null for builtin
+       * @example https://api.openai.com/v1
+       */
+      endpoint: string | null;
+      /**
+       * @description Who wrote this reply: the provider, or builtin (the engine’s own reply) when the bundle names no model, the reply is fixed (a block, a question) or the provider answered nothing
+       * @enum {string}
+       */
+      writer: 'builtin' | 'openai' | 'anthropic';
+    };
     V1TraceDto: {
       /**
        * @description The decisioning engine; selects this shape (enum property replaced by openapi-typescript)
@@ -2145,6 +2187,8 @@ export interface components {
       response: components['schemas']['V1ResponseDto'];
       /** @description Each rule's condition and whether it fired */
       rules_evaluations: components['schemas']['V1RuleEvaluationDto'][];
+      /** @description Which provider, model and endpoint wrote the reply (absent on traces recorded before it existed) */
+      model?: components['schemas']['TraceModelDto'];
     };
     V2IntentScoreDto: {
       /** @description Intent name */
@@ -2299,6 +2343,8 @@ export interface components {
       model_decline: components['schemas']['V2ModelDeclineDto'] | null;
       /** @description What happened, in plain language */
       narrative: string;
+      /** @description Which provider, model and endpoint wrote the reply (absent on traces recorded before it existed) */
+      model?: components['schemas']['TraceModelDto'];
     };
     ParticipantDto: {
       /**
@@ -2856,6 +2902,8 @@ export interface components {
       response: components['schemas']['V1ResponseDto'];
       /** @description Each rule's condition and whether it fired */
       rules_evaluations: components['schemas']['V1RuleEvaluationDto'][];
+      /** @description Which provider, model and endpoint wrote the reply (absent on traces recorded before it existed) */
+      model?: components['schemas']['TraceModelDto'];
       /**
        * @description The interaction (turn) this trace records
        * @example 6740a1b2c3d4e5f601234567
@@ -2913,6 +2961,8 @@ export interface components {
       model_decline: components['schemas']['V2ModelDeclineDto'] | null;
       /** @description What happened, in plain language */
       narrative: string;
+      /** @description Which provider, model and endpoint wrote the reply (absent on traces recorded before it existed) */
+      model?: components['schemas']['TraceModelDto'];
       /**
        * @description The interaction (turn) this trace records
        * @example 6740a1b2c3d4e5f601234567
@@ -3031,6 +3081,67 @@ export interface components {
       version_tag: string;
       /** @description In bundle order (at most 2000, the bundle’s limit) */
       results: components['schemas']['KnowledgeDocumentItemDto'][];
+    };
+    KnowledgeSearchDto: {
+      /**
+       * @description The question, as an end user would ask it
+       * @example How long do refunds take?
+       */
+      query: string;
+    };
+    KnowledgePassageDto: {
+      /**
+       * @description Order in which the reply would use it (its citation marker)
+       * @example 1
+       */
+      rank: number;
+      /**
+       * @description The passage (a chunk of a document)
+       * @example returns.md:refunds#p1
+       */
+      passage_id: string;
+      /**
+       * @description Its document
+       * @example returns.md:refunds
+       */
+      document_id: string;
+      /**
+       * @description Its document’s title
+       * @example Returns › Refunds
+       */
+      title: string;
+      /**
+       * @description Retrieval score (higher is better; comparable within one answer only)
+       * @example 7.42
+       */
+      score: number;
+      /** @description The passage text */
+      text: string;
+    };
+    KnowledgeConsideredDto: {
+      /** @description A document with matching passages */
+      document_id: string;
+      /** @description Its title */
+      title: string;
+      /** @description How many of its passages matched */
+      passages_considered: number;
+    };
+    KnowledgeSearchResponseDto: {
+      /** @description The version searched */
+      version_id: string;
+      /**
+       * @description Its current revision, whose knowledge was searched
+       * @example v3.2
+       */
+      version_tag: string;
+      /** @description Whether the agent would answer (true) or decline (false: nothing covers the question well enough) */
+      answerable: boolean;
+      /** @description The passages a reply would use, in citation order (empty when it would decline) */
+      results: components['schemas']['KnowledgePassageDto'][];
+      /** @description Every document with matching passages, best first */
+      considered: components['schemas']['KnowledgeConsideredDto'][];
+      /** @description The engine’s own account of the decision, in plain language */
+      narrative: string;
     };
     CreateWebhookDto: {
       /**
@@ -12850,6 +12961,185 @@ export interface operations {
            *       "error": {
            *         "code": "unsupported_media_type",
            *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  Knowledge_search: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+        /** @description Id of one of this agent's versions (`id` of a version item) */
+        versionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['KnowledgeSearchDto'];
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KnowledgeSearchResponseDto'];
+        };
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The resource is in a state that forbids this (see the code) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "conflict",
+           *         "message": "The resource is in a state that forbids this",
            *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
            *       }
            *     }

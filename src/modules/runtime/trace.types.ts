@@ -159,4 +159,17 @@ export type V2Trace = {
   narrative: string;
 };
 
-export type Trace = V1Trace | V2Trace;
+/**
+ * Who wrote the reply: the provider and model the bundle names, the endpoint that provider calls (origin and path,
+ * never credentials), and `writer`, the one that actually wrote this reply — `builtin` when the bundle names no
+ * model, when the engine's reply is fixed (a block, a question), or when the provider answered nothing.
+ */
+export type TraceModel = {
+  provider: 'builtin' | 'openai' | 'anthropic';
+  name: string | null;
+  endpoint: string | null;
+  writer: 'builtin' | 'openai' | 'anthropic';
+};
+
+/** Traces recorded before `model` existed lack it. */
+export type Trace = (V1Trace | V2Trace) & { model?: TraceModel };

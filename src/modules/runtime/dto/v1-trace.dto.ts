@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { TraceModelDto } from './trace-model.dto.js';
 import type {
   ParamScope,
   V1ComputedParameter,
@@ -190,4 +191,9 @@ export class V1TraceDto implements V1Trace {
   @ApiProperty({ type: V1ResponseDto, description: 'The reply and what kind of reply it is' }) response: V1ResponseDto;
   @ApiProperty({ type: [V1RuleEvaluationDto], description: "Each rule's condition and whether it fired" })
   rules_evaluations: V1RuleEvaluationDto[];
+  @ApiPropertyOptional({
+    type: TraceModelDto,
+    description: 'Which provider, model and endpoint wrote the reply (absent on traces recorded before it existed)',
+  })
+  model?: TraceModelDto;
 }

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { TraceModelDto } from './trace-model.dto.js';
 import type {
   ParamValue,
   V2Check,
@@ -156,4 +157,9 @@ export class V2TraceDto implements V2Trace {
   })
   model_decline: V2ModelDeclineDto | null;
   @ApiProperty({ description: 'What happened, in plain language' }) narrative: string;
+  @ApiPropertyOptional({
+    type: TraceModelDto,
+    description: 'Which provider, model and endpoint wrote the reply (absent on traces recorded before it existed)',
+  })
+  model?: TraceModelDto;
 }

@@ -1,7 +1,14 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { TokenUsage } from '../runtime.types.js';
-import type { ChatMessage, CompletionChunk, CompletionRequest, CompletionResult, LlmProvider } from './llm-provider.js';
+import {
+  displayEndpoint,
+  type ChatMessage,
+  type CompletionChunk,
+  type CompletionRequest,
+  type CompletionResult,
+  type LlmProvider,
+} from './llm-provider.js';
 import { reportedUsage } from './llm-provider.js';
 import { Deadline, toProviderError } from './provider-errors.js';
 
@@ -14,6 +21,8 @@ interface AnthropicUsage {
   cache_read_input_tokens?: number | null;
 }
 
+/** Where the provider calls when its *_BASE_URL is not set. */
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /**
  * Anthropic reports input without cache reads already; it has no separate reasoning counter. Null when
  * nothing was reported (a gateway that strips usage).
@@ -45,15 +54,18 @@ export function alternate(messages: ChatMessage[]): ChatMessage[] {
 /** The Messages API through the official SDK (`ANTHROPIC_BASE_URL` for a gateway or a local fake). */
 export class AnthropicProvider implements LlmProvider {
   readonly name = 'anthropic' as const;
+  readonly endpoint: string;
+  readonly defaultModel = ANTHROPIC_DEFAULT_MODEL;
   private readonly client: Anthropic;
 
   constructor(
     options: { apiKey?: string; baseUrl?: string },
     private readonly timeoutMs: number,
   ) {
+    this.endpoint = displayEndpoint(options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL);
     this.client = new Anthropic({
       apiKey: options.apiKey ?? 'not-configured',
-      baseURL: options.baseUrl ?? 'https://api.anthropic.com',
+      baseURL: options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL,
       timeout: timeoutMs,
       maxRetries: 1,
     });
@@ -71,7 +83,7 @@ export class AnthropicProvider implements LlmProvider {
       } else messages.push({ role: m.role, content: m.content || '(no text)' });
     });
     return {
-      model: request.model ?? ANTHROPIC_DEFAULT_MODEL,
+      model: request.model ?? this.defaultModel,
       system: request.system,
       messages,
       max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,

@@ -27,6 +27,10 @@ export type CompletionChunk = { type: 'delta'; text: string } | { type: 'usage';
 /** A model provider writes the wording of a reply from the material the engine gathered. */
 export interface LlmProvider {
   readonly name: 'openai' | 'anthropic';
+  /** The base URL it calls, without credentials or query (shown in traces and the start banner). */
+  readonly endpoint: string;
+  /** The model asked for when the bundle names none. */
+  readonly defaultModel: string;
   complete(request: CompletionRequest): Promise<CompletionResult>;
   /** Text deltas as the provider sends them, then one usage chunk when the provider reported usage. */
   stream(request: CompletionRequest): AsyncIterable<CompletionChunk>;
@@ -40,4 +44,14 @@ export function reportedUsage(usage: TokenUsage | null): TokenUsage | null {
   if (!usage) return null;
   const total = usage.input_tokens + usage.output_tokens + usage.cache_read_tokens + usage.reasoning_tokens;
   return total > 0 ? usage : null;
+}
+
+/** A base URL as people may see it: scheme, host, port and path; user, password, query and fragment dropped. */
+export function displayEndpoint(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.origin}${url.pathname.replace(/\/$/, '')}`;
+  } catch {
+    return '(invalid URL)';
+  }
 }

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { TokenUsage } from '../runtime.types.js';
-import type { CompletionChunk, CompletionRequest, CompletionResult, LlmProvider } from './llm-provider.js';
+import { displayEndpoint, type CompletionChunk, type CompletionRequest, type CompletionResult, type LlmProvider } from './llm-provider.js';
 import { reportedUsage } from './llm-provider.js';
 import { Deadline, toProviderError } from './provider-errors.js';
 
@@ -14,6 +14,8 @@ interface OpenAIUsage {
   completion_tokens_details?: { reasoning_tokens?: number | null } | null;
 }
 
+/** Where the provider calls when its *_BASE_URL is not set. */
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /**
  * Our four counters from OpenAI's: cached prompt tokens and reasoning tokens are reported apart from
  * (not inside) input and output, so the four add up to OpenAI's total_tokens and match Anthropic's
@@ -35,15 +37,18 @@ export function openAIUsage(u: OpenAIUsage | null | undefined): TokenUsage | nul
 /** Chat Completions through the official SDK: OpenAI or any OpenAI-compatible server (`OPENAI_BASE_URL`). */
 export class OpenAIProvider implements LlmProvider {
   readonly name = 'openai' as const;
+  readonly endpoint: string;
+  readonly defaultModel = OPENAI_DEFAULT_MODEL;
   private readonly client: OpenAI;
 
   constructor(
     options: { apiKey?: string; baseUrl?: string },
     private readonly timeoutMs: number,
   ) {
+    this.endpoint = displayEndpoint(options.baseUrl ?? OPENAI_DEFAULT_BASE_URL);
     this.client = new OpenAI({
       apiKey: options.apiKey ?? 'not-configured',
-      baseURL: options.baseUrl ?? 'https://api.openai.com/v1',
+      baseURL: options.baseUrl ?? OPENAI_DEFAULT_BASE_URL,
       timeout: timeoutMs,
       maxRetries: 1,
     });
@@ -61,7 +66,7 @@ export class OpenAIProvider implements LlmProvider {
       } else messages.push({ role: m.role, content: m.content });
     });
     return {
-      model: request.model ?? OPENAI_DEFAULT_MODEL,
+      model: request.model ?? this.defaultModel,
       messages,
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(request.maxOutputTokens !== undefined ? { max_tokens: request.maxOutputTokens } : {}),
