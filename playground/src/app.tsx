@@ -255,7 +255,7 @@ function Console({ credential, onSignOut }: { credential: ManagementCredential; 
   const go = (path: string) => {
     location.hash = `#/${path}`;
   };
-  const props: Omit<PageProps, 'project'> = { api, agent, reloadProjects, reloadAgents, go, conversations };
+  const props: PageProps = { api, project, agent, reloadProjects, reloadAgents, go, conversations };
 
   let body;
   if (page.scope !== 'organization' && !project) {
@@ -265,7 +265,7 @@ function Console({ credential, onSignOut }: { credential: ManagementCredential; 
       <Empty title="No agent yet" text="Make one on the Agents page, from a template or empty." action={['Agents', 'agents']} go={go} />
     );
   } else {
-    body = <PageLoader entry={page} props={{ ...props, project: project! }} />;
+    body = <PageLoader entry={page} props={props} />;
   }
 
   return (
@@ -346,5 +346,5 @@ function PageLoader({ entry, props }: { entry: PageEntry; props: PageProps }) {
   if (error) return <ErrorNote error={error} />;
   if (!loaded || loaded.entry !== entry) return <p class="muted">Loading…</p>;
   // Keyed by agent: a page starts afresh when another agent is picked.
-  return createElement(loaded.component, { ...props, key: `${entry.path}:${props.project.id}:${props.agent?.id ?? ''}` });
+  return createElement(loaded.component, { ...props, key: `${entry.path}:${props.project?.id ?? ''}:${props.agent?.id ?? ''}` });
 }

@@ -11,8 +11,8 @@ import type { Agent, Project } from './types';
 export interface PageProps {
   /** Named methods for the routes the console's pages use; `api.get` / `api.send` reach any other management route. */
   api: ManagementApi;
-  /** The project picked in the top bar (pages of scope `project` and `agent` always get one). */
-  project: Project;
+  /** The project picked in the top bar (pages of scope `project` and `agent` always get one; `organization` pages may not). */
+  project: Project | undefined;
   /** The agent picked in the top bar (pages of scope `agent` always get one). */
   agent: Agent | undefined;
   /** Reloads the projects (after a change) and picks `select` when given. */

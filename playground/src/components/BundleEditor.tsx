@@ -3,6 +3,9 @@
  * (`GET /management/v1/bundle-schema`, draft-07) by codemirror-json-schema: syntax errors, schema violations with
  * their path, completion of property names and enum values, and the schema's descriptions on hover. The problems are
  * also listed under the editor as text, so they can be read without a pointer.
+ *
+ * The editor lives in a shadow root: CodeMirror then styles it with constructed stylesheets (adoptedStyleSheets)
+ * instead of a <style> element, which the console's CSP (`style-src 'self'`, nothing inline) refuses.
  */
 import { forEachDiagnostic, type Diagnostic } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
@@ -37,13 +40,16 @@ export function BundleEditor({
 }) {
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
+    const root = host.current!.shadowRoot ?? host.current!.attachShadow({ mode: 'open' });
     const view = new EditorView({
-      parent: host.current!,
+      parent: root,
+      root,
       state: EditorState.create({
         doc: value,
         extensions: [
           basicSetup,
           jsonSchema(schema as Parameters<typeof jsonSchema>[0]),
+          EditorView.theme({ '&': { maxHeight: '60vh', backgroundColor: '#fff' }, '.cm-scroller': { overflow: 'auto' } }),
           EditorView.contentAttributes.of({ 'aria-label': 'Bundle (JSON)' }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) onChange(update.state.doc.toString());
@@ -53,6 +59,8 @@ export function BundleEditor({
         ],
       }),
     });
+    // The scroller takes focus too, so a keyboard can scroll a long bundle (axe: scrollable-region-focusable).
+    view.scrollDOM.tabIndex = 0;
     return () => view.destroy();
   }, []);
   return <div class="editor" ref={host} data-testid="bundle-editor" />;

@@ -52,7 +52,7 @@ function SubEntities({ name, items }: { name: string; items: Array<Record<string
       <summary>
         {items.length} {name}
       </summary>
-      {/* The table scrolls inside its own box: a <details> element does not scroll, so a wide table was cut off. */}
+      {/* The table scrolls inside its own box, never wider than the card (a focusable region for keyboards). */}
       <div class="table-scroll" tabIndex={0} role="region" aria-label={`${name} table`}>
         <table>
           <thead>

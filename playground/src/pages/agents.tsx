@@ -16,7 +16,8 @@ const EMPTY_STARTS: Array<{ value: string; label: string; start: Start }> = [
 ];
 
 /** The project's agents; a new one starts empty or from a template, with its first version made at once. */
-export default function AgentsPage({ api, project, agent, reloadAgents, go }: PageProps) {
+export default function AgentsPage({ api, project: picked, agent, reloadAgents, go }: PageProps) {
+  const project = picked!; // a project-scoped page (app.tsx renders it only with a project)
   const [agents, reload] = useLoad(() => api.agents(project.id), [project.id]);
   const [templates] = useLoad(() => api.templates(), []);
   const [name, setName] = useState('');

@@ -8,7 +8,8 @@ import type { Webhook } from '../types';
  * The project's webhook endpoints (docs/webhooks.md): subscribe a URL to event types (the list is the service's
  * own, read from its OpenAPI document), see the signing secret once, pause, delete, read the delivery log.
  */
-export default function WebhooksPage({ api, project }: PageProps) {
+export default function WebhooksPage({ api, project: picked }: PageProps) {
+  const project = picked!; // a project-scoped page (app.tsx renders it only with a project)
   const [hooks, reload] = useLoad(() => api.webhooks(project.id), [project.id]);
   const [types] = useLoad(() => api.webhookEventTypes(), []);
   const [url, setUrl] = useState('');

@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { MULTIPART_ROUTE } from '../../common/http/body-parsers.js';
 import { ManagementController } from '../auth/decorators/surface.decorators.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { ApiExampleBody } from '../../common/swagger/api-example-body.decorator.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import { PushResponseDto } from '../versions/dto/version-response.dto.js';
@@ -64,6 +65,9 @@ export class KnowledgeController {
     summary: 'Try a question: the passages the version would answer it from',
     description:
       "Runs the grounded engine's retrieval on the version's current revision (as a turn would, embeddings included) and says whether it would answer or decline. No turn is recorded and no model is called.",
+  })
+  @ApiExampleBody(KnowledgeSearchDto, {
+    question: { summary: 'A question as an end user would ask it', value: { query: 'How long do refunds take?' } },
   })
   @ApiOkResponse({ type: KnowledgeSearchResponseDto })
   @ApiErrors(404, 422)
