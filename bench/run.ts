@@ -501,10 +501,12 @@ const startedAt = new Date().toISOString();
 const loadStart = loadavg();
 const results: ScenarioResult[] = [];
 let failed = false;
+let autovacuum: boolean | undefined;
 const profileDir = values.profile ? mkdtempSync(join(tmpdir(), 'agent-bench-profile-')) : undefined;
 const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`;
 try {
   const env = await startEnvironment(cleanup, { connections, profileDir, configuration });
+  autovacuum = env.autovacuum;
   for (const scenario of selected) {
     try {
       results.push(await runScenario(env, scenario, cleanup).finally(() => scenario.finish?.(env.ctx)));
@@ -546,6 +548,7 @@ if (results.length > 0) {
       ...(rate ? { rate } : {}),
     },
     load_average: { start: loadStart, end: loadavg() },
+    ...(autovacuum === undefined ? {} : { autovacuum }),
     note: 'The load generator (autocannon, its own process), the service, PostgreSQL and Redis share the same cores: compare ratios and CPU per request, not absolute req/s, across machines.',
     scenarios: results,
   };

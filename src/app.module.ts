@@ -8,6 +8,7 @@ import { DatabaseModule } from './database/database.module.js';
 import { entities } from './entities.js';
 import { SqlModule } from './database/sql.module.js';
 import { QueueModule } from './queue/queue.module.js';
+import { JobRunnerModule } from './queue/job-runner.module.js';
 import { AuthModule } from './modules/auth/auth.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { OrganizationsModule } from './modules/organizations/organizations.module.js';
@@ -37,8 +38,9 @@ import { RetentionModule } from './modules/retention/retention.module.js';
 import { RetentionWorkerModule } from './modules/retention/retention-worker.module.js';
 
 /**
- * Infrastructure first, then the feature modules in the order the spec introduces them, then the worker modules
- * (queue processors and sweepers) where this process runs them (WORKERS=on, the default, and `npm run worker`).
+ * Infrastructure first, then the feature modules in the order the spec introduces them, and the worker modules (the
+ * handlers of the jobs that run on workers, src/queue/job-map.ts) where this process runs them (WORKERS=on, the
+ * default, and `npm run worker`).
  */
 @Module({})
 export class AppModule {
@@ -53,6 +55,7 @@ export class AppModule {
         BusModule,
         BusRelayModule,
         QueueModule,
+        JobRunnerModule,
         MetricsModule,
         AuthModule,
         HealthModule,

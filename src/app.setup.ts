@@ -17,6 +17,7 @@ import { requestIdFrom } from './common/http/request-id.js';
 import { RouteIndex } from './common/http/route-index.js';
 import { trustFunction } from './config/trusted-proxies.js';
 import { registerConsole } from './common/http/console-page.js';
+import { documentLiveness, registerLiveness } from './modules/health/liveness.js';
 import { SessionWsAdapter } from './modules/streaming/session-ws.adapter.js';
 import { SESSION_WEBSOCKET_DOC } from './modules/streaming/dto/session-frame.dto.js';
 import { SESSION_PATH } from './modules/streaming/session.gateway.js';
@@ -43,7 +44,7 @@ const FORM_ROUTES = [TOKEN_ROUTE, '/messaging/v1/channels/:channel/inbound', '/m
 
 /**
  * A path parameter may be as long as the request line Node accepts, so that the route matches and its own
- * validation answers (an over-long id is 422 naming the parameter, DESIGN "Identifiers"), not the router's 414.
+ * validation answers (an over-long id is 422 naming the parameter, docs/security.md), not the router's 414.
  */
 const MAX_PARAM_LENGTH = maxHeaderSize;
 
@@ -232,6 +233,7 @@ async function configureApp(
     new ErrorFilter(routes, (url) => (EVENTS_PATH.test(url) ? 'webhooks.payload_too_large' : ErrorCode.PayloadTooLarge)),
   );
 
+  registerLiveness(fastify, basePath);
   if (!registerConsole(fastify, basePath)) {
     fastify.log.warn('the console is not built (npm run build): /console is not served');
   }
@@ -282,7 +284,7 @@ export function buildOpenApiDocument(app: NestFastifyApplication, basePath = '')
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
     extraModels: [...webSocketModels(WEBSOCKET_ROUTES), ...WEBHOOKS.map((webhook) => webhook.model)],
   });
-  return completeOpenApiDocument(document, basePath, WEBSOCKET_ROUTES, WEBHOOKS);
+  return completeOpenApiDocument(documentLiveness(document, basePath), basePath, WEBSOCKET_ROUTES, WEBHOOKS);
 }
 
 function asArray<T>(value: T | T[] | undefined): T[] {

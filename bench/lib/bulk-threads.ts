@@ -157,12 +157,12 @@ function insertBatch(agents: number): string {
     INSERT INTO thread_items (id, organization_id, thread_id, seq, turn_id, kind, author_id, text, image_url, content, created_at)
     SELECT lpad(to_hex(extract(epoch FROM x.at)::bigint), 8, '0') || lpad(to_hex(x.n * 4 + 1), 16, '0'), x.organization_id, x.id,
            x.s * 2 - 1, lpad(to_hex(extract(epoch FROM x.at)::bigint), 8, '0') || lpad(to_hex(x.n * 4), 16, '0'), 'end_user', x.user_id,
-           'Question ' || x.s, NULL, NULL, x.at
+           'Question ' || x.s, NULL, NULL::json, x.at
       FROM x
     UNION ALL
     SELECT lpad(to_hex(extract(epoch FROM x.at)::bigint), 8, '0') || lpad(to_hex(x.n * 4 + 2), 16, '0'), x.organization_id, x.id,
            x.s * 2, lpad(to_hex(extract(epoch FROM x.at)::bigint), 8, '0') || lpad(to_hex(x.n * 4), 16, '0'), 'agent', NULL,
-           'Answer ' || x.s, NULL, '{"cards": [], "followup_suggestions": [], "url": "", "welcome_message": ""}', x.at
+           'Answer ' || x.s, NULL, '{"cards": [], "followup_suggestions": [], "url": "", "welcome_message": ""}'::json, x.at
       FROM x)
   INSERT INTO interactions (id, organization_id, project_id, agent_id, thread_id, seq, source, user_id, agent_variables, trace, runtime,
                             runtime_build, version_id, revision_id, version_tag, input_tokens, output_tokens, cache_read_tokens,

@@ -44,9 +44,23 @@ export interface Environment {
   databaseBackendPids(of?: 'service' | 'same-work'): Promise<number[]>;
   /** After a same-work run: deletes the baseline's event rows and its Redis list, so the next run starts alike. */
   resetSameWork(): Promise<void>;
+  /** Whether the PostgreSQL server runs autovacuum (some CI images turn it off; production servers keep it on). */
+  autovacuum: boolean;
 }
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+/** `SHOW autovacuum` of the server: with it off, every figure of a table that churns measures dead rows piling up. */
+async function serverRunsAutovacuum(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: `${PG_BASE}/postgres` });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ autovacuum: string }>('SHOW autovacuum');
+    return rows[0]?.autovacuum === 'on';
+  } finally {
+    await client.end();
+  }
+}
 
 export async function ensureServices(): Promise<void> {
   log('ensuring PostgreSQL and Redis (scripts/services.sh)');
@@ -214,6 +228,8 @@ export interface EnvironmentOptions {
   configuration?: BenchConfiguration;
   /** Directory for V8 CPU profiles of the service (`--cpu-prof`), written when it stops. */
   profileDir?: string;
+  /** More variables for the service (e.g. `OPENAI_BASE_URL` of a local fake provider). */
+  serviceEnv?: Record<string, string>;
 }
 
 export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOptions): Promise<Environment> {
@@ -226,6 +242,14 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
   const orphans = stopOrphans();
   if (orphans.length > 0) log(`stopped processes left by an earlier invocation that was killed: ${orphans.join(', ')}`);
   await recreateDatabase(cleanup);
+  const autovacuum = await serverRunsAutovacuum();
+  if (!autovacuum) {
+    log(
+      'WARNING: autovacuum is off on this PostgreSQL server: tables that churn (events, threads) keep their dead rows, so ' +
+        'the event drain and the thread writes slow down as a run goes on; a production server keeps it on ' +
+        '(ALTER SYSTEM SET autovacuum = on; SELECT pg_reload_conf())',
+    );
+  }
   const databaseUrl = `${PG_BASE}/${BENCH_DATABASE}`;
   const redisPrefix = `bench:${process.pid}`;
   cleanup.add(`delete Redis keys ${redisPrefix}:*`, async () => {
@@ -250,6 +274,7 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
     HOST: '127.0.0.1',
     METRICS_PORT: String(metricsPort),
     MIGRATE_ON_START: 'true',
+    ...options.serviceEnv,
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   log(`starting the service (node dist/src/main.js, production) on ${baseUrl}`);
@@ -376,5 +401,6 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
     workDir,
     databaseBackendPids,
     resetSameWork,
+    autovacuum,
   };
 }

@@ -128,6 +128,8 @@ export interface BenchReport {
   };
   /** 1-, 5- and 15-minute load averages at the start and at the end: figures from a busy machine are not the machine's. */
   load_average: { start: number[]; end: number[] };
+  /** The PostgreSQL server's autovacuum setting during the run. */
+  autovacuum?: boolean;
   note: string;
   /** The service ran under --cpu-prof: figures are slower than normal and not comparable. */
   profiled?: boolean;
@@ -265,6 +267,13 @@ export function toMarkdown(report: BenchReport): string {
   lines.push(
     `- Load average (1/5/15 min): ${loadText(report.load_average.start)} at the start, ${loadText(report.load_average.end)} at the end`,
   );
+  if (report.autovacuum !== undefined) {
+    lines.push(
+      report.autovacuum
+        ? '- PostgreSQL: autovacuum on (as on a production server)'
+        : '- PostgreSQL: **autovacuum off** on this server: tables that churn (events, threads) keep their dead rows, so the event drain and thread writes degrade during the run; not a production configuration',
+    );
+  }
   lines.push(
     `- Load: ${report.options.connections} connections, warm-up ${report.options.warmup_s} s discarded, ${report.options.runs} × ${report.options.duration_s} s measured (medians shown); each run is paired with a baseline run just before it`,
   );

@@ -1,14 +1,21 @@
-import { BullModule } from '@nestjs/bull';
+import { BullModule, getQueueToken } from '@nestjs/bull';
 import { Global, Module } from '@nestjs/common';
+import type { Queue } from 'bull';
 import { AppConfig } from '../config/app-config.js';
-import { QueueName } from './queue.constants.js';
+import { QueueName } from './job-map.js';
+import { JobQueue, QUEUES } from './job-queue.js';
 
-const queues = BullModule.registerQueue(...Object.values(QueueName).map((name) => ({ name })));
+const names = Object.values(QueueName);
+const queues = BullModule.registerQueue(...names.map((name) => ({ name })));
+const queuesByName = {
+  provide: QUEUES,
+  inject: names.map((name) => getQueueToken(name)),
+  useFactory: (...registered: Queue[]) => new Map(names.map((name, i) => [name, registered[i]!])),
+};
 
 /**
- * Bull on the configured Redis, every key under the configured prefix, and every queue of the service registered
- * once here: whoever enqueues (feature services), processes (worker modules) or counts (metrics) injects the same
- * `Queue` with `@InjectQueue(QueueName.X)`.
+ * Bull on the configured Redis, every key under the configured prefix, every queue of the service registered once
+ * here, and the one enqueuer (JobQueue). The jobs run in JobRunnerModule, which only the service and the worker load.
  */
 @Global()
 @Module({
@@ -22,6 +29,7 @@ const queues = BullModule.registerQueue(...Object.values(QueueName).map((name) =
     }),
     queues,
   ],
-  exports: [queues],
+  providers: [queuesByName, JobQueue],
+  exports: [queues, JobQueue],
 })
 export class QueueModule {}

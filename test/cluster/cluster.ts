@@ -6,14 +6,13 @@
 // HAProxy connects to the replicas from 127.0.0.2 (its `source`), the replicas trust exactly that address
 // (TRUST_PROXY), and this script's direct requests come from 127.0.0.1: so a forged X-Forwarded-For sent straight to
 // a replica, or through the balancer, must change nothing.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
+import type { ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { HttpClient, type HttpResponse } from '../support/http.js';
+import { deletePrefixKeys, freePort, ProcessRun, sleep, waitFor } from '../support/process-run.js';
 import { openSse, type SseEvent } from '../support/sse-client.js';
 
 const ADMIN_URL = process.env.CLUSTER_ADMIN_DATABASE_URL ?? 'postgres://agent_service:agent_service@127.0.0.1:5432/postgres';
@@ -22,7 +21,6 @@ const RUN = `c${process.pid}x${Date.now().toString(36).slice(-4)}`;
 const DB_NAME = `agent_${RUN}_cluster`;
 const PREFIX = `cluster:${RUN}`;
 const ORG_KEY = `oak_cluster_${RUN}_0123456789`;
-const LOG_DIR = mkdtempSync(path.join(tmpdir(), 'cluster-'));
 const OVERALL_LIMIT_MS = 420_000;
 /** HAProxy's address towards the replicas: the one proxy they trust. */
 const BALANCER_SOURCE = '127.0.0.2';
@@ -34,38 +32,9 @@ const dbUrl = () => {
   return url.toString();
 };
 
-const children = new Set<ChildProcess>();
-let passed = 0;
-let failed = 0;
-
-function check(name: string, ok: boolean, figures = ''): void {
-  if (ok) passed += 1;
-  else failed += 1;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${figures ? ` — ${figures}` : ''}`);
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+const run = new ProcessRun('cluster', OVERALL_LIMIT_MS);
+const LOG_DIR = run.logDir;
+const check = (name: string, ok: boolean, figures = '') => run.check(name, ok, figures);
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -99,14 +68,6 @@ function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   };
 }
 
-function spawnService(name: string, script: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const out = openSync(path.join(LOG_DIR, `${name}.log`), 'a');
-  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', out, out] });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  return child;
-}
-
 interface Replica {
   name: string;
   port: number;
@@ -117,9 +78,9 @@ interface Replica {
 }
 
 async function startReplica(replica: Replica, migrate = false): Promise<void> {
-  replica.child = spawnService(
+  replica.child = run.spawn(
     replica.name,
-    'dist/src/main.js',
+    ['dist/src/main.js'],
     serviceEnv({
       PORT: String(replica.port),
       HOST: '127.0.0.1',
@@ -142,20 +103,14 @@ async function replicaReady(replica: Replica): Promise<void> {
 }
 
 function startWorker(name: string, migrate = false): ChildProcess {
-  return spawnService(
+  return run.spawn(
     name,
-    'dist/src/worker.js',
+    ['dist/src/worker.js'],
     serviceEnv({ WORKERS: 'on', METRICS_PORT: '0', INSTANCE_NAME: name, MIGRATE_ON_START: String(migrate) }),
   );
 }
 
-function stop(child: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child?.exitCode ?? null);
-  return new Promise((resolve) => {
-    child.once('exit', (code) => resolve(code));
-    child.kill(signal);
-  });
-}
+const stop = (child: ChildProcess | undefined, signal?: NodeJS.Signals) => run.stop(child, signal);
 
 /** HAProxy in front of the replicas: round robin, health checks on /health/ready, X-Forwarded-For appended. */
 async function startBalancer(replicas: Replica[]): Promise<{ url: string; child: ChildProcess }> {
@@ -184,10 +139,7 @@ async function startBalancer(replicas: Replica[]): Promise<{ url: string; child:
   ].join('\n');
   const file = path.join(LOG_DIR, 'haproxy.cfg');
   writeFileSync(file, config);
-  const out = openSync(path.join(LOG_DIR, 'haproxy.log'), 'a');
-  const child = spawn('haproxy', ['-db', '-f', file], { stdio: ['ignore', out, out] });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
+  const child = run.spawn('haproxy', ['-db', '-f', file], undefined, 'haproxy');
   const url = `http://127.0.0.1:${port}`;
   await balancerServes(url, replicas.length);
   return { url, child };
@@ -672,38 +624,14 @@ async function main(): Promise<void> {
       `forged via balancer ${viaBalancer}, forged direct ${direct}, 127.0.0.1/32 key via balancer ${real}`,
     );
   } finally {
-    for (const child of [...children]) {
-      child.kill('SIGCONT');
-      await stop(child);
-    }
+    await run.stopAll();
     await db.end();
     await admin.query(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`).catch(() => undefined);
     await admin.end();
     const redis = new Redis(REDIS_URL);
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
+    await deletePrefixKeys(redis, PREFIX);
     redis.disconnect();
   }
 }
 
-const watchdog = setTimeout(() => {
-  console.log(`FAIL cluster: over ${OVERALL_LIMIT_MS} ms, stopping (logs in ${LOG_DIR})`);
-  for (const child of children) child.kill('SIGKILL');
-  console.log(`cluster: ${passed} passed, ${failed + 1} failed`);
-  process.exit(1);
-}, OVERALL_LIMIT_MS);
-watchdog.unref();
-
-try {
-  await main();
-} catch (error) {
-  failed += 1;
-  console.log(`FAIL cluster: ${error instanceof Error ? error.stack : String(error)}`);
-  console.log(`     logs in ${LOG_DIR}`);
-}
-console.log(`cluster: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+await run.run(main);

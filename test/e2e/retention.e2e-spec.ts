@@ -3,7 +3,8 @@ import type { Queue } from 'bull';
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { newId } from '../../src/common/ids/new-id.js';
-import { JobName, QueueName } from '../../src/queue/queue.constants.js';
+import { JobName, QueueName } from '../../src/queue/job-map.js';
+import { JobRunner } from '../../src/queue/job-runner.js';
 import { RetentionProcessor } from '../../src/modules/retention/retention.processor.js';
 import type { TestOrg } from '../factories/factory.js';
 import { expectStatus, liveAgent, shopBundle, type LiveTestAgent } from '../support/agents.js';
@@ -235,10 +236,10 @@ describe('thread retention and erasure', () => {
     });
 
     it('is one repeatable job however many instances schedule it', async () => {
-      const processor = t.app.get(RetentionProcessor);
+      const runner = t.app.get(JobRunner);
       const queue = t.app.get<Queue>(getQueueToken(QueueName.Retention));
-      await processor.schedule();
-      await processor.schedule();
+      await runner.schedule(JobName.RunRetention);
+      await runner.schedule(JobName.RunRetention);
       const repeatable = (await queue.getRepeatableJobs()).filter((job) => job.name === JobName.RunRetention);
       expect(repeatable).toEqual([expect.objectContaining({ every: t.config.retention.intervalSeconds * 1000, id: 'thread-retention' })]);
       const delayed = (await queue.getDelayed()).filter((job) => job.name === JobName.RunRetention);

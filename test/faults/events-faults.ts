@@ -8,12 +8,10 @@
 // Nothing shared is stopped: this run has its own database, its own Redis key prefix and its own proxy.
 // Bounded: every wait has a deadline; the whole script stops itself after OVERALL_LIMIT_MS.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { Redis } from 'ioredis';
+import { deletePrefixKeys, freePort, ProcessRun, sleep, waitFor } from '../support/process-run.js';
 
 const ADMIN_URL = process.env.FAULTS_ADMIN_DATABASE_URL ?? 'postgres://agent_service:agent_service@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.FAULTS_REDIS_URL ?? 'redis://127.0.0.1:6379/0';
@@ -21,7 +19,6 @@ const RUN = `f${process.pid}x${Date.now().toString(36).slice(-4)}`;
 const DB_NAME = `agent_${RUN}_faults`;
 const PREFIX = `faults:${RUN}`;
 const ORG_KEY = `oak_faults_${RUN}_0123456789`;
-const LOG_DIR = mkdtempSync(path.join(tmpdir(), 'events-faults-'));
 const OVERALL_LIMIT_MS = 210_000;
 
 const dbUrl = (port = 5432) => {
@@ -31,38 +28,8 @@ const dbUrl = (port = 5432) => {
   return url.toString();
 };
 
-const children = new Set<ChildProcess>();
-const results: Array<{ name: string; ok: boolean }> = [];
-let failed = 0;
-
-function check(name: string, ok: boolean, detail = ''): void {
-  results.push({ name, ok });
-  if (!ok) failed += 1;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? ` — ${detail}` : ''}`);
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number, everyMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+const run = new ProcessRun('faults', OVERALL_LIMIT_MS);
+const check = (name: string, ok: boolean, detail = '') => run.check(name, ok, detail);
 
 /** A TCP proxy we own, between one API process and PostgreSQL: killing it is that process's outage only. */
 async function startProxy(targetPort: number): Promise<{ port: number; kill: () => Promise<void> }> {
@@ -110,43 +77,21 @@ function baseEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   };
 }
 
-function spawnService(name: string, script: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const out = openSync(path.join(LOG_DIR, `${name}.log`), 'a');
-  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', out, out] });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  return child;
-}
-
 async function startApi(name: string, extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
-  const child = spawnService(name, 'dist/src/main.js', baseEnv({ PORT: String(port), HOST: '127.0.0.1', WORKERS: 'off', ...extraEnv }));
+  const child = run.spawn(name, ['dist/src/main.js'], baseEnv({ PORT: String(port), HOST: '127.0.0.1', WORKERS: 'off', ...extraEnv }));
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(
+  const state = await waitFor(
     `${name} to be ready`,
-    async () => {
-      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; see ${LOG_DIR}/${name}.log`);
-      try {
-        return (await fetch(`${base}/health/ready`)).ok;
-      } catch {
-        return false;
-      }
-    },
+    async () => (child.exitCode !== null ? 'exited' : (await fetch(`${base}/health/ready`)).ok && 'ready'),
     30_000,
   );
+  if (state === 'exited') throw new Error(`${name} exited with ${child.exitCode}; see ${run.logDir}/${name}.log`);
   return { child, base };
 }
 
 function startWorker(name: string, extraEnv: Record<string, string> = {}): ChildProcess {
-  return spawnService(name, 'dist/src/worker.js', baseEnv({ WORKERS: 'on', ...extraEnv }));
-}
-
-function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
+  return run.spawn(name, ['dist/src/worker.js'], baseEnv({ WORKERS: 'on', ...extraEnv }));
 }
 
 interface Reply {
@@ -297,17 +242,6 @@ async function waitAllDone(db: pg.Pool, accepted: Map<string, string[]>, timeout
   return Date.now() - started;
 }
 
-async function deletePrefixKeys(redis: Redis): Promise<number> {
-  let cursor = '0';
-  let deleted = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
-    if (keys.length > 0) deleted += await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  return deleted;
-}
-
 async function main(): Promise<void> {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -419,7 +353,7 @@ async function main(): Promise<void> {
     let flushed = 0;
     const flusher = (async () => {
       await waitFor('b: 300 events accepted', async () => acceptedB >= 300, 60_000, 50);
-      flushed = await deletePrefixKeys(redis);
+      flushed = await deletePrefixKeys(redis, PREFIX);
       console.log(`     b: deleted ${flushed} Redis keys under ${PREFIX}: with ${acceptedB} accepted`);
     })();
     const acceptedFlush = await postEvents(api.base, headers, {
@@ -494,30 +428,15 @@ async function main(): Promise<void> {
     );
     check('c: the event accepted before the outage completed', warmDone.status === 'completed');
   } finally {
-    for (const child of [...children]) await stop(child);
+    await run.stopAll();
     redis.disconnect();
     await db.end();
     await admin.query(`DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`).catch(() => undefined);
     await admin.end();
     const leftovers = new Redis(REDIS_URL);
-    await deletePrefixKeys(leftovers).catch(() => undefined);
+    await deletePrefixKeys(leftovers, PREFIX).catch(() => undefined);
     leftovers.disconnect();
   }
 }
 
-const watchdog = setTimeout(() => {
-  console.log(`FAIL events faults: over ${OVERALL_LIMIT_MS} ms, stopping`);
-  for (const child of children) child.kill('SIGKILL');
-  process.exit(1);
-}, OVERALL_LIMIT_MS);
-watchdog.unref();
-
-try {
-  await main();
-} catch (error) {
-  failed += 1;
-  console.log(`FAIL events faults: ${error instanceof Error ? error.stack : String(error)}`);
-  console.log(`     logs in ${LOG_DIR}`);
-}
-console.log(`faults: ${results.filter((r) => r.ok).length} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+await run.run(main);

@@ -1322,13 +1322,6 @@ export interface components {
        */
       error_description: string;
     };
-    HealthDto: {
-      /**
-       * @description Always ok when the service answers
-       * @example ok
-       */
-      status: string;
-    };
     ErrorDetailDto: {
       /**
        * @description Wire path of the field (`agent_variables.static`, `page[size]`, `tags[2]`)
@@ -1366,7 +1359,7 @@ export interface components {
     };
     ReadinessDto: {
       /**
-       * @description Always ok when the service answers
+       * @description Always ok when the service is ready
        * @example ok
        */
       status: string;
@@ -4066,7 +4059,14 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['HealthDto'];
+          'application/json': {
+            /**
+             * @description Always ok when the service answers
+             * @example ok
+             * @enum {string}
+             */
+            status: 'ok';
+          };
         };
       };
     };

@@ -107,7 +107,7 @@ describe('EventBus', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       done.push('slow');
     });
-    const failed = { eventId: 'e', organizationId: 'o', agentId: 'a', externalThreadId: null, error: 'internal_error: x' };
+    const failed = { eventId: 'e', organizationId: 'o', agentId: 'a', externalThreadId: null, channel: null, error: 'internal_error: x' };
     await expect(bus.publish('event.failed', failed)).resolves.toBeUndefined();
     expect(unitOfWork.log).toEqual(['rollback']);
     expect(done).toEqual(['slow']);

@@ -97,7 +97,7 @@ export interface TurnUsage {
   reasoning_tokens: number;
 }
 
-/** A recorded turn, as its subscribers read it (the conversation store's turn record has these fields and more). */
+/** A recorded turn, as its subscribers read it (the conversation store's `TurnRecord` extends it with what it keeps). */
 export interface TurnRecorded {
   organizationId: string;
   projectId: string;
@@ -107,6 +107,7 @@ export interface TurnRecorded {
   /** Set when the turn opened its thread. */
   newThread: { title: string; externalId: string | null } | null;
   source: 'api' | 'rerun' | 'event' | 'channel';
+  /** The events-webhook event this turn answers (unique: a second write for one event fails). */
   eventId?: string | null;
   userId: string;
   userText: string | null;
@@ -181,6 +182,8 @@ export interface EventOutcome {
   agentId: string;
   /** The caller's thread id (channels: `<channel>:<thread id>`), when the event named one. */
   externalThreadId: string | null;
+  /** The channel of the thread the event continued (a WhatsApp or SMS message handed over as an event); else null. */
+  channel: string | null;
 }
 
 export interface EventCompleted extends EventOutcome {

@@ -13,7 +13,7 @@ import { EventsService } from '../events/events.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { ChannelMessagesRepository, type ChannelConversation, type InboundRow } from './channel-messages.repository.js';
 import { ChannelOutboundService } from './channel-outbound.service.js';
-import { isChannelExternalId, type Channel } from './channels.constants.js';
+import type { Channel } from './channels.constants.js';
 import { CHANNEL_PROVIDER, type ChannelProvider, type InboundChannelMessage } from './providers/channel-provider.js';
 
 /** A recorded inbound message not handed to the events pipeline after this long is handed over by the sweeper. */
@@ -177,7 +177,7 @@ export class ChannelInboundService {
   @OnBusEvent('event.completed')
   @OnBusEvent('event.failed')
   async onEventDone(event: EventCompleted | EventFailed): Promise<void> {
-    if (!event.externalThreadId || !isChannelExternalId(event.externalThreadId)) return;
+    if (event.channel === null) return;
     const inbound = await this.messages.findInboundByEvent(event.eventId);
     if (inbound) await this.answerInOrder(inbound.thread_id);
   }
@@ -186,7 +186,7 @@ export class ChannelInboundService {
    * Answers the thread's inbound messages in the order they came in, as far as it can now: the earliest unanswered
    * one is answered once its event is done and no earlier reply is still queued for delivery; then the next. It
    * stops at a turn still running (its `event.*` announcement calls this again) or at a reply handed to the
-   * provider (ChannelsOutboundProcessor calls this again once it left). Safe to run concurrently, here or on another
+   * provider (ChannelsProcessor.deliver calls this again once it left). Safe to run concurrently, here or on another
    * process: a message gets one reply (unique `in_reply_to`), and only the call that recorded it queues it.
    */
   async answerInOrder(threadId: string): Promise<void> {
@@ -238,7 +238,7 @@ export class ChannelInboundService {
 
   /**
    * Hands over inbound messages a crash or an unavailable pipeline left behind, and answers those whose
-   * announcement was lost (the process that ran the event stopped before answering). ChannelsSweeper runs it.
+   * announcement was lost (the process that ran the event stopped before answering). A periodic task.
    */
   async sweep(): Promise<void> {
     try {

@@ -1,16 +1,13 @@
-import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Job, Queue } from 'bull';
 import { AppConfig } from '../../config/app-config.js';
-import { JobName, QueueName, type JobPayloads } from '../../queue/queue.constants.js';
+import { JobName, type JobAttempt } from '../../queue/job-map.js';
+import { JobQueue } from '../../queue/job-queue.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { UnitOfWork } from '../../database/unit-of-work.js';
 import { EventBus } from '../../common/bus/event-bus.js';
 import { ChannelMessagesRepository, type ChannelStatusRow } from './channel-messages.repository.js';
 import type { Channel } from './channels.constants.js';
 import { CHANNEL_PROVIDER, ChannelProviderError, type ChannelProvider } from './providers/channel-provider.js';
-
-type DeliverJob = Job<JobPayloads[JobName.DeliverChannelMessage]>;
 
 /** Why an outbound message is undelivered when the service has no provider to hand it to. */
 export const NO_PROVIDER_REASON =
@@ -20,8 +17,8 @@ const SWEEP_AFTER_SECONDS = 120;
 
 /**
  * Outbound channel messages: recorded in `channel_messages` first (the durable state), then handed to the
- * provider by Bull jobs on `channels-outbound` (ChannelsOutboundProcessor) — one job per message (job id = message
- * id), retried with exponential backoff on retryable failures; a message that runs out of attempts, or that the
+ * provider by jobs on `channels-outbound` (ChannelsProcessor) — one job per message (job id = message id), retried
+ * with the backoff of the job map on retryable failures; a message that runs out of attempts, or that the
  * provider refuses outright, ends `undelivered` with the reason.
  */
 @Injectable()
@@ -29,7 +26,7 @@ export class ChannelOutboundService {
   private readonly logger = new Logger('ChannelOutbound');
 
   constructor(
-    @InjectQueue(QueueName.ChannelsOutbound) private readonly queue: Queue<JobPayloads[JobName.DeliverChannelMessage]>,
+    private readonly jobs: JobQueue,
     @Inject(CHANNEL_PROVIDER) private readonly provider: ChannelProvider,
     private readonly messages: ChannelMessagesRepository,
     private readonly config: AppConfig,
@@ -68,35 +65,21 @@ export class ChannelOutboundService {
   }
 
   /** Queues delivery of a recorded (queued) message. Safe to repeat: one job per message id. */
-  async enqueue(messageId: string): Promise<void> {
-    await this.queue.add(
-      JobName.DeliverChannelMessage,
-      { messageId },
-      {
-        jobId: messageId,
-        attempts: this.config.channels.outboundAttempts,
-        backoff: { type: 'exponential', delay: this.config.channels.outboundBackoffMs },
-        removeOnComplete: true,
-        removeOnFail: true,
-      },
-    );
+  enqueue(messageId: string): Promise<void> {
+    return this.jobs.enqueue(JobName.DeliverChannelMessage, { messageId }, { jobId: messageId });
   }
 
   /** Enqueues after the row is committed; a failure here leaves the row queued for the sweeper. */
-  async enqueueQuietly(messageId: string): Promise<void> {
-    try {
-      await this.enqueue(messageId);
-    } catch (error) {
-      this.logger.warn({ err: error, messageId }, 'could not enqueue an outbound channel message; the sweeper will retry');
-    }
+  enqueueQuietly(messageId: string): Promise<void> {
+    return this.jobs.tryEnqueue(JobName.DeliverChannelMessage, { messageId }, { jobId: messageId });
   }
 
   /**
    * One delivery attempt. Throws only to ask Bull for another attempt. Returns the message's thread once the
    * message left the queue (sent or undelivered), undefined when there was nothing to do.
    */
-  async deliver(job: DeliverJob): Promise<{ threadId: string } | undefined> {
-    const message = await this.messages.beginAttempt(job.data.messageId);
+  async deliver(messageId: string, attempt: JobAttempt): Promise<{ threadId: string } | undefined> {
+    const message = await this.messages.beginAttempt(messageId);
     if (!message) return undefined; // already sent or given up: nothing to do
     try {
       const accepted = await this.provider.send({
@@ -111,9 +94,9 @@ export class ChannelOutboundService {
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       const retryable = error instanceof ChannelProviderError ? error.retryable : true;
-      const attemptsLeft = (job.opts.attempts ?? 1) - (job.attemptsMade + 1);
+      const attemptsLeft = attempt.allowed - (attempt.made + 1);
       if (!retryable || attemptsLeft <= 0) {
-        const why = retryable ? `${reason} (gave up after ${job.attemptsMade + 1} attempts)` : reason;
+        const why = retryable ? `${reason} (gave up after ${attempt.made + 1} attempts)` : reason;
         await this.changeStatus(() => this.messages.markUndelivered(message.id, why));
         this.logger.warn({ messageId: message.id, reason: why }, 'channel message undelivered');
         this.metrics.channelMessage('outbound', 'failed');
@@ -131,12 +114,11 @@ export class ChannelOutboundService {
     return base ? `${base}${this.config.http.basePath}/messaging/v1/channels/${channel}/status` : undefined;
   }
 
-  /** Re-enqueues messages whose job was lost (e.g. Redis unreachable right after the commit). ChannelsSweeper runs it. */
+  /** Re-enqueues messages whose job was lost (e.g. Redis unreachable right after the commit); a periodic task. */
   async sweep(): Promise<void> {
     try {
       for (const id of await this.messages.staleQueued(SWEEP_AFTER_SECONDS, 100)) {
-        const existing = await this.queue.getJob(id);
-        if (!existing) await this.enqueue(id);
+        if (!(await this.jobs.has(JobName.DeliverChannelMessage, id))) await this.enqueue(id);
       }
     } catch (error) {
       this.logger.warn({ err: error }, 'channel outbound sweep failed');

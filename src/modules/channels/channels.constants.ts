@@ -10,8 +10,6 @@ export const E164_MESSAGE = '$property must be an E.164 phone number such as +15
 
 /** The external id a channel thread carries: how the events pipeline names the conversation. */
 export const channelExternalId = (channel: Channel, threadId: string) => `${channel}:${threadId}`;
-/** Whether an event's external thread id is of that form (the event may be a channel message). */
-export const isChannelExternalId = (externalId: string) => CHANNELS.some((channel) => externalId.startsWith(`${channel}:`));
 
 /** Status of a channel message (and of a channel thread: its opening message's status). */
 export type ChannelMessageStatus = 'queued' | 'sent' | 'delivered' | 'undelivered' | 'received';

@@ -1,4 +1,5 @@
-import type { TokenUsage, TurnFacets } from '../runtime/runtime.types.js';
+import type { TurnRecorded } from '../../common/bus/event-map.js';
+import type { TurnFacets } from '../runtime/runtime.types.js';
 import type { Trace } from '../runtime/trace.types.js';
 
 /**
@@ -41,36 +42,19 @@ export interface ThreadState {
 }
 
 /**
- * One turn to record: the turn (interaction) with its trace and usage, the items it produced (`turnItems`: the
- * end-user message when it had text or an image, then the reply), and the thread it creates or updates (facets merged).
+ * One turn to record: what its change event tells the subscribers (`TurnRecorded`: the turn, its thread, the end-user
+ * message and the reply) and what only the store keeps: the items' ids and image, the input variables, the trace, the
+ * runtime, the revision and the facets. `turnItems` gives the items it produced.
  */
-export interface TurnRecord {
-  interactionId: string;
-  threadId: string;
-  newThread: { title: string; externalId: string | null } | null;
-  source: 'api' | 'rerun' | 'event' | 'channel';
-  organizationId: string;
-  projectId: string;
-  agentId: string;
-  userId: string;
+export interface TurnRecord extends TurnRecorded {
   userMessageId: string;
-  userText: string | null;
   imageUrl: string | null;
   agentVariables: Record<string, unknown>;
-  replyMessageId: string;
-  replyText: string;
-  reply: Record<string, unknown>;
   trace: Record<string, unknown>;
   runtime: 'v1' | 'v2';
   runtimeBuild: string;
-  versionId: string;
   revisionId: string;
-  versionTag: string;
-  usage: TokenUsage;
   facets: TurnFacets;
-  createdAt: Date;
-  /** The events-webhook event this turn answers (unique: a second write for one event fails). */
-  eventId?: string | null;
 }
 
 /** The items a turn produced, in thread order. */

@@ -7,6 +7,8 @@ import { newId } from '../../common/ids/new-id.js';
 import { INPUT_LIMITS } from '../../common/validation/input-limits.js';
 import { charCount } from '../../common/validation/char-length.js';
 import { AppConfig } from '../../config/app-config.js';
+import { JobHandler } from '../../queue/job-handler.decorator.js';
+import { JobName } from '../../queue/job-map.js';
 import { traceCarrier } from '../../telemetry/tracing.js';
 import { SUPPORTED_SCHEMA_VERSIONS } from '../bundles/bundle.types.js';
 import { MetricsService } from '../metrics/metrics.service.js';
@@ -18,8 +20,6 @@ import { GroupInsert } from './group-insert.js';
 
 /** What the key's agent allows, cached briefly (the accept path must not read it from PostgreSQL each time). */
 export const INGEST_TARGET_TTL_MS = 2000;
-/** How often the pending-event count is re-read for load shedding. */
-export const BACKLOG_SAMPLE_MS = 1000;
 const THREAD_ID_MAX = 255;
 
 export interface EventInput {
@@ -40,7 +40,6 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(EventsIngestService.name);
   private readonly targets: LRUCache<string, { target: IngestTarget | null }>;
   private backlog = 0;
-  private sampler: NodeJS.Timeout | undefined;
   private closing = false;
   private readonly inserts: GroupInsert;
 
@@ -76,8 +75,6 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    this.sampler = setInterval(() => void this.sampleBacklog(), BACKLOG_SAMPLE_MS);
-    this.sampler.unref();
     void this.sampleBacklog();
   }
 
@@ -88,7 +85,6 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.beginShutdown();
-    if (this.sampler) clearInterval(this.sampler);
   }
 
   /**
@@ -148,7 +144,8 @@ export class EventsIngestService implements OnModuleInit, OnModuleDestroy {
     if (!(SUPPORTED_SCHEMA_VERSIONS as readonly number[]).includes(schemaVersion)) throw new NoRuntimeVersionError(schemaVersion);
   }
 
-  /** Re-reads the pending-event count now (it is otherwise sampled every BACKLOG_SAMPLE_MS); returns it. */
+  /** Re-reads the pending-event count (at start, then every second as a periodic task, or now); returns it. */
+  @JobHandler(JobName.SampleEventsBacklog)
   async sampleBacklog(): Promise<number> {
     try {
       this.backlog = await this.repository.pendingCount();

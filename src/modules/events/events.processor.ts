@@ -1,6 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { RedisService } from '../../common/redis/redis.service.js';
 import { AppConfig } from '../../config/app-config.js';
+import { JobHandler } from '../../queue/job-handler.decorator.js';
+import { JobName } from '../../queue/job-map.js';
 import { EventsWakeup } from './events-wakeup.js';
 import { EventsService } from './events.service.js';
 import type { ClaimedEvent } from './events.repository.js';
@@ -12,9 +14,9 @@ const PAUSE_CHECK_MS = 1000;
  * The worker's loop: claims due conversation heads from PostgreSQL in batches, as many as it has free slots of
  * EVENTS_CONCURRENCY, runs each, and claims again as slots free up. Idle, it waits for a wake-up (accepts publish one
  * on Redis) or EVENTS_POLL_MS, whichever comes first. While events run, their leases are renewed every third of
- * EVENTS_LEASE_MS in one statement, so a lease expires only when this process has died or stalled; another worker's
- * claim then takes the event over. No queue stands between an accepted event and its worker: a lost wake-up costs
- * one poll interval, never an event.
+ * EVENTS_LEASE_MS in one statement (a periodic task, kept up until the modules have shut down), so a lease expires
+ * only when this process has died or stalled; another worker's claim then takes the event over. No queue stands
+ * between an accepted event and its worker: a lost wake-up costs one poll interval, never an event.
  */
 @Injectable()
 export class EventsProcessor implements OnApplicationBootstrap, OnModuleDestroy {
@@ -25,7 +27,6 @@ export class EventsProcessor implements OnApplicationBootstrap, OnModuleDestroy 
   private woken = false;
   private resume: (() => void) | undefined;
   private loop: Promise<void> | undefined;
-  private renewer: NodeJS.Timeout | undefined;
   private closeWakeups: (() => Promise<void>) | undefined;
   private pausedAt = 0;
   private paused = false;
@@ -39,8 +40,6 @@ export class EventsProcessor implements OnApplicationBootstrap, OnModuleDestroy 
 
   async onApplicationBootstrap(): Promise<void> {
     this.closeWakeups = await this.wakeups.listen(() => this.wake());
-    this.renewer = setInterval(() => void this.renew(), Math.max(100, Math.floor(this.config.events.leaseMs / 3)));
-    this.renewer.unref();
     this.loop = this.claimLoop();
   }
 
@@ -50,7 +49,6 @@ export class EventsProcessor implements OnApplicationBootstrap, OnModuleDestroy 
     this.wake();
     await this.loop;
     await Promise.all(this.running.values());
-    clearInterval(this.renewer);
     await this.closeWakeups?.();
   }
 
@@ -111,7 +109,8 @@ export class EventsProcessor implements OnApplicationBootstrap, OnModuleDestroy 
     else this.woken = true;
   }
 
-  private async renew(): Promise<void> {
+  @JobHandler(JobName.RenewEventLeases)
+  async renew(): Promise<void> {
     const ids = [...this.running.keys()];
     if (ids.length === 0) return;
     try {

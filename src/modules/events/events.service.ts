@@ -9,6 +9,7 @@ import { NoActiveVersionError } from '../messaging/messaging.errors.js';
 import { TurnPipeline } from '../messaging/turn-pipeline.js';
 import type { TurnOrigin } from '../messaging/turn.types.js';
 import { ConversationsService } from '../conversations/conversations.service.js';
+import type { ExternalThread } from '../conversations/conversations.types.js';
 import { TurnAlreadyRecordedError } from '../conversations/conversations.errors.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { withCarriedContext, withSpan } from '../../telemetry/tracing.js';
@@ -97,21 +98,23 @@ export class EventsService {
     if (event.taken_over) {
       this.logger.warn({ eventId: event.id, attempts: event.attempts }, 'took over an event whose lease had expired');
     }
+    let thread: ExternalThread | undefined;
     let outcome: AttemptOutcome;
     try {
-      outcome = await this.attempt(event);
+      thread = event.external_thread_id
+        ? await this.conversations.threadByExternalId(event.organization_id, event.agent_id, event.external_thread_id)
+        : undefined;
+      outcome = await this.attempt(event, thread);
     } catch (error) {
       outcome = await this.recordFailure(event, error);
     }
     this.metrics.eventAttempted(outcome.status, event.created_at);
-    if (outcome.status !== 'retrying') await this.announce(event, outcome);
+    if (outcome.status !== 'retrying') await this.announce(event, outcome, thread?.channel ?? null);
     return outcome.status;
   }
 
-  private async attempt(event: ClaimedEvent): Promise<AttemptOutcome> {
-    const thread = event.external_thread_id
-      ? await this.conversations.threadByExternalId(event.organization_id, event.agent_id, event.external_thread_id)
-      : undefined;
+  /** `thread`: the thread the event's external id names, if it exists. */
+  private async attempt(event: ClaimedEvent, thread: ExternalThread | undefined): Promise<AttemptOutcome> {
     // A channel message (ChannelInboundService hands them over as events) continues the channel thread it names.
     // Only a later attempt can find its turn written (an earlier one died between the turn and its completion).
     const retried = event.attempts > 1;
@@ -159,12 +162,17 @@ export class EventsService {
   }
 
   /** Tells the listeners (channels answer the phone) that the event reached its final state. */
-  private async announce(event: ClaimedEvent, outcome: Exclude<AttemptOutcome, { status: 'retrying' }>): Promise<void> {
+  private async announce(
+    event: ClaimedEvent,
+    outcome: Exclude<AttemptOutcome, { status: 'retrying' }>,
+    channel: string | null,
+  ): Promise<void> {
     const about = {
       eventId: event.id,
       organizationId: event.organization_id,
       agentId: event.agent_id,
       externalThreadId: event.external_thread_id,
+      channel,
     };
     if (outcome.status === 'completed') {
       await this.bus.publish('event.completed', { ...about, threadId: outcome.threadId, interactionId: outcome.interactionId });

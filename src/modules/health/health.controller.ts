@@ -5,31 +5,17 @@ import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
 import { Public } from '../auth/decorators/auth.decorator.js';
 import { notReady, ReadinessService } from './readiness.service.js';
 
-class HealthDto {
-  @ApiProperty({ example: 'ok', description: 'Always ok when the service answers' }) status: 'ok';
-}
-
-class ReadinessDto extends HealthDto {
+class ReadinessDto {
+  @ApiProperty({ example: 'ok', description: 'Always ok when the service is ready' }) status: 'ok';
   @ApiProperty({ example: { database: 'ok', redis: 'ok' }, description: 'Each dependency checked' }) checks: Record<string, 'ok'>;
 }
 
-const HEALTHY: HealthDto = { status: 'ok' };
-
+/** Readiness; liveness (`GET /health`) is a Fastify route of its own (liveness.ts). */
 @ApiTags('Health')
 @Controller('health')
 @Public()
 export class HealthController {
   constructor(private readonly readiness: ReadinessService) {}
-
-  @Get()
-  @ApiOperation({
-    summary: 'Liveness: the process is up',
-    description: 'No credential. 200 while the process serves HTTP; checks nothing else.',
-  })
-  @ApiOkResponse({ type: HealthDto })
-  live(): HealthDto {
-    return HEALTHY;
-  }
 
   @Get('ready')
   @ApiOperation({

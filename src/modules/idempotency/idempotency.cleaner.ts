@@ -1,5 +1,6 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config.js';
+import { Injectable, Logger } from '@nestjs/common';
+import { JobHandler } from '../../queue/job-handler.decorator.js';
+import { JobName } from '../../queue/job-map.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
 
 /** Rows deleted per statement, and statements per run at most: each run is bounded, the next one continues. */
@@ -7,40 +8,19 @@ export const CLEANUP_BATCH = 500;
 const CLEANUP_MAX_BATCHES = 20;
 
 /**
- * Every IDEMPOTENCY_CLEANUP_INTERVAL_MS, deletes expired idempotency keys in bounded batches (SKIP LOCKED: instances
- * running it at once share the work instead of waiting for each other). Expired rows are ignored by the claim
- * already (it takes them over), so this only reclaims space.
+ * Every IDEMPOTENCY_CLEANUP_INTERVAL_MS (a periodic task), deletes expired idempotency keys in bounded batches (SKIP
+ * LOCKED: instances running it at once share the work instead of waiting for each other). Expired rows are ignored by
+ * the claim already (it takes them over), so this only reclaims space.
  */
 @Injectable()
-export class IdempotencyCleaner implements OnApplicationBootstrap, OnModuleDestroy {
+export class IdempotencyCleaner {
   private readonly logger = new Logger(IdempotencyCleaner.name);
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
 
-  constructor(
-    private readonly repository: IdempotencyRepository,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly repository: IdempotencyRepository) {}
 
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.clean(), this.config.idempotency.cleanupIntervalMs);
-    this.timer.unref();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
-  }
-
-  /** One run at a time; returns how many rows were deleted. */
-  clean(): Promise<number> {
-    this.running ??= this.deleteExpired().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
-  }
-
-  private async deleteExpired(): Promise<number> {
+  /** Returns how many rows were deleted. */
+  @JobHandler(JobName.CleanIdempotencyKeys)
+  async clean(): Promise<number> {
     let total = 0;
     try {
       for (let batch = 0; batch < CLEANUP_MAX_BATCHES; batch += 1) {

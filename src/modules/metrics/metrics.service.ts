@@ -9,7 +9,7 @@ import { DataSource } from 'typeorm';
 import { BusRelay } from '../../common/bus/bus-relay.js';
 import { RedisService, type FailOpenArea } from '../../common/redis/redis.service.js';
 import { AppConfig } from '../../config/app-config.js';
-import { QueueName } from '../../queue/queue.constants.js';
+import { QueueName } from '../../queue/job-map.js';
 import { providerErrorKind } from '../../common/errors/provider-error-kind.js';
 
 export type CacheName = 'credentials' | 'live_agents';

@@ -1,7 +1,9 @@
-import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { AppConfig } from '../../config/app-config.js';
 import { RedisService } from '../../common/redis/redis.service.js';
+import { JobHandler } from '../../queue/job-handler.decorator.js';
+import { JobName } from '../../queue/job-map.js';
 import { isTerminal, type StreamEvent } from './stream-events.js';
 
 /** One buffered event: its sequence number within the interaction, its name and its JSON payload. */
@@ -27,16 +29,15 @@ export interface BufferOwner {
  * STREAM_REPLAY_TTL_SECONDS (≥ 10 minutes) after the turn's first and last event.
  *
  * While a turn runs, its process keeps `<prefix>:replay:<interaction_id>:alive` (its heartbeat) for
- * STREAM_HEARTBEAT_TTL_MS, refreshed every STREAM_HEARTBEAT_INTERVAL_MS by one pipeline for all of the process's
- * running turns (never per event). A buffer without a terminal event and without a heartbeat is an orphan: the process
+ * STREAM_HEARTBEAT_TTL_MS, refreshed every STREAM_HEARTBEAT_INTERVAL_MS (a periodic task) by one pipeline for all of
+ * the process's running turns (never per event). A buffer without a terminal event and without a heartbeat is an orphan: the process
  * running it died, and a resume ends with an error instead of waiting.
  */
 @Injectable()
-export class ReplayBufferRepository implements OnApplicationShutdown {
+export class ReplayBufferRepository {
   private readonly logger = new Logger('ReplayBuffer');
   /** The heartbeat keys of the turns running on this process. */
   private readonly beating = new Set<string>();
-  private heartbeatTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly redis: RedisService,
@@ -47,7 +48,6 @@ export class ReplayBufferRepository implements OnApplicationShutdown {
   open(interactionId: string, owner: BufferOwner): ReplayWriter {
     const aliveKey = this.aliveKey(interactionId);
     this.beating.add(aliveKey);
-    this.heartbeatTimer ??= setInterval(() => this.beat(), this.config.streaming.heartbeatIntervalMs).unref();
     return new ReplayWriter(
       this.redis.client,
       { stream: this.streamKey(interactionId), owner: this.ownerKey(interactionId), alive: aliveKey },
@@ -101,32 +101,24 @@ export class ReplayBufferRepository implements OnApplicationShutdown {
     return removed;
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.heartbeatTimer);
-    this.heartbeatTimer = undefined;
-  }
-
-  /** One tick: refreshes the heartbeat of every turn running here, in one pipeline. */
-  private beat(): void {
+  /** One tick: refreshes the heartbeat of every turn running here, in one pipeline (nothing when none runs). */
+  @JobHandler(JobName.BeatTurnHeartbeats)
+  async beat(): Promise<void> {
     if (this.beating.size === 0) return;
     const ttlMs = this.config.streaming.heartbeatTtlMs;
     const pipeline = this.redis.client.pipeline();
     for (const key of this.beating) pipeline.set(key, '1', 'PX', ttlMs);
-    pipeline.exec().then(
-      (results) => {
-        const error = results?.find(([e]) => e)?.[0];
-        if (error) this.logger.warn({ err: error }, 'turn heartbeat refresh failed');
-      },
-      (error: unknown) => this.logger.warn({ err: error }, 'turn heartbeat refresh failed'),
-    );
+    try {
+      const error = (await pipeline.exec())?.find(([e]) => e)?.[0];
+      if (error) this.logger.warn({ err: error }, 'turn heartbeat refresh failed');
+    } catch (error) {
+      this.logger.warn({ err: error }, 'turn heartbeat refresh failed');
+    }
   }
 
-  /** The turn ended here: stop refreshing its heartbeat (it expires on its own), and the timer once none is left. */
+  /** The turn ended here: stop refreshing its heartbeat (it expires on its own). */
   private release(aliveKey: string): void {
     this.beating.delete(aliveKey);
-    if (this.beating.size > 0) return;
-    clearInterval(this.heartbeatTimer);
-    this.heartbeatTimer = undefined;
   }
 
   private aliveKey(interactionId: string): string {

@@ -13,6 +13,8 @@ import { createValidationPipe } from '../../common/validation/validation-pipe.js
 import { FixedWindowLimiter } from '../auth/rate-limit/fixed-window.limiter.js';
 import { RedisService } from '../../common/redis/redis.service.js';
 import { AppConfig } from '../../config/app-config.js';
+import { JobHandler } from '../../queue/job-handler.decorator.js';
+import { JobName } from '../../queue/job-map.js';
 import { AuthService, type MessagingClient } from '../auth/auth.service.js';
 import { bearerToken } from '../auth/strategies/bearer-token.strategy.js';
 import { rateLimitSubject, type AgentPrincipal } from '../auth/principal.js';
@@ -31,8 +33,6 @@ export const CLOSE_POLICY_VIOLATION = 1008;
 export const CLOSE_TRY_AGAIN_LATER = 1013;
 /** The subprotocol browsers use to carry the token: `new WebSocket(url, ['bearer', token])`. */
 export const BEARER_SUBPROTOCOL = 'bearer';
-/** How often idle sessions are pinged (protocol-level ping); a peer that missed the last ping is dropped. */
-const KEEPALIVE_INTERVAL_MS = 30_000;
 const SHUTDOWN_GRACE_MS = 10_000;
 /** Credential re-checks run at once after a revocation; the first of each credential reloads it, the rest hit the cache. */
 const RECHECK_CONCURRENCY = 8;
@@ -76,7 +76,6 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
   /** Authenticated sessions per credential (rate-limit subject) on this instance. */
   private readonly perCredential = new Map<string, number>();
   private readonly turns = new RunningTurns();
-  private keepalive: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private recheckRound: Promise<void> | undefined;
   private recheckAgain = false;
@@ -128,7 +127,6 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
     });
     socket.once('close', () => this.close(socket));
     session.ready = this.authenticate(session, request);
-    this.startKeepalive();
   }
 
   close(socket: WebSocket): void {
@@ -146,8 +144,6 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
 
   /** On shutdown, let turns that are running finish and be saved (their sessions are closed by the adapter). */
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.keepalive);
-    this.keepalive = undefined;
     await this.turns.settle(SHUTDOWN_GRACE_MS);
   }
 
@@ -360,19 +356,17 @@ export class SessionService implements BeforeApplicationShutdown, OnModuleInit, 
     socket.send(JSON.stringify(frame));
   }
 
-  private startKeepalive(): void {
-    if (this.keepalive) return;
-    this.keepalive = setInterval(() => {
-      for (const session of this.sessions.values()) {
-        if (!session.alive) {
-          session.socket.terminate();
-          continue;
-        }
-        session.alive = false;
-        session.socket.ping();
+  /** Pings every session (protocol-level ping, a periodic task); a peer that missed the last ping is dropped. */
+  @JobHandler(JobName.PingSessions)
+  pingSessions(): void {
+    for (const session of this.sessions.values()) {
+      if (!session.alive) {
+        session.socket.terminate();
+        continue;
       }
-    }, KEEPALIVE_INTERVAL_MS);
-    this.keepalive.unref();
+      session.alive = false;
+      session.socket.ping();
+    }
   }
 }
 

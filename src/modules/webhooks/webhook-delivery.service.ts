@@ -5,10 +5,11 @@ import { signPayload } from '../../common/outbound/webhook-signature.js';
 import { AppConfig } from '../../config/app-config.js';
 import { WebhookDeliveriesRepository, type ClaimedDelivery, type WebhookAttempt } from './webhook-deliveries.repository.js';
 import { WebhookEndpointsRepository, type WebhookEndpointRow } from './webhook-endpoints.repository.js';
-import { WebhookJobs } from './webhook-jobs.js';
 import { WebhookSecrets, WebhookSecretUnreadableError } from './webhook-secrets.js';
 import { WebhookSubscriptions } from './webhook-subscriptions.js';
+import { JobQueue } from '../../queue/job-queue.js';
 import { RESPONSE_BODY_LIMIT, webhookMessageId } from './webhooks.constants.js';
+import { wakeDelivery } from './webhook-wake.js';
 
 /** ±20 % jitter, so that retries of many deliveries failing together spread out. */
 const JITTER = 0.2;
@@ -27,7 +28,7 @@ export class WebhookDeliveryService {
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly endpoints: WebhookEndpointsRepository,
-    private readonly jobs: WebhookJobs,
+    private readonly jobs: JobQueue,
     private readonly subscriptions: WebhookSubscriptions,
     private readonly secrets: WebhookSecrets,
     private readonly http: OutboundHttpClient,
@@ -85,14 +86,14 @@ export class WebhookDeliveryService {
     }
     const delayMs = Math.round(delay * (1 - JITTER + Math.random() * 2 * JITTER));
     await this.deliveries.recordAttempt(delivery.id, record, { status: 'pending', nextAttemptAt: new Date(Date.now() + delayMs) });
-    this.jobs.enqueue(delivery.id, number, delayMs);
+    wakeDelivery(this.jobs, delivery.id, number, { delayMs });
     return 'retrying';
   }
 
   /** Enqueues again the due deliveries whose job was lost; returns how many. */
   async sweep(): Promise<number> {
     const stale = await this.deliveries.stale(this.config.webhooks.staleMs, 100);
-    for (const row of stale) this.jobs.enqueue(row.id, row.attempts, 0, 'sweep');
+    for (const row of stale) wakeDelivery(this.jobs, row.id, row.attempts, { tag: 'sweep' });
     return stale.length;
   }
 

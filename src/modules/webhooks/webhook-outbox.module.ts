@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
-import { WebhookJobs } from './webhook-jobs.js';
 import { WebhookOutbox } from './webhook-outbox.service.js';
 import { WebhookSecretsModule } from './webhook-secrets.module.js';
 import { WebhookSubscriptions } from './webhook-subscriptions.js';
@@ -12,7 +11,7 @@ import { WebhookSubscriptions } from './webhook-subscriptions.js';
  */
 @Module({
   imports: [WebhookSecretsModule],
-  providers: [WebhookDeliveriesRepository, WebhookSubscriptions, WebhookJobs, WebhookOutbox],
-  exports: [WebhookOutbox, WebhookSecretsModule, WebhookDeliveriesRepository, WebhookSubscriptions, WebhookJobs],
+  providers: [WebhookDeliveriesRepository, WebhookSubscriptions, WebhookOutbox],
+  exports: [WebhookOutbox, WebhookSecretsModule, WebhookDeliveriesRepository, WebhookSubscriptions],
 })
 export class WebhookOutboxModule {}

@@ -14,9 +14,10 @@ import { UnitOfWork } from '../../database/unit-of-work.js';
 import type { TurnReplyDto, WebhookData } from './dto/webhook-payloads.dto.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
-import { WebhookJobs } from './webhook-jobs.js';
 import { WebhookSubscriptions } from './webhook-subscriptions.js';
 import type { WebhookEventType } from './webhooks.constants.js';
+import { wakeDelivery } from './webhook-wake.js';
+import { JobQueue } from '../../queue/job-queue.js';
 
 /** One message to send to the subscribed endpoints of a project. */
 export interface WebhookMessage<T extends WebhookEventType = WebhookEventType> {
@@ -47,7 +48,7 @@ export class WebhookOutbox {
     private readonly subscriptions: WebhookSubscriptions,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
-    private readonly jobs: WebhookJobs,
+    private readonly jobs: JobQueue,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
@@ -261,7 +262,7 @@ export class WebhookOutbox {
     }));
     await this.deliveries.insert(rows);
     this.unitOfWork.afterCommit(() => {
-      for (const row of rows) this.jobs.enqueue(row.id, 0);
+      for (const row of rows) wakeDelivery(this.jobs, row.id, 0);
     });
   }
 }

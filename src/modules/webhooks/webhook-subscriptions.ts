@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger, type OnApplicationShutdown, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { RedisService } from '../../common/redis/redis.service.js';
 import { AppConfig } from '../../config/app-config.js';
+import { JobHandler } from '../../queue/job-handler.decorator.js';
+import { JobName } from '../../queue/job-map.js';
 import { WebhookEndpointsRepository, type SubscriptionSnapshot } from './webhook-endpoints.repository.js';
-
-/** A full reload now and then, in case a change notice was lost (Redis pub/sub is best effort). */
-const FULL_RELOAD_MS = 60_000;
 
 /** "Organization X's subscriptions are at version V": sent after the change committed; `id` names it for the acks. */
 interface Notice {
@@ -31,15 +30,15 @@ interface Waiting {
  * it on a Redis channel every process listens to; each process loads the organization's subscriptions (unless it
  * holds that version already) and acknowledges; `propagate` resolves once every process that heard the notice
  * (PUBLISH counts them) acknowledged, or after WEBHOOKS_SUBSCRIPTION_SYNC_TIMEOUT_MS (logged). A process that
- * starts later loads everything after it subscribed; a full reload every minute catches up on lost notices.
+ * starts later loads everything after it subscribed; a full reload every minute (a periodic task: Redis pub/sub is
+ * best effort) catches up on lost notices.
  */
 @Injectable()
-export class WebhookSubscriptions implements OnModuleInit, OnModuleDestroy, OnApplicationShutdown {
+export class WebhookSubscriptions implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(WebhookSubscriptions.name);
   private byOrganization = new Map<string, { version: number; types: ReadonlySet<string> }>();
   /** Event types some organization subscribes to. */
   private anywhere: ReadonlySet<string> = new Set();
-  private timer: NodeJS.Timeout | undefined;
   private subscriber: Redis | undefined;
   private readonly noticeChannel: string;
   private readonly ackChannel: string;
@@ -67,15 +66,6 @@ export class WebhookSubscriptions implements OnModuleInit, OnModuleDestroy, OnAp
       .subscribe(this.noticeChannel, this.ackChannel)
       .catch((error: unknown) => this.logger.warn({ err: error }, 'could not listen for webhook subscription changes'));
     await this.reloadAll();
-    this.timer = setInterval(
-      () => void this.reloadAll().catch((error: unknown) => this.logger.warn({ err: error }, 'reload failed')),
-      FULL_RELOAD_MS,
-    );
-    this.timer.unref();
-  }
-
-  onModuleDestroy(): void {
-    if (this.timer) clearInterval(this.timer);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -157,7 +147,9 @@ export class WebhookSubscriptions implements OnModuleInit, OnModuleDestroy, OnAp
     if (waiting.acks >= waiting.expected) waiting.done();
   }
 
-  private async reloadAll(): Promise<void> {
+  /** Loads every organization's subscriptions: at start, then as a periodic task. */
+  @JobHandler(JobName.ReloadWebhookSubscriptions)
+  async reloadAll(): Promise<void> {
     this.apply(await this.endpoints.subscriptions(null));
   }
 

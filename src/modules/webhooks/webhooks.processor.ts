@@ -1,29 +1,27 @@
-import { InjectQueue } from '@nestjs/bull';
-import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import type { Queue } from 'bull';
-import { AppConfig } from '../../config/app-config.js';
-import { JobName, QueueName, type JobPayloads } from '../../queue/queue.constants.js';
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { JobHandler } from '../../queue/job-handler.decorator.js';
+import { JobName } from '../../queue/job-map.js';
 import { WebhookDeliveryService } from './webhook-delivery.service.js';
 
 /**
- * Thin: each job wakes one delivery slot (`WebhookDeliveryService.work`), which sends whichever due deliveries are
- * fairest to send, not necessarily the one the job names (the job id only keeps one wake-up per due attempt). Registered
- * at module init so that the number of slots comes from the validated configuration (WEBHOOKS_CONCURRENCY).
+ * The webhooks' jobs, where workers run. Each delivery job wakes one delivery slot (`WebhookDeliveryService.work`),
+ * which sends whichever due deliveries are fairest to send, not necessarily the one the job names (the job id only
+ * keeps one wake-up per due attempt). The sweep enqueues again the deliveries due for longer than WEBHOOKS_STALE_MS
+ * that no worker holds: their job was lost (a crash between the commit and the enqueue, Redis down).
  */
 @Injectable()
-export class WebhooksProcessor implements OnModuleInit, OnModuleDestroy {
-  private readonly logger = new Logger(WebhooksProcessor.name);
+export class WebhooksProcessor implements OnModuleDestroy {
+  constructor(private readonly delivery: WebhookDeliveryService) {}
 
-  constructor(
-    @InjectQueue(QueueName.Webhooks) private readonly queue: Queue<JobPayloads[JobName.DeliverWebhook]>,
-    private readonly delivery: WebhookDeliveryService,
-    private readonly config: AppConfig,
-  ) {}
+  @JobHandler(JobName.DeliverWebhook)
+  deliver(): Promise<number> {
+    return this.delivery.work();
+  }
 
-  onModuleInit(): void {
-    this.queue
-      .process(JobName.DeliverWebhook, this.config.webhooks.concurrency, () => this.delivery.work())
-      .catch((error: unknown) => this.logger.error({ err: error }, 'webhooks processor stopped'));
+  /** Returns how many deliveries were enqueued again. */
+  @JobHandler(JobName.SweepWebhooks)
+  sweep(): Promise<number> {
+    return this.delivery.sweep();
   }
 
   onModuleDestroy(): void {

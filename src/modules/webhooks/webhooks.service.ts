@@ -22,10 +22,11 @@ import type {
 } from './dto/webhook.dto.js';
 import { WebhookDeliveriesRepository, type WebhookDeliveryRow } from './webhook-deliveries.repository.js';
 import { WebhookEndpointsRepository, type WebhookEndpointRow } from './webhook-endpoints.repository.js';
-import { WebhookJobs } from './webhook-jobs.js';
 import { WebhookSecrets, WebhookSecretUnreadableError } from './webhook-secrets.js';
 import { WebhookSubscriptions } from './webhook-subscriptions.js';
 import { WEBHOOK_LIMIT_REACHED, webhookMessageId } from './webhooks.constants.js';
+import { wakeDelivery } from './webhook-wake.js';
+import { JobQueue } from '../../queue/job-queue.js';
 import { hashSecret } from '../auth/secrets.js';
 
 /** A project's webhook endpoints and their delivery log (management surface). */
@@ -37,7 +38,7 @@ export class WebhooksService {
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly subscriptions: WebhookSubscriptions,
     private readonly secrets: WebhookSecrets,
-    private readonly jobs: WebhookJobs,
+    private readonly jobs: JobQueue,
     private readonly unitOfWork: UnitOfWork,
     private readonly config: AppConfig,
     private readonly bus: EventBus,
@@ -176,7 +177,7 @@ export class WebhooksService {
       });
       return delivery;
     });
-    this.jobs.enqueue(row.id, row.attempts, 0, `redeliver-${Date.now()}`);
+    wakeDelivery(this.jobs, row.id, row.attempts, { tag: `redeliver-${Date.now()}` });
     return toDeliveryResponse(row);
   }
 
