@@ -12,14 +12,14 @@ import { versionLabel } from '../versions';
  */
 export default function BundlePage({ api, agent }: PageProps) {
   const agentId = agent!.id;
-  const [versions] = useLoad(() => api.versions(agentId), [agentId]);
+  const [round, setRound] = useState(0);
+  const [versions] = useLoad(() => api.versions(agentId), [agentId, round]);
   const [schema] = useLoad(() => api.bundleSchema(), []);
   const editable = (versions.value?.results ?? [])
     .filter((v) => !v.is_revision && v.status !== 'archived')
     .sort((a, b) => b.number - a.number);
   const [versionId, setVersionId] = useState<string>();
   const version = editable.find((v) => v.id === versionId) ?? editable[0];
-  const [round, setRound] = useState(0);
   const [pulled] = useLoad(() => (version ? api.pull(agentId, version.id) : Promise.resolve(undefined)), [version?.id, round]);
   const [text, setText] = useState<string>();
   const [problems, setProblems] = useState<EditorProblem[]>([]);

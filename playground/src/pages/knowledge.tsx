@@ -20,13 +20,13 @@ const ACCEPT = '.md,.markdown,.html,.htm,.txt,text/markdown,text/html,text/plain
  */
 export default function KnowledgePage({ api, agent, reloadAgents }: PageProps) {
   const agentId = agent!.id;
-  const [versions] = useLoad(() => api.versions(agentId), [agentId]);
+  const [round, setRound] = useState(0);
+  const [versions] = useLoad(() => api.versions(agentId), [agentId, round]);
   const editable = (versions.value?.results ?? [])
     .filter((v) => !v.is_revision && v.status !== 'archived')
     .sort((a, b) => b.number - a.number);
   const [versionId, setVersionId] = useState<string>();
   const version = editable.find((v) => v.id === versionId) ?? editable[0];
-  const [round, setRound] = useState(0);
   const [pulled] = useLoad(() => (version ? api.pull(agentId, version.id) : Promise.resolve(undefined)), [version?.id, round]);
   const [upload, setUpload] = useState<KnowledgeUpload>();
   const [error, setError] = useState<unknown>();
