@@ -17,6 +17,8 @@ import { BundlesModule } from './modules/bundles/bundles.module.js';
 import { VersionsModule } from './modules/versions/versions.module.js';
 import { AgentsModule } from './modules/agents/agents.module.js';
 import { KeysModule } from './modules/keys/keys.module.js';
+import { AgentSecretsModule } from './modules/agent-secrets/agent-secrets.module.js';
+import { McpServerModule } from './modules/mcp-server/mcp-server.module.js';
 import { RuntimeModule } from './modules/runtime/runtime.module.js';
 import { MessagingModule } from './modules/messaging/messaging.module.js';
 import { StreamingModule } from './modules/streaming/streaming.module.js';
@@ -65,8 +67,10 @@ export class AppModule {
         VersionsModule,
         AgentsModule,
         KeysModule,
+        AgentSecretsModule,
         RuntimeModule,
         MessagingModule,
+        McpServerModule,
         StreamingModule,
         EventsModule,
         ChannelsModule,

@@ -6,8 +6,9 @@
  *   user:delete --user ID                                    → {"deleted": true}
  *   demo:ensure --file PATH                                  → the quickstart demo (src/quickstart/demo-setup.ts), also
  *                                                              written to PATH (mode 0600); needs BOOTSTRAP_ORG_API_KEY
- *   secrets:rewrap                                           → {"rewrapped", "unreadable"}: stored secrets re-sealed with the
- *                                                              first of ENCRYPTION_KEYS (docs/security.md, key rotation)
+ *   secrets:rewrap                                           → {"rewrapped", "unreadable"}: stored secrets (webhook signing
+ *                                                              secrets and agent secrets, counted together) re-sealed with
+ *                                                              the first of ENCRYPTION_KEYS (docs/security.md, key rotation)
  * Deletions are announced to running instances, which refuse the deleted credentials at once.
  */
 import './config/env-file.js';
@@ -38,6 +39,9 @@ import { ProjectsService } from './modules/projects/projects.service.js';
 import { VersionsService } from './modules/versions/versions.service.js';
 import { WebhookSecretsRewrap } from './modules/webhooks/webhook-secrets.js';
 import { WebhookSecretsModule } from './modules/webhooks/webhook-secrets.module.js';
+import { AgentSecretsStoreModule } from './modules/agent-secrets/agent-secrets-store.module.js';
+import { AgentSecretsStore } from './modules/agent-secrets/agent-secrets.store.js';
+import { OutboundModule } from './common/outbound/outbound.module.js';
 import { ensureDemo } from './quickstart/demo-setup.js';
 
 const USAGE = `usage:
@@ -81,10 +85,22 @@ const orgApiKey = config.bootstrap.orgApiKey;
 if (command === 'demo:ensure' && !orgApiKey) fail('demo:ensure needs BOOTSTRAP_ORG_API_KEY: the demo belongs to that organization');
 
 // The demo needs the management modules (and the global ones their services and guards use: metrics reads the
-// queues); secrets:rewrap the webhook endpoints' table; the other commands only organizations.
+// queues; a push may contact MCP servers: outbound); secrets:rewrap the tables of sealed secrets; the other commands
+// only organizations.
 const commandModules: Record<string, Type[]> = {
-  'demo:ensure': [SqlModule, RedisModule, QueueModule, MetricsModule, AuthModule, AuditModule, IdempotencyModule, AgentsModule, KeysModule],
-  'secrets:rewrap': [SqlModule, WebhookSecretsModule],
+  'demo:ensure': [
+    SqlModule,
+    RedisModule,
+    QueueModule,
+    MetricsModule,
+    OutboundModule,
+    AuthModule,
+    AuditModule,
+    IdempotencyModule,
+    AgentsModule,
+    KeysModule,
+  ],
+  'secrets:rewrap': [SqlModule, WebhookSecretsModule, AgentSecretsStoreModule],
 };
 
 @Module({})
@@ -119,7 +135,11 @@ try {
         orgApiKey!,
         values.file!,
       ),
-    'secrets:rewrap': () => app.get(WebhookSecretsRewrap).rewrapAll(),
+    'secrets:rewrap': async () => {
+      const webhooks = await app.get(WebhookSecretsRewrap).rewrapAll();
+      const agents = await app.get(AgentSecretsStore).rewrapAll();
+      return { rewrapped: webhooks.rewrapped + agents.rewrapped, unreadable: webhooks.unreadable + agents.unreadable };
+    },
   };
   const result = await run[command!]!();
   process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -38,6 +38,8 @@ const TABLE_OWNERS: Record<string, string> = {
   webhook_subscription_versions: 'modules/webhooks',
   usage_erased: 'modules/conversations',
   thread_items: 'modules/conversations',
+  agent_secrets: 'modules/agent-secrets',
+  mcp_tool_pins: 'modules/runtime',
 };
 
 /**

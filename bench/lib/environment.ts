@@ -257,9 +257,23 @@ export async function startEnvironment(cleanup: Cleanup, options: EnvironmentOpt
     log(`deleted ${deleted} Redis keys under ${redisPrefix}`);
   });
 
+  // The model agent-mode scenarios talk to: an instantly answering OpenAI-compatible server (its CPU is not the service's).
+  const modelPort = await freePort();
+  const model = spawnNode(
+    join(ROOT, 'dist/bench/fake-model-server.js'),
+    [String(modelPort)],
+    cleanEnv({ NODE_ENV: 'production' }),
+    join(workDir, 'model.log'),
+  );
+  recordChild(model.pid);
+  cleanup.add('stop the fake model server', () => stopProcess(model));
+  await waitForHttp(`http://127.0.0.1:${modelPort}/v1/health`, model);
+
   const port = await freePort();
   const metricsPort = await freePort();
   const serviceEnv = cleanEnv({
+    OPENAI_BASE_URL: `http://127.0.0.1:${modelPort}/v1`,
+    OPENAI_API_KEY: 'bench',
     NODE_ENV: 'production',
     // 48 characters of [A-Za-z0-9_-]: a fresh secret per invocation, never reused.
     JWT_SECRET: randomBytes(36).toString('base64url'),

@@ -6,10 +6,19 @@
 import type { MessagingAuth } from './api';
 import type { Agent, Card, Trace } from './types';
 
+/** A tool call of agent mode as the `step` events report it. */
+export interface Step {
+  id: string;
+  tool: string;
+  status: string;
+  duration_ms?: number;
+}
+
 export interface Turn {
   key: number;
   role: 'user' | 'agent';
   text: string;
+  steps?: Step[];
   cards: Card[];
   suggestions: string[];
   trace?: Trace;

@@ -175,8 +175,31 @@ export interface V1Decision {
   computation: string;
 }
 
+/** Agent mode: how the model's loop ran and why it stopped. */
+export interface AgentRun {
+  provider: string;
+  max_steps: number;
+  model_calls: number;
+  tokens_used: number;
+  stop_reason: string;
+  detail: string;
+}
+
+/** Agent mode (v2 trace `steps[]`): one tool call the model made. */
+export interface AgentStep {
+  id: string;
+  tool: string;
+  parent_tool: string | null;
+  status: string;
+  arguments: string;
+  duration_ms: number;
+  output_title: string;
+  fail_reason: string;
+}
+
 export interface V1Trace {
   runtime: 'v1';
+  agent?: AgentRun;
   understanding: { intents: string[]; guardrails: { passed: boolean; reason: string } };
   decisions: V1Decision[];
   computed_parameters: Array<{ code: string; title: string; scope: string }>;
@@ -206,6 +229,8 @@ export interface V2Trace {
   policies: Array<{ code: string; decision: string; detail: string }>;
   checks: Array<{ name: string; passed: boolean; detail: string }>;
   narrative: string;
+  steps?: AgentStep[];
+  agent?: AgentRun;
 }
 
 /** Who wrote the reply: the provider and model the bundle names, the endpoint it calls, and who actually wrote. */

@@ -53,6 +53,8 @@ export class AppConfig {
     anthropic: { apiKey?: string; baseUrl?: string };
     timeoutMs: number;
   };
+  /** Agent mode (docs/agents.md): a whole turn's time, model and tool calls included. */
+  readonly agent: { turnTimeoutMs: number };
   /** The OpenAI-compatible embeddings endpoint bundles' `embeddings` use (docs/knowledge.md). */
   readonly embeddings: {
     apiKey?: string;
@@ -170,6 +172,7 @@ export class AppConfig {
       anthropic: { apiKey: vars.ANTHROPIC_API_KEY, baseUrl: vars.ANTHROPIC_BASE_URL },
       timeoutMs: vars.PROVIDER_TIMEOUT_MS,
     };
+    this.agent = { turnTimeoutMs: vars.AGENT_TURN_TIMEOUT_MS };
     this.embeddings = {
       apiKey: vars.EMBEDDINGS_API_KEY ?? vars.OPENAI_API_KEY,
       baseUrl: vars.EMBEDDINGS_BASE_URL ?? vars.OPENAI_BASE_URL,

@@ -254,6 +254,12 @@ export class EnvironmentVariables {
   @Max(600000)
   PROVIDER_TIMEOUT_MS: number = 30000;
 
+  /** Agent mode (docs/agents.md): a whole turn's time, every model and tool call included; then the fallback reply. */
+  @IsInt()
+  @Min(1000)
+  @Max(600000)
+  AGENT_TURN_TIMEOUT_MS: number = 120000;
+
   /** OpenAI-compatible `/v1/embeddings` for bundles that name `embeddings`; unset = OPENAI_BASE_URL / OPENAI_API_KEY. */
   @IsOptional()
   @Matches(/^https?:\/\//)

@@ -248,13 +248,14 @@ describe('OpenAPI document: examples that work, descriptions, security', () => {
   it('documents the SSE events of the stream and the WebSocket session frames with schemas under components', () => {
     const resolvable = (ref: string) => document.components.schemas[ref.split('/').pop()!];
     const sse = document.paths['/messaging/v1/messages/stream'].post.responses['200'].content['text/event-stream'];
-    expect(Object.keys(sse['x-sse-events'])).toEqual(['thread', 'delta', 'card', 'message', 'suggestions', 'done', 'error']);
+    expect(Object.keys(sse['x-sse-events'])).toEqual(['thread', 'step', 'delta', 'card', 'message', 'suggestions', 'done', 'error']);
     for (const schema of Object.values<Json>(sse['x-sse-events'])) if (schema.$ref) expect(resolvable(schema.$ref)).toBeDefined();
     const session = document['x-websocket']['/messaging/v1/session'];
     expect(Object.keys(session.clientFrames)).toEqual(['message', 'ping']);
     expect(Object.keys(session.serverFrames)).toEqual([
       'ready',
       'thread',
+      'step',
       'delta',
       'card',
       'message',

@@ -110,6 +110,27 @@ const ROUTES: Route[] = [
     ),
   },
   {
+    key: 'PUT /management/v1/agents/{agentId}/secrets/{name}',
+    fields: ['value'],
+    body: fc.record({ value: fc.oneof(hostileString, jsonish) }, { requiredKeys: [] }),
+  },
+  {
+    key: 'POST /mcp',
+    fields: ['jsonrpc', 'id', 'method', 'params', 'result', 'error'],
+    body: fc.record(
+      {
+        jsonrpc: fc.oneof(fc.constant('2.0'), hostileString),
+        id: fc.oneof(fc.integer(), hostileString, jsonish),
+        method: fc.oneof(fc.constantFrom('initialize', 'ping', 'tools/list', 'tools/call'), hostileString),
+        params: fc.oneof(
+          jsonObject,
+          fc.record({ name: fc.constantFrom('send_message'), arguments: fc.record({ text: hostileString, thread_id: hostileString }) }),
+        ),
+      },
+      { requiredKeys: [] },
+    ),
+  },
+  {
     key: 'POST /messaging/v1/events',
     fields: ['text', 'agent_variables', 'thread_id'],
     ignoresUnknown: true,

@@ -489,6 +489,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/management/v1/agents/{agentId}/secrets/{name}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Set an agent secret
+     * @description Creates the secret or replaces its value. Header values of the agent's MCP servers and HTTP tools name it as `{{secret:NAME}}`; it is filled in when a call is made. Write-only: encrypted at rest, never shown again, never in pulls, traces or logs.
+     */
+    put: operations['AgentSecrets_put'];
+    post?: never;
+    /**
+     * Delete an agent secret
+     * @description Calls whose headers name it fail from now on (with a readable error) until it is set again or a push stops naming it.
+     */
+    delete: operations['AgentSecrets_delete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/management/v1/agents/{agentId}/secrets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the agent's secrets
+     * @description Names and dates only; a value is never shown again.
+     */
+    get: operations['AgentSecrets_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/messaging/v1/messages': {
     parameters: {
       query?: never;
@@ -583,6 +627,26 @@ export interface paths {
      * @description From a thread of this agent (`thread_id`), from a text you give (e.g. what the user is looking at), or both.
      */
     post: operations['Messaging_followupSuggestions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mcp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Talk to the agent over the Model Context Protocol
+     * @description A stateless MCP endpoint (Streamable HTTP, JSON responses) for the agent behind the messaging token: point an MCP client (an IDE, another agent, a workflow) at it with `Authorization: Bearer <token>`. One tool, `send_message` `{text, thread_id?, user_id?}`: the reply text, with `structuredContent` `{thread_id, interaction_id, message}` as `POST /messaging/v1/messages` answers. Turns count as sends: usage, traces, rate limits. GET (a server event stream) is not offered: 405.
+     */
+    post: operations['McpServer_post'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1894,6 +1958,30 @@ export interface components {
        */
       created_at: string;
     };
+    PutAgentSecretDto: {
+      /**
+       * @description The value, sent in header values that name the secret; never shown again (no control characters: it goes into a header)
+       * @example sk_live_…
+       */
+      value: string;
+    };
+    AgentSecretResponseDto: {
+      /**
+       * @description Secret name
+       * @example CRM_TOKEN
+       */
+      name: string;
+      /**
+       * Format: date-time
+       * @description When the secret was first set
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description When its value was last set
+       */
+      updated_at: string;
+    };
     AgentVariablesDto: {
       /** @description Values fixed for the conversation (e.g. store, locale) */
       static?: {
@@ -2028,18 +2116,18 @@ export interface components {
       type: 'tool_call' | 'rule';
       /** @description Tool code (tool calls); empty for rules */
       tool: string;
-      /** @description Parent tool of a nested call; always empty in this engine */
-      parent_tool: string;
+      /** @description Agent mode: the MCP server of an MCP tool, else null; compose mode: always empty */
+      parent_tool: string | null;
       /**
-       * @description `t<n>` for the n-th tool, `r<n>` for the n-th rule
+       * @description `t<n>` for the n-th tool, `r<n>` for the n-th rule; agent mode: the step id `s<n>`
        * @example t1
        */
       track_id: string;
       /**
-       * @description Tool calls: completed, no_results or skipped (HTTP tools: failed when the call did); rules: triggered or not_triggered
+       * @description Tool calls: completed, no_results or skipped (HTTP tools: failed when the call did; agent mode: completed, failed or refused); rules: triggered or not_triggered
        * @enum {string}
        */
-      status: 'completed' | 'no_results' | 'skipped' | 'failed' | 'triggered' | 'not_triggered';
+      status: 'completed' | 'no_results' | 'skipped' | 'failed' | 'refused' | 'triggered' | 'not_triggered';
       /**
        * @description Whether the step ran (tools) or fired (rules)
        * @enum {string}
@@ -2054,7 +2142,7 @@ export interface components {
       trigger_type: 'always' | 'intent' | 'parameter';
       /** @description The rule evaluated (empty strings for tool calls) */
       rule: components['schemas']['V1DecisionRuleDto'];
-      /** @description Tool calls: a summary of the results; rules: the rule's message when it fired */
+      /** @description Tool calls: a summary of the results (agent mode: the arguments' JSON); rules: the rule's message when it fired */
       text: string;
       /** @description Why the step did not run or fire; empty when it did */
       fail_reason: string;
@@ -2162,6 +2250,28 @@ export interface components {
        */
       writer: 'builtin' | 'openai' | 'anthropic';
     };
+    AgentRunDto: {
+      /**
+       * @description The provider that ran the loop
+       * @enum {string}
+       */
+      provider: 'openai' | 'anthropic';
+      /** @description The bundle's `model.max_steps` */
+      max_steps: number;
+      /** @description Model calls made in this turn */
+      model_calls: number;
+      /** @description The bundle's `model.max_turn_tokens` (default 50000) */
+      max_turn_tokens: number;
+      /** @description Tokens of every model call of the turn (the usage reported) */
+      tokens_used: number;
+      /**
+       * @description `answered`; or why the fallback reply was given (steps, tokens or time ran out); `guardrail`: a guardrail stopped the message or the reply
+       * @enum {string}
+       */
+      stop_reason: 'answered' | 'max_steps' | 'token_budget' | 'turn_deadline' | 'guardrail';
+      /** @description The stop in words */
+      detail: string;
+    };
     V1TraceDto: {
       /**
        * @description The decisioning engine; selects this shape (enum property replaced by openapi-typescript)
@@ -2182,6 +2292,8 @@ export interface components {
       rules_evaluations: components['schemas']['V1RuleEvaluationDto'][];
       /** @description Which provider, model and endpoint wrote the reply (absent on traces recorded before it existed) */
       model?: components['schemas']['TraceModelDto'];
+      /** @description Agent mode only: the model's loop and why it stopped */
+      agent?: components['schemas']['AgentRunDto'];
     };
     V2IntentScoreDto: {
       /** @description Intent name */
@@ -2305,6 +2417,35 @@ export interface components {
       /** @description The words recognised (≤ 200 characters); null when none */
       matched: string | null;
     };
+    AgentStepDto: {
+      /**
+       * @description The step id, `s<n>` for the n-th call of the turn (as in the `step` stream events)
+       * @example s1
+       */
+      id: string;
+      /**
+       * @description The tool as the model saw it (`<server>__<tool>` for MCP tools)
+       * @example search_knowledge
+       */
+      tool: string;
+      /** @description The MCP server of an MCP tool, else null */
+      parent_tool: string | null;
+      /** @description The model call (1-based) that asked for the call */
+      model_call: number;
+      /**
+       * @description `refused`: a rule or the loop refused it before it ran
+       * @enum {string}
+       */
+      status: 'completed' | 'failed' | 'refused';
+      /** @description The arguments as the model wrote them (JSON text, at most 2000 characters) */
+      arguments: string;
+      /** @description How long the call took */
+      duration_ms: number;
+      /** @description What it returned in a few words (a top record's title, `3 passage(s)`); empty when it failed */
+      output_title: string;
+      /** @description Why it failed or was refused; empty when it completed */
+      fail_reason: string;
+    };
     V2TraceDto: {
       /**
        * @description The grounded engine; selects this shape (enum property replaced by openapi-typescript)
@@ -2338,6 +2479,10 @@ export interface components {
       narrative: string;
       /** @description Which provider, model and endpoint wrote the reply (absent on traces recorded before it existed) */
       model?: components['schemas']['TraceModelDto'];
+      /** @description Agent mode only: the tool calls the model made, in order */
+      steps?: components['schemas']['AgentStepDto'][];
+      /** @description Agent mode only: the model's loop and why it stopped */
+      agent?: components['schemas']['AgentRunDto'];
     };
     ParticipantDto: {
       /**
@@ -2474,6 +2619,49 @@ export interface components {
        */
       followup_suggestions: string[];
     };
+    McpMessageDto: {
+      /**
+       * @description JSON-RPC version
+       * @enum {string}
+       */
+      jsonrpc: '2.0';
+      /** @description Request id (absent on notifications) */
+      id?: string | number;
+      /**
+       * @description initialize, notifications/initialized, ping, tools/list, tools/call (absent on responses)
+       * @example tools/call
+       */
+      method?: string;
+      /** @description The method's parameters */
+      params?: {
+        [key: string]: unknown;
+      };
+      /** @description A response to a server request: its result */
+      result?: {
+        [key: string]: unknown;
+      };
+      /** @description A response to a server request: its error */
+      error?: {
+        [key: string]: unknown;
+      };
+    };
+    McpResponseDto: {
+      /**
+       * @description JSON-RPC version
+       * @enum {string}
+       */
+      jsonrpc: '2.0';
+      /** @description The request id */
+      id: (string | number) | null;
+      /** @description The result: for tools/call of send_message, `content` (the reply text) and `structuredContent` {thread_id, interaction_id, message} */
+      result?: {
+        [key: string]: unknown;
+      };
+      /** @description A JSON-RPC error {code, message} */
+      error?: {
+        [key: string]: unknown;
+      };
+    };
     StreamThreadEventDto: {
       /**
        * @description The thread the turn belongs to
@@ -2485,6 +2673,39 @@ export interface components {
        * @example 6740a1b2c3d4e5f601234567
        */
       interaction_id: string;
+    };
+    StreamStepDto: {
+      /**
+       * @description The step id, `s<n>` for the n-th tool call of the turn (the trace names it so)
+       * @example s1
+       */
+      id: string;
+      /**
+       * @description The tool as the model called it (`<server>__<tool>` for MCP tools)
+       * @example search_knowledge
+       */
+      tool: string;
+      /**
+       * @description `started`, then one of `completed`, `failed` or `refused` (a rule or the loop refused the call)
+       * @enum {string}
+       */
+      status: 'started' | 'completed' | 'failed' | 'refused';
+      /** @description How long the call took (on its end only) */
+      duration_ms?: number;
+    };
+    StreamStepEventDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The interaction (turn)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /** @description The tool call */
+      step: components['schemas']['StreamStepDto'];
     };
     StreamDeltaEventDto: {
       /**
@@ -2897,6 +3118,8 @@ export interface components {
       rules_evaluations: components['schemas']['V1RuleEvaluationDto'][];
       /** @description Which provider, model and endpoint wrote the reply (absent on traces recorded before it existed) */
       model?: components['schemas']['TraceModelDto'];
+      /** @description Agent mode only: the model's loop and why it stopped */
+      agent?: components['schemas']['AgentRunDto'];
       /**
        * @description The interaction (turn) this trace records
        * @example 6740a1b2c3d4e5f601234567
@@ -2956,6 +3179,10 @@ export interface components {
       narrative: string;
       /** @description Which provider, model and endpoint wrote the reply (absent on traces recorded before it existed) */
       model?: components['schemas']['TraceModelDto'];
+      /** @description Agent mode only: the tool calls the model made, in order */
+      steps?: components['schemas']['AgentStepDto'][];
+      /** @description Agent mode only: the model's loop and why it stopped */
+      agent?: components['schemas']['AgentRunDto'];
       /**
        * @description The interaction (turn) this trace records
        * @example 6740a1b2c3d4e5f601234567
@@ -3498,6 +3725,30 @@ export interface components {
        * @enum {string}
        */
       type: 'thread';
+      /**
+       * @description The id of the client `message` frame this answers
+       * @example req-1
+       */
+      id: string;
+    };
+    SessionStepFrameDto: {
+      /**
+       * @description The thread
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      thread_id: string;
+      /**
+       * @description The interaction (turn)
+       * @example 6740a1b2c3d4e5f601234567
+       */
+      interaction_id: string;
+      /** @description The tool call */
+      step: components['schemas']['StreamStepDto'];
+      /**
+       * @description Frame type: a tool call of agent mode as it starts and ends (docs/agents.md)
+       * @enum {string}
+       */
+      type: 'step';
       /**
        * @description The id of the client `message` frame this answers
        * @example req-1
@@ -8923,6 +9174,418 @@ export interface operations {
       };
     };
   };
+  AgentSecrets_put: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+        /** @description Secret name: a letter, then letters, digits and underscores (case-sensitive); header values name it as {{secret:NAME}} */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PutAgentSecretDto'];
+      };
+    };
+    responses: {
+      /** @description Stored */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  AgentSecrets_delete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+        /** @description Secret name: a letter, then letters, digits and underscores (case-sensitive); header values name it as {{secret:NAME}} */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Secret not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
+  AgentSecrets_list: {
+    parameters: {
+      query?: {
+        /** @description Items per page */
+        'page[size]'?: number;
+        /** @description Opaque cursor: the page after this one (meta.after_cursor) */
+        'page[after]'?: string;
+        /** @description Opaque cursor: the page before this one (meta.before_cursor) */
+        'page[before]'?: string;
+        /** @description Field to sort by */
+        sort_by?: 'name' | 'created_at' | 'updated_at';
+        /** @description Sort direction */
+        sort_order?: 'asc' | 'desc';
+      };
+      header?: never;
+      path: {
+        /** @description Id of an agent of your organization */
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            results: components['schemas']['AgentSecretResponseDto'][];
+            meta: components['schemas']['PageMetaDto'];
+            links: components['schemas']['PageLinksDto'];
+          };
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Nothing the caller may see has this id (`not_found`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "not_found",
+           *         "message": "Agent not found",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
   Messaging_send: {
     parameters: {
       query?: never;
@@ -9786,6 +10449,190 @@ export interface operations {
       };
     };
   };
+  McpServer_post: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The protocol version the client negotiated at initialize */
+        'MCP-Protocol-Version'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['McpMessageDto'];
+      };
+    };
+    responses: {
+      /** @description The JSON-RPC response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['McpResponseDto'];
+        };
+      };
+      /** @description A notification or a response: accepted, no body */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Bad request (`bad_request`): malformed or missing required context */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "bad_request",
+           *         "message": "This session token is not scoped to an agent; request one with agent_id",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Missing or invalid credentials (`unauthorized`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unauthorized",
+           *         "message": "Missing or invalid credentials",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The credential may not do this (`forbidden`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "forbidden",
+           *         "message": "This origin is not allowed for the publishable key",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body exceeds 1 MiB (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "payload_too_large",
+           *         "message": "The request body exceeds 1048576 bytes",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description The body is not application/json (`unsupported_media_type`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "unsupported_media_type",
+           *         "message": "Content-Type text/plain is not supported; send application/json",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Invalid input (`validation_error`); `details[].field` names each field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "validation_error",
+           *         "message": "The request is invalid",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+           *         "details": [
+           *           {
+           *             "field": "name",
+           *             "message": "name must be longer than or equal to 1 characters"
+           *           }
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Rate limit of this credential reached (`rate_limited`, see Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "rate_limited",
+           *         "message": "Rate limit reached; retry after 12 seconds",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+      /** @description Unexpected error (`internal_error`) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": {
+           *         "code": "internal_error",
+           *         "message": "An unexpected error occurred",
+           *         "request_id": "a3f1c2d4-5e6f-4a7b-8c9d-0e1f2a3b4c5d"
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['ErrorEnvelopeDto'];
+        };
+      };
+    };
+  };
   Stream_stream: {
     parameters: {
       query?: never;
@@ -9804,7 +10651,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Server-Sent Events, each with `id: <interaction_id>:<seq>`, in this order: `thread` ([payload](#/components/schemas/StreamThreadEventDto)) → `delta` ([payload](#/components/schemas/StreamDeltaEventDto), repeated) → `card` ([payload](#/components/schemas/StreamCardEventDto), optional, repeated) → `message` ([payload](#/components/schemas/StreamMessageEventDto)) → `suggestions` ([payload](#/components/schemas/StreamSuggestionsEventDto)) → `done` (`{}`). A failure after the first event is an `error` event ([payload](#/components/schemas/StreamErrorEventDto)) and the stream ends. A `: ping` comment line keeps idle streams open. Concatenated deltas equal `message.text`. */
+      /** @description Server-Sent Events, each with `id: <interaction_id>:<seq>`, in this order: `thread` ([payload](#/components/schemas/StreamThreadEventDto)) → `step` ([payload](#/components/schemas/StreamStepEventDto), agent mode only, repeated) → `delta` ([payload](#/components/schemas/StreamDeltaEventDto), repeated) → `card` ([payload](#/components/schemas/StreamCardEventDto), optional, repeated) → `message` ([payload](#/components/schemas/StreamMessageEventDto)) → `suggestions` ([payload](#/components/schemas/StreamSuggestionsEventDto)) → `done` (`{}`). A failure after the first event is an `error` event ([payload](#/components/schemas/StreamErrorEventDto)) and the stream ends. A `: ping` comment line keeps idle streams open. Concatenated deltas equal `message.text`. */
       200: {
         headers: {
           /** @description `true` when this is the stored first response to the same Idempotency-Key, replayed; absent otherwise */

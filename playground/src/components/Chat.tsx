@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Conversations, Target, Turn } from '../conversations';
+import type { Conversations, Step, Target, Turn } from '../conversations';
 import { session } from '../session';
 import { streamTurn, type StreamEvent } from '../stream';
 import type { Card, Message } from '../types';
@@ -61,6 +61,12 @@ export function Chat({ target, conversations, onTurn }: { target: Target; conver
         case 'thread':
           setThreadId(data.thread_id as string);
           break;
+        case 'step': {
+          // One entry per step id: `started`, then its outcome replaces it.
+          const step = data.step as Step;
+          update(reply.key, (turn) => ({ steps: [...(turn.steps ?? []).filter((s) => s.id !== step.id), step] }));
+          break;
+        }
         case 'delta':
           update(reply.key, (turn) => ({ text: turn.text + (data.text as string) }));
           break;
@@ -108,6 +114,19 @@ export function Chat({ target, conversations, onTurn }: { target: Target; conver
         <div class="messages" data-testid="messages" tabIndex={0} role="log" aria-label="Chat transcript">
           {turns.map((turn) => (
             <div key={turn.key} class={`turn ${turn.role}${focus?.key === turn.key ? ' focused' : ''}`} data-testid={`turn-${turn.role}`}>
+              {turn.steps && turn.steps.length > 0 && (
+                <ol class="steps" data-testid="steps">
+                  {turn.steps.map((step) => (
+                    <li key={step.id} class={`step ${step.status}`}>
+                      {step.tool}{' '}
+                      <span class="muted">
+                        {step.status}
+                        {step.duration_ms !== undefined ? ` · ${step.duration_ms} ms` : ''}
+                      </span>
+                    </li>
+                  ))}
+                </ol>
+              )}
               {turn.text && (
                 <ReplyText
                   text={turn.text}

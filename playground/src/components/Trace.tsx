@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
-import type { Trace, TraceModel, V1Trace, V2Trace } from '../types';
+import type { AgentRun, AgentStep, Trace, TraceModel, V1Trace, V2Trace } from '../types';
 import { SafeLink } from './text';
 
 /** The reasoning of one reply: the v1 decisioning steps, or the v2 passages, citations and narrative. */
@@ -12,6 +12,8 @@ export function TraceView({ trace, citation }: { trace: Trace; citation?: number
           <ModelLine model={trace.model} />
         </p>
       )}
+      {trace.agent && <AgentSummary run={trace.agent} />}
+      {trace.runtime === 'v2' && trace.steps && trace.steps.length > 0 && <Steps steps={trace.steps} />}
       {trace.runtime === 'v1' ? <V1 trace={trace} /> : <V2 trace={trace} citation={citation} />}
     </div>
   );
@@ -34,8 +36,43 @@ function Status({ tone, children }: { tone: Tone; children: string }) {
   return <span class={`status ${tone}`}>{children}</span>;
 }
 
+/** Agent mode: the loop's model calls, tokens and why it stopped. */
+function AgentSummary({ run }: { run: AgentRun }) {
+  return (
+    <section data-testid="agent-run">
+      <h5>Agent</h5>
+      <p>
+        <Status tone={run.stop_reason === 'answered' ? 'ok' : 'warn'}>{run.stop_reason.replace('_', ' ')}</Status> {run.provider} ·{' '}
+        {run.model_calls} of {run.max_steps} model calls · {run.tokens_used} tokens <span class="muted">{run.detail}</span>
+      </p>
+    </section>
+  );
+}
+
+/** Agent mode (v2): the tool calls the model made, in order. */
+function Steps({ steps }: { steps: AgentStep[] }) {
+  return (
+    <section>
+      <h5>Steps</h5>
+      <ol class="decisions" data-testid="trace-steps">
+        {steps.map((s) => (
+          <li key={s.id}>
+            <div>
+              <strong>{s.parent_tool ? `${s.parent_tool} · ${s.tool}` : s.tool}</strong>{' '}
+              <Status tone={DECISION_TONE[s.status] ?? 'no'}>{s.status}</Status> <span class="muted">{s.duration_ms} ms</span>
+            </div>
+            <code>{s.arguments}</code>
+            {s.output_title && <div class="reason">{s.output_title}</div>}
+            {s.fail_reason && <div class="reason muted">{s.fail_reason}</div>}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
 /** Completed tools read as good news, a triggered rule as worth a look; skipped and untriggered steps stay neutral. */
-const DECISION_TONE: Record<string, Tone> = { completed: 'ok', triggered: 'warn', no_results: 'no' };
+const DECISION_TONE: Record<string, Tone> = { completed: 'ok', triggered: 'warn', no_results: 'no', refused: 'warn', failed: 'no' };
 
 function V1({ trace }: { trace: V1Trace }) {
   const guard = trace.understanding.guardrails;

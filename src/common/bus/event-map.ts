@@ -55,6 +55,8 @@ export interface ManagementChangeMap {
   'webhook.delete': ManagementChange;
   'webhook.rotate_secret': ManagementChange;
   'webhook.redeliver': ManagementChange;
+  'agent_secret.put': ManagementChange;
+  'agent_secret.delete': ManagementChange;
 }
 
 export type ManagementChangeName = keyof ManagementChangeMap;
@@ -87,6 +89,8 @@ export const MANAGEMENT_CHANGES = Object.keys({
   'webhook.delete': true,
   'webhook.rotate_secret': true,
   'webhook.redeliver': true,
+  'agent_secret.put': true,
+  'agent_secret.delete': true,
 } satisfies Record<ManagementChangeName, true>) as ManagementChangeName[];
 
 /** Token counts of a turn, as reported. */

@@ -27,6 +27,8 @@ export interface OutboundRequest {
   timeoutMs: number;
   /** Bytes of the response body kept; the rest is not read (`truncated: true`) and the connection is dropped. */
   maxResponseBytes: number;
+  /** Cancels the exchange (the caller's deadline or turn ended): a `timeout` failure, the connection dropped. */
+  signal?: AbortSignal;
 }
 
 export interface OutboundResponse {
@@ -83,13 +85,16 @@ export class OutboundHttpClient implements OnApplicationShutdown {
     const headers: Record<string, string | number> = { 'user-agent': USER_AGENT, ...req.headers };
     if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
 
+    if (req.signal?.aborted) return Promise.reject(cancelled());
     return new Promise<OutboundResponse>((resolve, reject) => {
       let settled = false;
       let response: IncomingMessage | undefined;
+      const onAbort = () => finish(cancelled());
       const finish = (error: OutboundRequestError | null, result?: OutboundResponse) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        req.signal?.removeEventListener('abort', onAbort);
         if (error) {
           response?.destroy();
           outgoing?.destroy();
@@ -100,6 +105,7 @@ export class OutboundHttpClient implements OnApplicationShutdown {
         () => finish(new OutboundRequestError('timeout', `No complete response within ${req.timeoutMs} ms`)),
         req.timeoutMs,
       );
+      req.signal?.addEventListener('abort', onAbort, { once: true });
 
       let outgoing: http.ClientRequest | undefined;
       try {
@@ -167,6 +173,8 @@ export class OutboundHttpClient implements OnApplicationShutdown {
     });
   }
 }
+
+const cancelled = () => new OutboundRequestError('timeout', 'The call was cancelled before a complete response');
 
 function toOutboundError(error: Error & { code?: string }): OutboundRequestError {
   if (error instanceof OutboundRequestError) return error;

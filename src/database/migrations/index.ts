@@ -19,6 +19,8 @@ import { WebhookFairness1732242600000 } from './1732242600000-webhook-fairness.j
 import { WebhookSecretsSealed1732242700000 } from './1732242700000-webhook-secrets-sealed.js';
 import { EventLeases1732242800000 } from './1732242800000-event-leases.js';
 import { ThreadItems1732242900000 } from './1732242900000-thread-items.js';
+import { AgentSecrets1732243100000 } from './1732243100000-agent-secrets.js';
+import { McpToolPins1732243110000 } from './1732243110000-mcp-tool-pins.js';
 
 /** Every migration, in order. Passed as classes, not globs (ESM: TypeORM cannot load migration globs). */
 export const migrations = [
@@ -43,4 +45,6 @@ export const migrations = [
   WebhookSecretsSealed1732242700000,
   EventLeases1732242800000,
   ThreadItems1732242900000,
+  AgentSecrets1732243100000,
+  McpToolPins1732243110000,
 ];

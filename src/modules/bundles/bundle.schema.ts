@@ -28,6 +28,34 @@ const CATALOG_TOOL = {
     fields: { type: 'array', minItems: 1, maxItems: 50, items: SHORT_TEXT(100) },
     max_results: { type: 'integer', minimum: 1, maximum: 50 },
     intents: { type: 'array', minItems: 1, maxItems: 50, items: CODE },
+    description: { ...SHORT_TEXT(1000), description: 'Agent mode: what the tool finds, as the model reads it' },
+  },
+};
+
+/** Agent mode: an HTTP tool's arguments, a flat object of scalars (docs/agents.md). */
+const TOOL_INPUT_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'properties'],
+  description: 'Agent mode: the arguments the model passes; one property per URL placeholder or body parameter',
+  properties: {
+    type: { const: 'object' },
+    properties: {
+      type: 'object',
+      maxProperties: 20,
+      propertyNames: { pattern: '^[A-Za-z][A-Za-z0-9_.-]{0,63}$' },
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['type'],
+        properties: {
+          type: { enum: ['string', 'number', 'integer', 'boolean'] },
+          description: SHORT_TEXT(500),
+          enum: { type: 'array', minItems: 1, maxItems: 50, items: { type: ['string', 'number'], maxLength: 200 } },
+        },
+      },
+    },
+    required: { type: 'array', maxItems: 20, items: CODE },
   },
 };
 
@@ -45,6 +73,14 @@ const FIELD_MAP = {
   additionalProperties: JSON_POINTER,
 };
 
+/** Static request headers of a call to the operator's endpoint; `{{secret:NAME}}` in a value is filled at call time. */
+const HEADERS = {
+  type: 'object',
+  maxProperties: 20,
+  propertyNames: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$" },
+  additionalProperties: { type: 'string', maxLength: 1000, pattern: '^[^\\u0000-\\u001f\\u007f]*$' },
+};
+
 const HTTP_TOOL = {
   type: 'object',
   additionalProperties: false,
@@ -59,13 +95,7 @@ const HTTP_TOOL = {
       maxLength: 2048,
       description: 'http(s) URL template; {param} placeholders (path and query only) are filled with computed parameters, percent-encoded',
     },
-    headers: {
-      type: 'object',
-      maxProperties: 20,
-      description: 'Static request headers, e.g. an API key of your endpoint',
-      propertyNames: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$" },
-      additionalProperties: { type: 'string', maxLength: 1000, pattern: '^[^\\u0000-\\u001f\\u007f]*$' },
-    },
+    headers: { ...HEADERS, description: 'Static request headers, e.g. an API key of your endpoint; {{secret:NAME}} is an agent secret' },
     body_params: { type: 'array', minItems: 1, maxItems: 20, items: CODE, description: 'Parameters sent as a JSON object body' },
     timeout_ms: { type: 'integer', minimum: 100, maximum: 10000, default: 5000, description: 'Whole call: connect, send, answer' },
     intents: { type: 'array', minItems: 1, maxItems: 50, items: CODE },
@@ -96,6 +126,32 @@ const HTTP_TOOL = {
       },
     },
     fallback_message: { ...SHORT_TEXT(2000), description: 'The reply when the call fails or times out' },
+    description: { ...SHORT_TEXT(1000), description: 'Agent mode: what the tool does, as the model reads it' },
+    input_schema: TOOL_INPUT_SCHEMA,
+  },
+};
+
+/** Either runtime: an MCP server over Streamable HTTP (docs/mcp.md). */
+const MCP_SERVER = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'url', 'allowed_tools'],
+  properties: {
+    name: {
+      type: 'string',
+      pattern: '^[a-z][a-z0-9_]{0,31}$',
+      description: 'Unique in the bundle; the model sees each tool as <name>__<tool>',
+    },
+    url: { type: 'string', minLength: 1, maxLength: 2048, description: 'The Streamable HTTP endpoint (http or https)' },
+    headers: { ...HEADERS, description: 'Static request headers, e.g. Authorization: Bearer {{secret:NAME}} (an agent secret)' },
+    allowed_tools: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 50,
+      items: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+      description: "The server's tools the model may call; each must exist on the server when the bundle is pushed",
+    },
+    timeout_ms: { type: 'integer', minimum: 100, maximum: 30000, default: 10000, description: 'Each call, connection included' },
   },
 };
 
@@ -125,7 +181,27 @@ export const BUNDLE_SCHEMA = {
         name: { ...SHORT_TEXT(200), description: 'Provider model name; ignored by builtin' },
         temperature: { type: 'number', minimum: 0, maximum: 2 },
         max_output_tokens: { type: 'integer', minimum: 1, maximum: 65536 },
+        mode: {
+          enum: ['compose', 'agent'],
+          default: 'compose',
+          description:
+            '`compose`: the engine decides and the model words the reply; `agent`: the model calls the tools and writes the reply under the engine’s guarantees (docs/agents.md). Agent mode needs provider openai or anthropic',
+        },
+        max_steps: { type: 'integer', minimum: 1, maximum: 20, default: 6, description: 'Agent mode: model calls per turn' },
+        max_turn_tokens: {
+          type: 'integer',
+          minimum: 100,
+          maximum: 2000000,
+          default: 50000,
+          description: 'Agent mode: tokens (input and output of every model call) a turn may use; then the fallback reply',
+        },
       },
+      allOf: [
+        {
+          if: { properties: { mode: { const: 'agent' } }, required: ['mode'] },
+          then: { properties: { provider: { enum: ['openai', 'anthropic'] } } },
+        },
+      ],
     },
     followups: {
       type: 'object',
@@ -256,6 +332,13 @@ export const BUNDLE_SCHEMA = {
           asking_for: { type: 'array', maxItems: 20, items: CODE },
         },
       },
+    },
+    mcp_servers: {
+      type: 'array',
+      maxItems: 10,
+      description:
+        "Either runtime, agent mode: MCP servers whose allowed tools the model may call. The tools' descriptions and input schemas are fetched and pinned when the bundle is pushed (docs/mcp.md)",
+      items: MCP_SERVER,
     },
     embeddings: {
       type: 'object',

@@ -18,6 +18,15 @@ export interface ModelSettings {
   name?: string;
   temperature?: number;
   max_output_tokens?: number;
+  /**
+   * `compose` (default): the engine decides, the model words the reply. `agent`: the model runs a loop of tool calls
+   * and writes the reply under the engine's guarantees (docs/agents.md); needs provider openai or anthropic.
+   */
+  mode?: 'compose' | 'agent';
+  /** Agent mode: model calls per turn, 1..20 (default 6). */
+  max_steps?: number;
+  /** Agent mode: tokens (input + output, every model call) a turn may use before it stops with the fallback reply. */
+  max_turn_tokens?: number;
 }
 
 export interface Followups {
@@ -56,6 +65,8 @@ export interface CatalogSearchTool {
   fields: string[];
   max_results: number;
   intents?: string[];
+  /** What the tool finds, for the model in agent mode (a default is written from the collection and fields). */
+  description?: string;
 }
 
 export type HttpToolMethod = 'GET' | 'POST' | 'PUT' | 'PATCH';
@@ -70,7 +81,7 @@ export interface HttpTool {
   method: HttpToolMethod;
   /** `https://api.example.com/orders/{order_id}`: `{param}` placeholders (path and query only) are percent-encoded. */
   url: string;
-  /** Static request headers (the signature headers are added by the service). */
+  /** Static request headers (the signature headers are added by the service); `{{secret:NAME}}` is filled at call time. */
   headers?: Record<string, string>;
   /** Parameters sent as a JSON object body (POST, PUT, PATCH). */
   body_params?: string[];
@@ -80,6 +91,20 @@ export interface HttpTool {
   response: HttpToolResponse;
   /** The reply when the call fails (error status, timeout, refused address, unusable JSON). */
   fallback_message?: string;
+  /** What the tool does, for the model in agent mode. */
+  description?: string;
+  /**
+   * Agent mode: the arguments the model passes, one flat property per value the call sends (URL placeholders and
+   * body parameters); absent = every value the call sends, typed by the bundle's parameters (else string), required.
+   */
+  input_schema?: HttpToolInputSchema;
+}
+
+/** A flat object of scalar properties: what an HTTP tool call can send (no nesting, so no schema bombs). */
+export interface HttpToolInputSchema {
+  type: 'object';
+  properties: Record<string, { type: 'string' | 'number' | 'integer' | 'boolean'; description?: string; enum?: Array<string | number> }>;
+  required?: string[];
 }
 
 export interface HttpToolResponse {
@@ -94,6 +119,22 @@ export interface HttpToolResponse {
 }
 
 export type BundleTool = CatalogSearchTool | HttpTool;
+
+/**
+ * Either runtime: an MCP server (Streamable HTTP) whose allowed tools the agent-mode model may call as
+ * `<name>__<tool>` (docs/mcp.md). The tools' descriptions and input schemas are fetched and pinned at push.
+ */
+export interface McpServer {
+  /** `^[a-z][a-z0-9_]{0,31}$`, unique in the bundle. */
+  name: string;
+  url: string;
+  /** Static request headers; `{{secret:NAME}}` in a value is the agent's secret NAME, filled at call time. */
+  headers?: Record<string, string>;
+  /** The server's tools the model may call (at least one); every one must exist on the server at push. */
+  allowed_tools: string[];
+  /** Each call, connection included: 100..30000, default 10000. */
+  timeout_ms?: number;
+}
 
 export interface CatalogRecord {
   id: string;
@@ -149,6 +190,8 @@ export interface Bundle {
   tools?: BundleTool[];
   collections?: Record<string, CatalogRecord[]>;
   rules?: Rule[];
+  // Either runtime (agent mode)
+  mcp_servers?: McpServer[];
   // Runtime v2 (grounded engine)
   knowledge?: KnowledgeDocument[];
   knowledge_settings?: KnowledgeSettings;

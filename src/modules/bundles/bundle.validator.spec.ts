@@ -4,7 +4,8 @@ import { SHOPPING_ASSISTANT_TEMPLATE } from './templates/shopping-assistant.temp
 import { TEMPLATES } from './templates/templates.registry.js';
 import { bundleDigest, canonicalJson } from './bundle-digest.js';
 import { compileTenantPattern } from './bundle-pattern.js';
-import { BundleValidator, MAX_BUNDLE_PATTERNS, pointerToField } from './bundle.validator.js';
+import { pointerToField } from './bundle-pointer.js';
+import { BundleValidator, MAX_BUNDLE_PATTERNS } from './bundle.validator.js';
 
 describe('BundleValidator', () => {
   const validator = new BundleValidator();
@@ -159,5 +160,39 @@ describe('bundleDigest', () => {
     expect(bundleDigest({ b: 1, a: 2 })).toBe(bundleDigest({ a: 2, b: 1 }));
     expect(bundleDigest({ a: 1 })).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(bundleDigest({ a: 1 })).not.toBe(bundleDigest({ a: 2 }));
+  });
+});
+
+describe('BundleValidator: mcp_servers', () => {
+  const validator = new BundleValidator();
+  const server = { name: 'orders', url: 'https://mcp.example.com/mcp', allowed_tools: ['lookup_order'] };
+
+  it('accepts servers with secret references in their headers', () => {
+    expect(
+      validator.check({ mcp_servers: [{ ...server, headers: { Authorization: 'Bearer {{secret:TOKEN}}' }, timeout_ms: 500 }] }),
+    ).toEqual([]);
+  });
+
+  it('names each problem: URL policy, reserved and duplicate headers, bad references, names too long or taken twice', () => {
+    const fields = validator
+      .check({
+        mcp_servers: [
+          { ...server, url: 'http://10.0.0.1/mcp', headers: { 'Mcp-Session-Id': 'x', A: '{{secret:bad-name}}', a: 'y' } },
+          { ...server, allowed_tools: ['lookup__order', 't'.repeat(60)] },
+          { ...server, name: 'orders__lookup', allowed_tools: ['order'] },
+        ],
+      })
+      .map((d) => d.field);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        'bundle.mcp_servers[0].url',
+        'bundle.mcp_servers[0].headers["Mcp-Session-Id"]',
+        'bundle.mcp_servers[0].headers.A',
+        'bundle.mcp_servers[0].headers.a',
+        'bundle.mcp_servers[1].allowed_tools[1]',
+        'bundle.mcp_servers[1].name',
+        'bundle.mcp_servers[2].allowed_tools[0]',
+      ]),
+    );
   });
 });

@@ -2,9 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ValidationError, type ErrorDetail } from '../../common/errors/app-error.js';
 import { tenantPatternProblem } from './bundle-pattern.js';
+import { pointerToField } from './bundle-pointer.js';
 import { BUNDLE_SCHEMA } from './bundle.schema.js';
-import type { Bundle, HttpTool } from './bundle.types.js';
+import type { Bundle, HttpTool, McpServer } from './bundle.types.js';
 import { placeholdersOf, RESERVED_TOOL_HEADERS, urlTemplateProblem } from './http-tool-template.js';
+import { mcpToolName, MCP_TOOL_NAME_MAX, RESERVED_MCP_HEADERS } from './mcp-servers.js';
+import { checkOutboundUrl } from '../../common/outbound/outbound-policy.js';
+import { secretReferencesOf } from './secret-references.js';
 
 const MAX_DETAILS = 50;
 
@@ -14,20 +18,6 @@ const MAX_DETAILS = 50;
  * per-array schema limits alone (100 × 100 guardrail patterns, 100 extractors) allowed seconds.
  */
 export const MAX_BUNDLE_PATTERNS = 256;
-
-/** `/rules/1/when/op` → `bundle.rules[1].when.op` (the wire path of the push body). */
-export function pointerToField(pointer: string, root = 'bundle'): string {
-  let field = root;
-  for (const raw of pointer.split('/').slice(1)) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    field += /^\d+$/.test(segment)
-      ? `[${segment}]`
-      : /^[A-Za-z_][A-Za-z0-9_]*$/.test(segment)
-        ? `.${segment}`
-        : `[${JSON.stringify(segment)}]`;
-  }
-  return field;
-}
 
 function detailOf(error: ErrorObject, root: string): ErrorDetail | undefined {
   const at = pointerToField(error.instancePath, root);
@@ -122,9 +112,12 @@ function semanticProblems(bundle: Bundle, root: string): ErrorDetail[] {
   unique(bundle.tools, (t) => t.code, 'tools', 'code');
   unique(bundle.rules, (r) => r.code, 'rules', 'code');
   unique(bundle.knowledge, (k) => k.id, 'knowledge', 'id');
+  unique(bundle.mcp_servers, (m) => m.name, 'mcp_servers', 'name');
   for (const [name, records] of Object.entries(bundle.collections ?? {})) {
     unique(records, (r) => r.id, `collections${pointerToField(`/${name}`, '')}`, 'id');
   }
+
+  if (bundle.model?.mode === 'agent') problems.push(...agentToolNameProblems(bundle, root));
 
   const collections = bundle.collections ?? {};
   const intents = new Set((bundle.intents ?? []).map((x) => x.name));
@@ -145,6 +138,49 @@ function semanticProblems(bundle: Bundle, root: string): ErrorDetail[] {
       }
     });
   });
+  problems.push(...mcpServerProblems(bundle.mcp_servers ?? [], root));
+  return problems;
+}
+
+/** Header names: none the service sets itself, none twice (case-insensitively); values: well-formed secret references. */
+function headerProblems(headers: Record<string, string> | undefined, reserved: ReadonlySet<string>, at: string): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const seen = new Set<string>();
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const lower = name.toLowerCase();
+    const field = `${at}.headers${pointerToField(`/${name}`, '')}`;
+    if (reserved.has(lower)) problems.push({ field, message: 'is set by the service and cannot be configured' });
+    else if (seen.has(lower)) problems.push({ field, message: 'duplicates another header (names are case-insensitive)' });
+    seen.add(lower);
+    const { problem } = secretReferencesOf(value);
+    if (problem) problems.push({ field, message: problem });
+  }
+  return problems;
+}
+
+/**
+ * What the MCP servers' schema cannot say: the URL passes the outbound policy, headers as for HTTP tools, each allowed
+ * tool once, and every `<server>__<tool>` name fits the providers' function-name limit and is unique in the bundle.
+ */
+function mcpServerProblems(servers: McpServer[], root: string): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const names = new Map<string, string>();
+  servers.forEach((server, i) => {
+    const at = `${root}.mcp_servers[${i}]`;
+    const urlProblem = checkOutboundUrl(server.url);
+    if (urlProblem) problems.push({ field: `${at}.url`, message: urlProblem });
+    problems.push(...headerProblems(server.headers, RESERVED_MCP_HEADERS, at));
+    server.allowed_tools.forEach((tool, j) => {
+      const field = `${at}.allowed_tools[${j}]`;
+      const name = mcpToolName(server.name, tool);
+      if (name.length > MCP_TOOL_NAME_MAX) {
+        problems.push({ field, message: `makes the tool name ${name}, over ${MCP_TOOL_NAME_MAX} characters (the model providers' limit)` });
+      } else if (names.has(name)) {
+        problems.push({ field, message: `makes the tool name ${name}, which ${names.get(name)} makes too` });
+      }
+      if (!names.has(name)) names.set(name, field);
+    });
+  });
   return problems;
 }
 
@@ -153,14 +189,7 @@ function httpToolProblems(tool: HttpTool, at: string): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   const urlProblem = urlTemplateProblem(tool.url);
   if (urlProblem) problems.push({ field: `${at}.url`, message: urlProblem });
-  const seen = new Set<string>();
-  for (const name of Object.keys(tool.headers ?? {})) {
-    const lower = name.toLowerCase();
-    const field = `${at}.headers${pointerToField(`/${name}`, '')}`;
-    if (RESERVED_TOOL_HEADERS.has(lower)) problems.push({ field, message: 'is set by the service and cannot be configured' });
-    else if (seen.has(lower)) problems.push({ field, message: 'duplicates another header (names are case-insensitive)' });
-    seen.add(lower);
-  }
+  problems.push(...headerProblems(tool.headers, RESERVED_TOOL_HEADERS, at));
   if (tool.body_params && tool.method === 'GET') {
     problems.push({ field: `${at}.body_params`, message: 'needs a method with a body (POST, PUT or PATCH)' });
   }
@@ -179,5 +208,44 @@ function httpToolProblems(tool: HttpTool, at: string): ErrorDetail[] {
   if (items && !Object.hasOwn(items.fields, items.title_field)) {
     problems.push({ field: `${at}.response.items.title_field`, message: 'names no field of response.items.fields' });
   }
+  if (tool.input_schema) {
+    const declared = new Set(Object.keys(tool.input_schema.properties));
+    for (const name of sent) {
+      if (!declared.has(name)) {
+        problems.push({ field: `${at}.input_schema.properties`, message: `declares no property for {${name}}, which the call sends` });
+      }
+    }
+    for (const name of declared) {
+      if (!sent.has(name)) {
+        problems.push({
+          field: `${at}.input_schema.properties${pointerToField(`/${name}`, '')}`,
+          message: 'is neither a URL placeholder nor a body parameter of the tool',
+        });
+      }
+    }
+    tool.input_schema.required?.forEach((name, j) => {
+      if (!declared.has(name)) problems.push({ field: `${at}.input_schema.required[${j}]`, message: 'names no declared property' });
+    });
+  }
+  return problems;
+}
+
+/** Names the engine gives the model itself (docs/agents.md); MCP tools are `<server>__<tool>`. */
+export const RESERVED_AGENT_TOOL_NAMES = new Set(['search_knowledge', 'handoff_to_human']);
+
+/** In agent mode a tool's code is a function name the providers accept (`^[A-Za-z0-9_-]{1,64}$`) and not one of ours. */
+function agentToolNameProblems(bundle: Bundle, root: string): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  bundle.tools?.forEach((tool, i) => {
+    const field = `${root}.tools[${i}].code`;
+    if (!/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(tool.code)) {
+      problems.push({ field, message: 'is a function name in agent mode: letters, digits, _ and - only' });
+    } else if (RESERVED_AGENT_TOOL_NAMES.has(tool.code) || tool.code.includes('__')) {
+      problems.push({
+        field,
+        message: 'is reserved in agent mode (search_knowledge, handoff_to_human and names with "__" are the engine’s)',
+      });
+    }
+  });
   return problems;
 }

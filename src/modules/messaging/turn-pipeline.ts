@@ -113,7 +113,7 @@ export class TurnPipeline {
     let result: TurnResult;
     if (onEvent) {
       onEvent({ type: 'thread', thread_id: threadId, interaction_id: interactionId, runtime: agent.runtime });
-      result = await this.streamStep(engine, input, onEvent).catch(timer.failed);
+      result = await this.streamStep(engine, input, onEvent, { thread_id: threadId, interaction_id: interactionId }).catch(timer.failed);
     } else {
       result = await engine.run(input).catch(timer.failed);
     }
@@ -133,14 +133,20 @@ export class TurnPipeline {
       history: thread?.history ?? [],
       surface,
       agentId: agent.agentId,
+      revisionId: agent.revisionId,
     };
   }
 
-  /** Engine, streamed: one step today (agent mode: a loop of steps, each announced and recorded as a tool-step item). */
-  private async streamStep(engine: EngineTurn, input: TurnInput, onEvent: (event: TurnStreamEvent) => void): Promise<TurnResult> {
+  /** Engine, streamed: deltas and cards; in agent mode first each tool call's `step` events, with the turn's ids. */
+  private async streamStep(
+    engine: EngineTurn,
+    input: TurnInput,
+    onEvent: (event: TurnStreamEvent) => void,
+    ids: { thread_id: string; interaction_id: string },
+  ): Promise<TurnResult> {
     for await (const event of engine.stream(input)) {
       if (event.type === 'result') return event.result;
-      onEvent(event);
+      onEvent(event.type === 'step' ? { ...ids, ...event } : event);
     }
     throw new Error('The engine stream ended without a result');
   }

@@ -1,4 +1,4 @@
-import type { TurnEvent, TurnSurface } from '../runtime/runtime.types.js';
+import type { StepProgress, TurnEvent, TurnSurface } from '../runtime/runtime.types.js';
 
 /** Who is talking to which agent: the messaging principal, the events webhook's key or a channel. */
 export interface TurnCaller {
@@ -12,7 +12,7 @@ export interface TurnCaller {
  * durability and per-conversation order, on a thread that records its channel).
  */
 export type TurnOrigin =
-  | { kind: 'api'; surface: 'json' | 'sse' | 'ws' }
+  | { kind: 'api'; surface: 'json' | 'sse' | 'ws' | 'mcp' }
   | { kind: 'rerun' }
   | { kind: 'event'; eventId: string; retried: boolean; externalThreadId: string | null }
   | { kind: 'channel'; eventId: string; retried: boolean; channel: string; externalThreadId: string };
@@ -32,11 +32,13 @@ export interface TurnRequest {
 
 /**
  * What a streaming surface is told while the turn runs; the final message comes from the returned outcome. `thread`
- * also says which runtime answers (the WebSocket sends deltas of v1 agents only); the stream events carry no more
- * than the thread and interaction ids.
+ * also says which runtime answers (the WebSocket sends deltas of v1 agents only); agent mode's `step` events carry the
+ * thread and interaction ids (DESIGN.md "Agent mode").
  */
 export type TurnStreamEvent =
-  { type: 'thread'; thread_id: string; interaction_id: string; runtime: 'v1' | 'v2' } | Exclude<TurnEvent, { type: 'result' }>;
+  | { type: 'thread'; thread_id: string; interaction_id: string; runtime: 'v1' | 'v2' }
+  | { type: 'step'; thread_id: string; interaction_id: string; step: StepProgress }
+  | Exclude<TurnEvent, { type: 'result' } | { type: 'step' }>;
 
 /** The transport a turn came by, for metrics and the trace's surface attribute. */
 export function originSurface(origin: TurnOrigin): TurnSurface {

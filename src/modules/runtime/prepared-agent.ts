@@ -1,4 +1,5 @@
 import type { Bundle } from '../bundles/bundle.types.js';
+import type { AgentToolbox } from './agent/agent-tools.js';
 import type { V1Index } from './engines/v1/prepare.js';
 import type { V2Index } from './engines/v2-engine.js';
 
@@ -25,4 +26,6 @@ export interface PreparedAgent {
   identityTokens: number;
   /** Token counts of sources and fixed prompt parts, memoised per revision (builtin usage accounting). */
   tokenMemo: Map<string, number>;
+  /** Agent mode (`model.mode: "agent"`): the bundle's tools offered to the model, built once per revision (MCP tools join per turn). */
+  tools?: AgentToolbox;
 }

@@ -15,13 +15,16 @@ import type { ChatMessage, CompletionRequest, LlmProvider } from './providers/ll
 import { OpenAIProvider } from './providers/openai.provider.js';
 import { EngineInputError } from './runtime.errors.js';
 import type { PreparedAgent, Revision } from './prepared-agent.js';
-import type { EngineTurn, PinnedTurnInput, TokenUsage, TurnEvent, TurnInput, TurnResult } from './runtime.types.js';
+import type { EngineTurn, PinnedTurnInput, StepProgress, TokenUsage, TurnEvent, TurnInput, TurnResult } from './runtime.types.js';
 import { contentTerms, tokenPieces } from './text/terms.js';
 import { countTextTokens } from './text/token-counter.js';
 import { tracingEnabled, withSpan, withStreamSpan } from '../../telemetry/tracing.js';
 import { embeddableRevision, PassageEmbeddingsService } from './embeddings/passage-embeddings.service.js';
 import type { DenseRanking } from './knowledge/dense-index.js';
 import type { TraceModel, V2Trace } from './trace.types.js';
+import { runAgentTurn, type AgentLoopDeps } from './agent/agent-loop.js';
+import { prepareAgentTools, withMcpTools } from './agent/agent-tools.js';
+import { McpToolboxes, type McpTools } from './agent/mcp-tools.js';
 
 /** The wording of a turn: its text, who wrote it, the usage the provider reported (if any), the model request. */
 interface Reply {
@@ -57,13 +60,14 @@ const PREPARED_CACHE_SIZE = 256;
 export class RuntimeService {
   private readonly prepared = new LRUCache<string, PreparedAgent>({ max: PREPARED_CACHE_SIZE });
   private readonly providers: { openai: LlmProvider; anthropic: LlmProvider };
-
   constructor(
-    config: AppConfig,
+    private readonly config: AppConfig,
     /** Dense retrieval for bundles that name an embeddings model (absent in engine-only unit tests). */
     @Optional() private readonly embeddings?: PassageEmbeddingsService,
     /** HTTP tool calls (absent in engine-only unit tests: such tools then answer their fallback). */
     @Optional() private readonly httpTools?: HttpToolsService,
+    /** Agent mode's MCP tools (the MCP module binds it; absent: no MCP tools are offered). */
+    @Optional() private readonly mcp?: McpToolboxes,
   ) {
     this.providers = {
       openai: new OpenAIProvider(config.providers.openai, config.providers.timeoutMs),
@@ -88,6 +92,10 @@ export class RuntimeService {
       tokenMemo: new Map(),
       ...(revision.runtime === 'v2' ? { v2: prepareV2(bundle) } : { v1: prepareV1(bundle) }),
     };
+    // Agent mode: the tools' names, descriptions and schemas, once per revision.
+    if (bundle.model?.mode === 'agent' && agent.provider !== 'builtin') {
+      agent.tools = prepareAgentTools(bundle, agent.v1, agent.v2);
+    }
     this.prepared.set(key, agent);
     return agent;
   }
@@ -110,6 +118,7 @@ export class RuntimeService {
    */
   begin(agent: PreparedAgent, runtimeVersion?: string): EngineTurn {
     const v2Build = agent.runtime === 'v2' ? pinnedV2Build(runtimeVersion) : null;
+    if (agent.tools) return this.beginAgent(agent, v2Build ?? V1_BUILD);
     return {
       runtime: agent.runtime,
       build: v2Build ?? V1_BUILD,
@@ -119,6 +128,33 @@ export class RuntimeService {
       stream: (input) =>
         withStreamSpan('turn', () => this.streamTurn(agent, v2Build, input), tracingEnabled() ? turnAttributes(agent, input) : undefined),
     };
+  }
+
+  /** Agent mode (docs/agents.md): the model runs the loop; step events come before the reply's deltas and cards. */
+  private beginAgent(agent: PreparedAgent, build: string): EngineTurn {
+    const http = this.httpTools;
+    const provider = agent.provider === 'anthropic' ? this.providers.anthropic : this.providers.openai;
+    const deps = async (input: TurnInput): Promise<AgentLoopDeps> => ({
+      provider,
+      tools: withMcpTools(agent.tools!, await this.mcpTools(agent, input)),
+      io: { http: http ? (agentId, tool, request) => http.call(agentId, tool, request) : undefined },
+      turnTimeoutMs: this.config.agent.turnTimeoutMs,
+    });
+    const attributes = (input: TurnInput) => (tracingEnabled() ? turnAttributes(agent, input) : undefined);
+    return {
+      runtime: agent.runtime,
+      build,
+      welcomeMessage: this.welcome(agent).welcome_message,
+      run: (input) =>
+        withSpan('turn', async () => runAgentTurn(agent, build, input, await deps(input), { stream: false }), attributes(input)),
+      stream: (input) => withStreamSpan('turn', () => streamAgentTurn(agent, build, input, deps(input)), attributes(input)),
+    };
+  }
+
+  /** The revision's pinned MCP tools, when its bundle names MCP servers and the turn says which revision answers. */
+  private async mcpTools(agent: PreparedAgent, input: TurnInput): Promise<McpTools | undefined> {
+    if (!this.mcp || !input.agentId || !input.revisionId || !Object.hasOwn(agent.bundle, 'mcp_servers')) return undefined;
+    return this.mcp.toolbox({ agentId: input.agentId, revisionId: input.revisionId, bundle: agent.bundle });
   }
 
   /** Begins and answers in one call (the pin travels with the input); a bad pin is a rejection, not a throw. */
@@ -336,6 +372,52 @@ export class RuntimeService {
     inputTokens += countTextTokens(input.text);
     return { input_tokens: inputTokens, output_tokens: countTextTokens(text), cache_read_tokens: 0, reasoning_tokens: 0 };
   }
+}
+
+/**
+ * An agent turn as stream events: each tool call's `step` events as they happen, then the checked reply in
+ * token-sized deltas (the reply is streamed once the engine's checks have passed it), its cards, the result.
+ */
+async function* streamAgentTurn(
+  agent: PreparedAgent,
+  build: string,
+  input: TurnInput,
+  deps: Promise<AgentLoopDeps>,
+): AsyncIterable<TurnEvent> {
+  // The loop reports steps from concurrent calls; they queue here until the generator's reader takes them.
+  const state: { steps: StepProgress[]; wake?: () => void; outcome?: { result: TurnResult } | { error: unknown } } = { steps: [] };
+  void runAgentTurn(agent, build, input, await deps, {
+    stream: true,
+    onStep: (step) => {
+      state.steps.push(step);
+      state.wake?.();
+    },
+  })
+    .then(
+      (result) => {
+        state.outcome = { result };
+      },
+      (error: unknown) => {
+        state.outcome = { error };
+      },
+    )
+    .finally(() => state.wake?.());
+  for (;;) {
+    const step = state.steps.shift();
+    if (step) {
+      yield { type: 'step', step };
+      continue;
+    }
+    if (state.outcome) break;
+    await new Promise<void>((resolve) => (state.wake = resolve));
+    state.wake = undefined;
+  }
+  const outcome = state.outcome!; // the loop above ends only once it is set
+  if ('error' in outcome) throw outcome.error;
+  const { result } = outcome;
+  for (const piece of tokenPieces(result.text)) yield { type: 'delta', text: piece };
+  for (const card of result.cards) yield { type: 'card', card };
+  yield { type: 'result', result };
 }
 
 /** The v2 build a `runtime_version` pin names (the latest when absent); 422 `runtime_version` when none does. */

@@ -11,8 +11,10 @@ export interface TurnInput {
   history: Array<{ role: 'user' | 'agent'; text: string }>;
   /** The transport the turn came by (a trace attribute); absent when the caller does not say. */
   surface?: TurnSurface;
-  /** The agent answering: signs its HTTP tool calls (docs/http-tools.md); absent = unsigned. */
+  /** The agent answering: signs its HTTP tool calls (docs/http-tools.md) and fills their secrets; absent = unsigned. */
   agentId?: string;
+  /** The revision answering: whose MCP tools were pinned at push (docs/mcp.md); absent = no MCP tools. */
+  revisionId?: string;
 }
 
 /** A turn with its build pin, for the one-call `RuntimeService.run`/`stream` (a turn that began has its build). */
@@ -22,7 +24,7 @@ export interface PinnedTurnInput extends TurnInput {
 }
 
 /** The transports a turn can come by (a metrics label and a trace attribute). */
-export type TurnSurface = 'json' | 'sse' | 'ws' | 'events' | 'channels';
+export type TurnSurface = 'json' | 'sse' | 'ws' | 'events' | 'channels' | 'mcp';
 
 export interface CardDto {
   rendered_jsx: string;
@@ -65,7 +67,21 @@ export interface TurnResult {
   runtimeBuild: string;
 }
 
-export type TurnEvent = { type: 'delta'; text: string } | { type: 'card'; card: CardDto } | { type: 'result'; result: TurnResult };
+/** Agent mode: a tool call as it starts and ends (`step` stream events, docs/agents.md). */
+export interface StepProgress {
+  /** `s<n>`: the n-th call of the turn (the trace's `track_id` / `steps[].id`). */
+  id: string;
+  tool: string;
+  status: 'started' | 'completed' | 'failed' | 'refused';
+  /** When it ended. */
+  duration_ms?: number;
+}
+
+export type TurnEvent =
+  | { type: 'step'; step: StepProgress }
+  | { type: 'delta'; text: string }
+  | { type: 'card'; card: CardDto }
+  | { type: 'result'; result: TurnResult };
 
 /** One turn's engine, from `RuntimeService.begin`: the revision and the build that answers, resolved once. */
 export interface EngineTurn {

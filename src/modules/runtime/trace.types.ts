@@ -24,10 +24,11 @@ export type V1Decision = {
   type: 'tool_call' | 'rule';
   /** Tool code (tool calls); empty for rules. */
   tool: string;
-  parent_tool: string;
-  /** `t<n>` for the n-th tool, `r<n>` for the n-th rule. */
+  /** Agent mode: the MCP server of an MCP tool, else null; compose mode: empty. */
+  parent_tool: string | null;
+  /** `t<n>` for the n-th tool, `r<n>` for the n-th rule; agent mode: the step id (`s<n>`). */
   track_id: string;
-  status: 'completed' | 'no_results' | 'skipped' | 'failed' | 'triggered' | 'not_triggered';
+  status: 'completed' | 'no_results' | 'skipped' | 'failed' | 'refused' | 'triggered' | 'not_triggered';
   check_status: 'passed' | 'failed' | 'not_applicable';
   trigger: V1DecisionTrigger;
   trigger_type: V1TriggerType;
@@ -96,6 +97,40 @@ export type V1Trace = {
   computed_parameters: V1ComputedParameter[];
   response: V1Response;
   rules_evaluations: V1RuleEvaluation[];
+  /** Agent mode only: how the model's loop ran and why it stopped. */
+  agent?: AgentRun;
+};
+
+/** Agent mode (docs/agents.md): one tool call the model asked for, as it ran (or was refused). */
+export type AgentStep = {
+  /** `s<n>`, the n-th call of the turn; the same id as the `step` stream event's. */
+  id: string;
+  /** The tool's name as the model saw it (`<server>__<tool>` for MCP tools). */
+  tool: string;
+  /** The MCP server of an MCP tool, else null. */
+  parent_tool: string | null;
+  /** The model call (1-based) that asked for it. */
+  model_call: number;
+  status: 'completed' | 'failed' | 'refused';
+  /** The arguments as the model wrote them (JSON text, at most 2000 characters). */
+  arguments: string;
+  duration_ms: number;
+  /** What it returned, in a few words (a top record's title, `3 passage(s)`), empty when it failed. */
+  output_title: string;
+  /** Why it failed or was refused; empty when it completed. */
+  fail_reason: string;
+};
+
+/** Agent mode: the loop's budget, what it used, and why it stopped. */
+export type AgentRun = {
+  provider: string;
+  max_steps: number;
+  model_calls: number;
+  max_turn_tokens: number;
+  tokens_used: number;
+  /** `answered`, or why the fallback reply was given (`max_steps`, `token_budget`, `turn_deadline`), or `guardrail`. */
+  stop_reason: 'answered' | 'max_steps' | 'token_budget' | 'turn_deadline' | 'guardrail';
+  detail: string;
 };
 
 export type V2IntentScore = { name: string; score: number };
@@ -157,6 +192,10 @@ export type V2Trace = {
   /** Null when the builtin writer worded the reply. */
   model_decline: V2ModelDecline | null;
   narrative: string;
+  /** Agent mode only: the tool calls the model made, in order. */
+  steps?: AgentStep[];
+  /** Agent mode only: how the model's loop ran and why it stopped. */
+  agent?: AgentRun;
 };
 
 /**

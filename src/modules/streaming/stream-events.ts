@@ -3,15 +3,16 @@ import { ErrorCode } from '../../common/errors/error-code.js';
 import { errorEnvelope, type ErrorEnvelope } from '../../common/errors/error-envelope.js';
 import type { SendMessageResponseDto } from '../messaging/dto/message-response.dto.js';
 import type { TurnStreamEvent } from '../messaging/turn.types.js';
-import type { CardDto } from '../runtime/runtime.types.js';
+import type { CardDto, StepProgress } from '../runtime/runtime.types.js';
 
 /**
- * The events of one streamed turn (docs/streaming.md), in order: `thread` → `delta`* → `card`* → `message` →
- * `suggestions` → `done`; or `error` (then nothing) once the stream has begun. WebSocket frames carry the same
+ * The events of one streamed turn (docs/streaming.md), in order: `thread` → `step`* (agent mode, docs/agents.md) →
+ * `delta`* → `card`* → `message` → `suggestions` → `done`; or `error` (then nothing) once the stream has begun. WebSocket frames carry the same
  * payloads with `type` and the client's request `id` at the top level.
  */
 export type StreamEvent =
   | { event: 'thread'; data: { thread_id: string; interaction_id: string } }
+  | { event: 'step'; data: { thread_id: string; interaction_id: string; step: StepProgress } }
   | { event: 'delta'; data: { text: string } }
   | { event: 'card'; data: { card: CardDto } }
   | { event: 'message'; data: SendMessageResponseDto }
@@ -50,6 +51,8 @@ export function toStreamEvent(event: TurnStreamEvent): StreamEvent {
   switch (event.type) {
     case 'thread':
       return { event: 'thread', data: { thread_id: event.thread_id, interaction_id: event.interaction_id } };
+    case 'step':
+      return { event: 'step', data: { thread_id: event.thread_id, interaction_id: event.interaction_id, step: event.step } };
     case 'delta':
       return { event: 'delta', data: { text: event.text } };
     case 'card':

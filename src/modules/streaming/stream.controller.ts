@@ -15,6 +15,7 @@ import {
   StreamDeltaEventDto,
   StreamErrorEventDto,
   StreamMessageEventDto,
+  StreamStepEventDto,
   StreamSuggestionsEventDto,
   StreamThreadEventDto,
 } from './dto/stream-event.dto.js';
@@ -29,7 +30,8 @@ const validation = createValidationPipe();
 
 const EVENTS_DESCRIPTION = [
   'Server-Sent Events, each with `id: <interaction_id>:<seq>`, in this order:',
-  `\`thread\` ([payload](${getSchemaPath(StreamThreadEventDto)})) → \`delta\` ([payload](${getSchemaPath(StreamDeltaEventDto)}), repeated) →`,
+  `\`thread\` ([payload](${getSchemaPath(StreamThreadEventDto)})) → \`step\` ([payload](${getSchemaPath(StreamStepEventDto)}), agent mode only, repeated) →`,
+  `\`delta\` ([payload](${getSchemaPath(StreamDeltaEventDto)}), repeated) →`,
   `\`card\` ([payload](${getSchemaPath(StreamCardEventDto)}), optional, repeated) → \`message\` ([payload](${getSchemaPath(StreamMessageEventDto)})) →`,
   `\`suggestions\` ([payload](${getSchemaPath(StreamSuggestionsEventDto)})) → \`done\` (\`{}\`).`,
   `A failure after the first event is an \`error\` event ([payload](${getSchemaPath(StreamErrorEventDto)})) and the stream ends.`,
@@ -41,6 +43,7 @@ const SSE_MEDIA_TYPE = {
   schema: { type: 'string', description: EVENTS_DESCRIPTION },
   'x-sse-events': {
     thread: { $ref: getSchemaPath(StreamThreadEventDto) },
+    step: { $ref: getSchemaPath(StreamStepEventDto) },
     delta: { $ref: getSchemaPath(StreamDeltaEventDto) },
     card: { $ref: getSchemaPath(StreamCardEventDto) },
     message: { $ref: getSchemaPath(StreamMessageEventDto) },

@@ -77,12 +77,12 @@ export class VersionsRepository {
   }
 
   /** The bundle of a version's current revision (a clone's source). */
-  async currentBundle(agentId: string, versionId: string): Promise<Bundle | undefined> {
-    const row = await this.sql.one<{ bundle: Bundle }>(
-      `SELECT r.bundle FROM agent_versions v JOIN agent_revisions r ON r.id = v.current_revision_id WHERE v.id = $1 AND v.agent_id = $2`,
+  /** The current revision (its id and bundle) of one of the agent's versions. */
+  currentRevisionOf(agentId: string, versionId: string): Promise<{ id: string; bundle: Bundle } | undefined> {
+    return this.sql.one<{ id: string; bundle: Bundle }>(
+      `SELECT r.id, r.bundle FROM agent_versions v JOIN agent_revisions r ON r.id = v.current_revision_id WHERE v.id = $1 AND v.agent_id = $2`,
       [versionId.toLowerCase(), agentId],
     );
-    return row?.bundle;
   }
 
   /** Agent delete: hard-deletes the versions and, by cascade, revisions. */

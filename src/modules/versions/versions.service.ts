@@ -26,6 +26,20 @@ import { VersionErrorCode } from './versions.errors.js';
 import { toVersionResponse } from './version-item.js';
 import { VersionsRepository } from './versions.repository.js';
 import { TrafficRepository } from './traffic.repository.js';
+import { McpService } from '../runtime/mcp/mcp.service.js';
+import type { PinnedMcpTool } from '../runtime/mcp/mcp-pinning.js';
+import { AgentSecretsStore } from '../agent-secrets/agent-secrets.store.js';
+import { secretReferenceSites } from '../bundles/secret-references.js';
+import { canonicalJson } from '../bundles/bundle-digest.js';
+
+/**
+ * Where a new revision's MCP tool pins come from: a push lists the servers afresh (`fresh`); a revision made from
+ * another with the same servers (rename, knowledge upload, clone) pins what that one pinned (`source`).
+ */
+interface PinSource {
+  fresh: PinnedMcpTool[] | null;
+  source: { id: string; bundle: Bundle } | null;
+}
 
 const tagOf = (number: number, revision: number) => `v${number}.${revision}`;
 
@@ -45,12 +59,14 @@ export class VersionsService {
     private readonly bus: EventBus,
     private readonly config: AppConfig,
     private readonly traffic: TrafficRepository,
+    private readonly mcp: McpService,
+    private readonly secrets: AgentSecretsStore,
   ) {}
 
   async create(who: Principal, agentId: string, dto: CreateVersionDto): Promise<VersionResponseDto> {
     const versionId = await this.unitOfWork.run(async () => {
       const agent = await this.lockAgent(who, agentId);
-      const bundle = await this.startingBundle(agent, dto);
+      const { bundle, source } = await this.startingBundle(agent, dto);
       const version = await this.versions.saveVersion({
         id: newId(),
         organizationId: agent.organizationId,
@@ -62,7 +78,7 @@ export class VersionsService {
         notes: dto.notes ?? null,
         currentRevisionId: null,
       });
-      const revision = await this.insertRevision(version, 0, bundle, null);
+      const revision = await this.insertRevision(version, 0, bundle, null, { fresh: null, source });
       await this.versions.updateVersion(version.id, { currentRevisionId: revision.id });
       await this.bus.publish('version.create', {
         actor: who,
@@ -179,11 +195,19 @@ export class VersionsService {
     return this.item(agentId.toLowerCase(), versionId);
   }
 
-  /** Commits a new revision `vN.R`; a bundle identical to the current revision commits nothing. */
+  /**
+   * Commits a new revision `vN.R`; a bundle identical to the current revision commits nothing. Header values may name
+   * only secrets the agent has (422 naming the header); the MCP servers' allowed tools are listed now and pinned in the
+   * revision (422 naming the server or tool that cannot be): outside the transaction, which holds no lock meanwhile.
+   */
   async push(who: Principal, agentId: string, versionId: string, dto: PushBundleDto): Promise<PushResponseDto> {
     const agent = await this.visibleAgent(who, agentId);
     const bundle = this.validator.assertValid(dto.bundle);
-    return this.commitIfChanged(who, agent, versionId, () => bundle, dto.message ?? null);
+    await this.assertSecretsExist(agent.id, bundle);
+    // A version that does not exist is 404 before any server is contacted.
+    if (bundle.mcp_servers?.length) await this.findVersion(agent.id, versionId);
+    const pins = await this.mcp.discover(agent.id, bundle);
+    return this.commitIfChanged(who, agent, versionId, () => bundle, dto.message ?? null, pins);
   }
 
   /**
@@ -214,6 +238,7 @@ export class VersionsService {
     versionId: string,
     next: (current: Bundle) => Bundle,
     message: string | null,
+    pins: PinnedMcpTool[] | null = null,
   ): Promise<PushResponseDto> {
     const revision = await this.unitOfWork.run(async () => {
       const version = await this.findVersion(agent.id, versionId, true);
@@ -223,7 +248,8 @@ export class VersionsService {
       const current = await this.currentRevision(version);
       const bundle = next(current.bundle);
       const digest = bundleDigest(bundle);
-      const committed = current.digest === digest ? current : await this.commitRevision(version, bundle, message);
+      const committed =
+        current.digest === digest ? current : await this.commitRevision(version, bundle, message, { fresh: pins, source: current });
       // Digests and tags only: a bundle may hold provider keys and tool credentials.
       await this.bus.publish('version.push', {
         actor: who,
@@ -291,13 +317,16 @@ export class VersionsService {
     let change: LiveRevisionChange | null = null;
     const renamedLive: Bundle = { ...live.bundle, name };
     if (bundleDigest(renamedLive) !== live.digest) {
-      change = await this.moveLivePointer(agent, version.id, await this.commitRevision(version, renamedLive, message), 'rename');
+      const renamed = await this.commitRevision(version, renamedLive, message, { fresh: null, source: live });
+      change = await this.moveLivePointer(agent, version.id, renamed, 'rename');
     }
     if (version.currentRevisionId !== live.id) {
       const current = await this.currentRevision(version);
       const renamedCurrent: Bundle = { ...current.bundle, name };
       // Re-committed even when its name is already right, if the live rename took its place as the newest revision.
-      if (change || bundleDigest(renamedCurrent) !== current.digest) await this.commitRevision(version, renamedCurrent, message);
+      if (change || bundleDigest(renamedCurrent) !== current.digest) {
+        await this.commitRevision(version, renamedCurrent, message, { fresh: null, source: current });
+      }
     }
     return change;
   }
@@ -332,19 +361,26 @@ export class VersionsService {
     return revision;
   }
 
-  private async commitRevision(version: AgentVersionEntity, bundle: Bundle, message: string | null): Promise<AgentRevisionEntity> {
-    const revision = await this.insertRevision(version, await this.versions.nextRevisionNumber(version.id), bundle, message);
+  private async commitRevision(
+    version: AgentVersionEntity,
+    bundle: Bundle,
+    message: string | null,
+    pins: PinSource,
+  ): Promise<AgentRevisionEntity> {
+    const revision = await this.insertRevision(version, await this.versions.nextRevisionNumber(version.id), bundle, message, pins);
     await this.versions.updateVersion(version.id, { currentRevisionId: revision.id });
     return revision;
   }
 
+  /** A new revision row, with its MCP tool pins when its bundle names servers (docs/mcp.md, "Pinning"). */
   private async insertRevision(
     version: AgentVersionEntity,
     revisionNumber: number,
     bundle: Bundle,
     message: string | null,
+    pins: PinSource,
   ): Promise<AgentRevisionEntity> {
-    return this.versions.insertRevision({
+    const revision = await this.versions.insertRevision({
       id: newId(),
       organizationId: version.organizationId,
       agentId: version.agentId,
@@ -356,6 +392,31 @@ export class VersionsService {
       message,
       createdAt: new Date(),
     });
+    if (bundle.mcp_servers?.length) {
+      if (pins.fresh) await this.mcp.savePins(revision.id, revision.agentId, pins.fresh);
+      else if (pins.source && canonicalJson(pins.source.bundle.mcp_servers) === canonicalJson(bundle.mcp_servers)) {
+        await this.mcp.copyPins(pins.source.id, revision.id);
+      } else throw new Error(`Revision ${revision.versionTag} names MCP servers that were neither listed nor pinned before`);
+    }
+    return revision;
+  }
+
+  /** 422 naming each header value that names a secret the agent does not have. */
+  private async assertSecretsExist(agentId: string, bundle: Bundle): Promise<void> {
+    const sites = secretReferenceSites(bundle);
+    const missing = new Set(await this.secrets.missing(agentId, [...new Set(sites.flatMap((site) => site.names))]));
+    if (missing.size === 0) return;
+    throw new ValidationError(
+      sites.flatMap((site) =>
+        site.names
+          .filter((name) => missing.has(name))
+          .map((name) => ({
+            field: site.field,
+            message: `names the secret ${name}, which this agent does not have (PUT /management/v1/agents/{agentId}/secrets/${name})`,
+          })),
+      ),
+      'The bundle names agent secrets that are not set',
+    );
   }
 
   private async moveLivePointer(
@@ -378,20 +439,21 @@ export class VersionsService {
     };
   }
 
-  private async startingBundle(agent: AgentEntity, dto: CreateVersionDto): Promise<Bundle> {
+  /** The new version's first bundle, and the revision it copies (a clone: its MCP tool pins come along). */
+  private async startingBundle(agent: AgentEntity, dto: CreateVersionDto): Promise<{ bundle: Bundle; source: PinSource['source'] }> {
     switch (dto.source) {
       case 'empty':
-        return { schema_version: 1, name: agent.name };
+        return { bundle: { schema_version: 1, name: agent.name }, source: null };
       case 'template': {
         const bundle = this.bundles.templateBundle(dto.template!);
         if (!bundle) throw ValidationError.field('template', `template must be an id from GET /management/v1/templates`);
-        return this.validator.assertValid({ ...bundle, name: agent.name });
+        return { bundle: this.validator.assertValid({ ...bundle, name: agent.name }), source: null };
       }
       case 'clone': {
-        const source = await this.versions.currentBundle(agent.id, dto.from_version_id!);
+        const source = await this.versions.currentRevisionOf(agent.id, dto.from_version_id!);
         if (!source) throw ValidationError.field('from_version_id', 'from_version_id must name a version of this agent');
         // Stored before a rule tightened (e.g. patterns now run on RE2): a new version starts only from a valid bundle.
-        return this.validator.assertValid(source);
+        return { bundle: this.validator.assertValid(source.bundle), source };
       }
     }
   }

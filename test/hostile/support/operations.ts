@@ -19,6 +19,8 @@ export interface Schema {
   properties?: Record<string, Schema>;
   required?: string[];
   additionalProperties?: boolean | Schema;
+  /** A value of one of these (a JSON-RPC id: string or integer): no single wrong type. */
+  oneOf?: Schema[];
 }
 
 export interface Parameter {
@@ -208,6 +210,10 @@ function validBody(op: Operation, tenant: Tenant): ValidBody {
     }),
     'POST /management/v1/projects/{projectId}/webhooks/{webhookId}/rotate-secret': () => ({ json: { overlap_seconds: 60 } }),
     'PATCH /management/v1/projects/{projectId}': () => ({ json: { name: 'Walked project', thread_retention_days: 3650 } }),
+    'PUT /management/v1/agents/{agentId}/secrets/{name}': () => ({ json: { value: 'walk-secret-value' } }),
+    'POST /mcp': () => ({
+      json: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'send_message', arguments: { text: 'show me jackets' } } },
+    }),
   };
   const body = bodies[op.key];
   if (op.bodyTypes.length > 0 && !body) throw new Error(`no valid body for ${op.key}: add one`);
@@ -370,7 +376,7 @@ function fieldMutations(
     array: ['x', {}],
     object: ['x', 5, []],
   };
-  for (const value of wrong[schema.type ?? 'object'] ?? []) {
+  for (const value of schema.oneOf ? [] : (wrong[schema.type ?? 'object'] ?? [])) {
     out.push({ kind: 'wrong type', name: `${name}=${JSON.stringify(value)}`, value, expect: reject });
   }
   if (schema.type === 'array' && schema.items?.type === 'string') {
@@ -425,13 +431,16 @@ export function mutationsOf(op: Operation): Mutation[] {
   const any: Expectation = { oauth };
 
   for (const param of op.parameters.filter((p) => p.in === 'path')) {
+    // A name, not an id (an agent secret's): a value its own pattern accepts names a resource a PUT may have created.
+    const pattern = param.schema.pattern;
+    const isName = pattern !== undefined && !pattern.includes('{24}');
     for (const [name, value] of PATH_VALUES) {
+      const raw = value === '' ? hex24() : value;
       mutations.push({
         kind: 'path id',
         name: `${param.name}: ${name}`,
-        expect: reject,
+        expect: isName && new RegExp(pattern).test(raw) ? any : reject,
         build: (parts) => {
-          const raw = value === '' ? hex24() : value;
           const path = op.path.replace(/\{(\w+)\}/g, (_, n: string) => (n === param.name ? raw : encodeURIComponent(parts.ids[n]!)));
           return toRaw(parts, { path });
         },

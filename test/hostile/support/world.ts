@@ -63,6 +63,9 @@ export interface Tenant {
   auditEventId: string;
   webhookId: string;
   webhookDeliveryId: string;
+  /** An agent secret of the tenant's agent, and its value (which no answer may ever show, to anyone). */
+  secretName: string;
+  secretValue: string;
   bearer: Record<string, string>;
   agentKeyHeaders: Record<string, string>;
 }
@@ -157,6 +160,12 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     201,
     'channel thread',
   ).body;
+  const secretValue = `${canary}-secret-value`;
+  ok(
+    await t.http.request('PUT', `/management/v1/agents/${agent.id}/secrets/WALK_TOKEN`, { body: { value: secretValue }, headers: h }),
+    204,
+    'agent secret',
+  );
   const templates = ok(await t.http.get('/management/v1/templates', h), 200, 'templates').body;
   const webhookDeliveries = ok(
     await t.http.get(`/management/v1/projects/${project.id}/webhooks/${webhook.id}/deliveries`, h),
@@ -188,6 +197,8 @@ export async function seedTenant(t: TestApp, label: string): Promise<Tenant> {
     auditEventId,
     webhookId: webhook.id,
     webhookDeliveryId: webhookDeliveries.results[0].id,
+    secretName: 'WALK_TOKEN',
+    secretValue,
     bearer,
     agentKeyHeaders,
   };
@@ -218,6 +229,7 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
     keyId: path.includes('publishable-keys') ? tenant.publishableKeyId : tenant.agentApiKeyId,
     webhookId: tenant.webhookId,
     deliveryId: tenant.webhookDeliveryId,
+    name: tenant.secretName,
   };
   if (/\/versions\/\{versionId\}(\/push|\/knowledge(\/\{documentId\})?)?$/.test(path) && method !== 'GET') {
     ids.versionId = tenant.draftVersionId;
@@ -283,6 +295,13 @@ export async function pathIds(t: TestApp, tenant: Tenant, method: string, path: 
       200,
       'fresh thread',
     ).body.thread_id;
+  } else if (path.endsWith('/secrets/{name}')) {
+    ids.name = `DOOMED_${randomBytes(4).toString('hex').toUpperCase()}`;
+    expectStatus(
+      await t.http.request('PUT', `/management/v1/agents/${tenant.agentId}/secrets/${ids.name}`, { body: { value: 'doomed' }, headers: h }),
+      204,
+      'fresh secret',
+    );
   } else if (path.endsWith('/senders/{senderId}')) {
     ids.senderId = expectStatus(
       await t.http.post('/management/v1/senders', { channel: 'sms', phone_number: randomPhone() }, h),

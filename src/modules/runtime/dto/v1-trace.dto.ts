@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { AgentRunDto } from './agent-trace.dto.js';
 import { TraceModelDto } from './trace-model.dto.js';
 import type {
   ParamScope,
@@ -100,11 +101,18 @@ export class V1HttpCallDto implements V1HttpCall {
 export class V1DecisionDto implements V1Decision {
   @ApiProperty({ enum: ['tool_call', 'rule'], description: 'A tool call or a rule evaluation' }) type: V1Decision['type'];
   @ApiProperty({ description: 'Tool code (tool calls); empty for rules' }) tool: string;
-  @ApiProperty({ description: 'Parent tool of a nested call; always empty in this engine' }) parent_tool: string;
-  @ApiProperty({ description: '`t<n>` for the n-th tool, `r<n>` for the n-th rule', example: 't1' }) track_id: string;
   @ApiProperty({
-    enum: ['completed', 'no_results', 'skipped', 'failed', 'triggered', 'not_triggered'],
-    description: 'Tool calls: completed, no_results or skipped (HTTP tools: failed when the call did); rules: triggered or not_triggered',
+    type: String,
+    nullable: true,
+    description: 'Agent mode: the MCP server of an MCP tool, else null; compose mode: always empty',
+  })
+  parent_tool: string | null;
+  @ApiProperty({ description: '`t<n>` for the n-th tool, `r<n>` for the n-th rule; agent mode: the step id `s<n>`', example: 't1' })
+  track_id: string;
+  @ApiProperty({
+    enum: ['completed', 'no_results', 'skipped', 'failed', 'refused', 'triggered', 'not_triggered'],
+    description:
+      'Tool calls: completed, no_results or skipped (HTTP tools: failed when the call did; agent mode: completed, failed or refused); rules: triggered or not_triggered',
   })
   status: V1Decision['status'];
   @ApiProperty({ enum: ['passed', 'failed', 'not_applicable'], description: 'Whether the step ran (tools) or fired (rules)' })
@@ -112,7 +120,10 @@ export class V1DecisionDto implements V1Decision {
   @ApiProperty({ type: V1DecisionTriggerDto, description: 'What made the step run' }) trigger: V1DecisionTriggerDto;
   @ApiProperty({ enum: TRIGGER_TYPES, description: 'Same as `trigger.type`' }) trigger_type: V1TriggerType;
   @ApiProperty({ type: V1DecisionRuleDto, description: 'The rule evaluated (empty strings for tool calls)' }) rule: V1DecisionRuleDto;
-  @ApiProperty({ description: "Tool calls: a summary of the results; rules: the rule's message when it fired" }) text: string;
+  @ApiProperty({
+    description: "Tool calls: a summary of the results (agent mode: the arguments' JSON); rules: the rule's message when it fired",
+  })
+  text: string;
   @ApiProperty({ description: 'Why the step did not run or fire; empty when it did' }) fail_reason: string;
   @ApiProperty({ description: 'How the step was computed: the search and its filters, or the evaluated condition' })
   computation: string;
@@ -196,4 +207,6 @@ export class V1TraceDto implements V1Trace {
     description: 'Which provider, model and endpoint wrote the reply (absent on traces recorded before it existed)',
   })
   model?: TraceModelDto;
+  @ApiProperty({ type: AgentRunDto, required: false, description: "Agent mode only: the model's loop and why it stopped" })
+  agent?: AgentRunDto;
 }

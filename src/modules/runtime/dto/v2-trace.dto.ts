@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { AgentRunDto, AgentStepDto } from './agent-trace.dto.js';
 import { TraceModelDto } from './trace-model.dto.js';
 import type {
   ParamValue,
@@ -162,4 +163,8 @@ export class V2TraceDto implements V2Trace {
     description: 'Which provider, model and endpoint wrote the reply (absent on traces recorded before it existed)',
   })
   model?: TraceModelDto;
+  @ApiProperty({ type: [AgentStepDto], required: false, description: 'Agent mode only: the tool calls the model made, in order' })
+  steps?: AgentStepDto[];
+  @ApiProperty({ type: AgentRunDto, required: false, description: "Agent mode only: the model's loop and why it stopped" })
+  agent?: AgentRunDto;
 }

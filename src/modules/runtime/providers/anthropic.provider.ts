@@ -3,11 +3,14 @@ import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resource
 import type { TokenUsage } from '../runtime.types.js';
 import {
   displayEndpoint,
+  type AgentModelRequest,
+  type AgentModelResponse,
   type ChatMessage,
   type CompletionChunk,
   type CompletionRequest,
   type CompletionResult,
   type LlmProvider,
+  type ToolCallRequest,
 } from './llm-provider.js';
 import { reportedUsage } from './llm-provider.js';
 import { Deadline, toProviderError } from './provider-errors.js';
@@ -51,6 +54,16 @@ export function alternate(messages: ChatMessage[]): ChatMessage[] {
   return out;
 }
 
+/** A tool call's arguments as the `tool_use` input object we send back (the loop refused anything else already). */
+function toolInput(args: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(args);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
 /** The Messages API through the official SDK (`ANTHROPIC_BASE_URL` for a gateway or a local fake). */
 export class AnthropicProvider implements LlmProvider {
   readonly name = 'anthropic' as const;
@@ -89,6 +102,88 @@ export class AnthropicProvider implements LlmProvider {
       max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     };
+  }
+
+  /**
+   * The compose body plus the loop's exchange: each assistant turn's text and `tool_use` blocks, then a user turn of
+   * `tool_result` blocks (the Messages API's alternation holds: the conversation ends with the user's message).
+   */
+  private agentBody(request: AgentModelRequest) {
+    const body = this.body(request);
+    for (const turn of request.exchange) {
+      if (turn.role === 'assistant') {
+        const content: ContentBlockParam[] = turn.text ? [{ type: 'text', text: turn.text }] : [];
+        for (const c of turn.toolCalls) content.push({ type: 'tool_use', id: c.id, name: c.name, input: toolInput(c.arguments) });
+        body.messages.push({ role: 'assistant', content });
+      } else {
+        body.messages.push({
+          role: 'user',
+          content: turn.results.map((r) => ({
+            type: 'tool_result' as const,
+            tool_use_id: r.callId,
+            content: r.content,
+            is_error: r.isError,
+          })),
+        });
+      }
+    }
+    return {
+      ...body,
+      tools: request.tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        input_schema: t.parameters as { type: 'object'; [key: string]: unknown },
+      })),
+    };
+  }
+
+  async converse(request: AgentModelRequest): Promise<AgentModelResponse> {
+    const deadline = new Deadline(this.timeoutMs);
+    const signal = AbortSignal.any([deadline.signal, request.signal]);
+    try {
+      if (!request.stream) {
+        const res = await this.client.messages.create({ ...this.agentBody(request), stream: false }, { signal });
+        let text = '';
+        const toolCalls: ToolCallRequest[] = [];
+        for (const block of res.content) {
+          if (block.type === 'text') text += block.text;
+          else if (block.type === 'tool_use') {
+            toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) });
+          }
+        }
+        return { text, toolCalls, usage: anthropicUsage(res.usage) };
+      }
+      const usage: TokenUsage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, reasoning_tokens: 0 };
+      const stream = await this.client.messages.create({ ...this.agentBody(request), stream: true }, { signal });
+      let text = '';
+      // tool_use blocks start with their id and name; their input comes as partial JSON deltas of that block's index.
+      const calls = new Map<number, ToolCallRequest>();
+      for await (const event of stream) {
+        if (event.type === 'message_start') Object.assign(usage, anthropicUsage(event.message.usage) ?? {});
+        else if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
+          calls.set(event.index, { id: event.content_block.id, name: event.content_block.name, arguments: '' });
+        } else if (event.type === 'content_block_delta') {
+          if (event.delta.type === 'text_delta') text += event.delta.text;
+          else if (event.delta.type === 'input_json_delta') {
+            const call = calls.get(event.index);
+            if (call) call.arguments += event.delta.partial_json;
+          }
+        } else if (event.type === 'message_delta') {
+          const u = event.usage;
+          if (u.output_tokens !== null && u.output_tokens !== undefined) usage.output_tokens = u.output_tokens;
+          if (u.input_tokens) usage.input_tokens = u.input_tokens;
+          if (u.cache_read_input_tokens) usage.cache_read_tokens = u.cache_read_input_tokens;
+        }
+      }
+      if (deadline.timedOut || request.signal.aborted) throw new Error('stream stalled');
+      // A tool_use with no input deltas has an empty input.
+      const toolCalls = [...calls.values()].map((c) => ({ ...c, arguments: c.arguments || '{}' }));
+      return { text, toolCalls, usage: reportedUsage(usage) };
+    } catch (error) {
+      throw toProviderError('anthropic', error, deadline.timedOut || request.signal.aborted);
+    } finally {
+      deadline.clear();
+    }
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResult> {

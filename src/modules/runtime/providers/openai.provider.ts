@@ -1,7 +1,16 @@
 import OpenAI from 'openai';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { TokenUsage } from '../runtime.types.js';
-import { displayEndpoint, type CompletionChunk, type CompletionRequest, type CompletionResult, type LlmProvider } from './llm-provider.js';
+import {
+  displayEndpoint,
+  type AgentModelRequest,
+  type AgentModelResponse,
+  type CompletionChunk,
+  type CompletionRequest,
+  type CompletionResult,
+  type LlmProvider,
+  type ToolCallRequest,
+} from './llm-provider.js';
 import { reportedUsage } from './llm-provider.js';
 import { Deadline, toProviderError } from './provider-errors.js';
 
@@ -71,6 +80,76 @@ export class OpenAIProvider implements LlmProvider {
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(request.maxOutputTokens !== undefined ? { max_tokens: request.maxOutputTokens } : {}),
     };
+  }
+
+  /** The compose body plus the loop's exchange (assistant tool calls, one `tool` message per result) and the tools. */
+  private agentBody(request: AgentModelRequest) {
+    const body = this.body(request);
+    for (const turn of request.exchange) {
+      if (turn.role === 'assistant') {
+        body.messages.push({
+          role: 'assistant',
+          content: turn.text || null,
+          tool_calls: turn.toolCalls.map((c) => ({
+            id: c.id,
+            type: 'function' as const,
+            function: { name: c.name, arguments: c.arguments },
+          })),
+        });
+      } else {
+        for (const r of turn.results) body.messages.push({ role: 'tool', tool_call_id: r.callId, content: r.content });
+      }
+    }
+    return {
+      ...body,
+      tools: request.tools.map((t) => ({
+        type: 'function' as const,
+        function: { name: t.name, description: t.description, parameters: t.parameters },
+      })),
+    };
+  }
+
+  async converse(request: AgentModelRequest): Promise<AgentModelResponse> {
+    const deadline = new Deadline(this.timeoutMs);
+    const signal = AbortSignal.any([deadline.signal, request.signal]);
+    try {
+      if (!request.stream) {
+        const res = await this.client.chat.completions.create({ ...this.agentBody(request), stream: false }, { signal });
+        const message = res.choices[0]?.message;
+        const toolCalls = (message?.tool_calls ?? []).flatMap((c) =>
+          c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
+        );
+        return { text: message?.content ?? '', toolCalls, usage: openAIUsage(res.usage) };
+      }
+      const stream = await this.client.chat.completions.create(
+        { ...this.agentBody(request), stream: true, stream_options: { include_usage: true } },
+        { signal },
+      );
+      let text = '';
+      let usage: TokenUsage | null = null;
+      // Tool calls arrive as deltas keyed by `index`: the id and name first, the arguments in pieces (OpenAI, vLLM);
+      // some servers (Ollama) send each call whole in one delta.
+      const calls: ToolCallRequest[] = [];
+      for await (const chunk of stream) {
+        const delta = chunk.choices[0]?.delta;
+        if (delta?.content) text += delta.content;
+        for (const piece of delta?.tool_calls ?? []) {
+          const at = typeof piece.index === 'number' ? piece.index : calls.length;
+          const call = (calls[at] ??= { id: '', name: '', arguments: '' });
+          if (piece.id) call.id = piece.id;
+          if (piece.function?.name && !call.name) call.name = piece.function.name;
+          if (piece.function?.arguments) call.arguments += piece.function.arguments;
+        }
+        if (chunk.usage) usage = openAIUsage(chunk.usage) ?? usage;
+      }
+      if (deadline.timedOut || request.signal.aborted) throw new Error('stream stalled');
+      const toolCalls = calls.filter(Boolean).map((c, i) => ({ ...c, id: c.id || `call_${i + 1}` }));
+      return { text, toolCalls, usage };
+    } catch (error) {
+      throw toProviderError('openai', error, deadline.timedOut || request.signal.aborted);
+    } finally {
+      deadline.clear();
+    }
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResult> {

@@ -8,6 +8,7 @@ import {
   StreamCardEventDto,
   StreamDeltaEventDto,
   StreamMessageEventDto,
+  StreamStepEventDto,
   StreamSuggestionsEventDto,
   StreamThreadEventDto,
 } from './stream-event.dto.js';
@@ -64,6 +65,11 @@ function requestFrame<T>(type: string, payload: Type<T>, description: string): T
 class NoPayload {}
 
 export const SessionThreadFrameDto = requestFrame('thread', StreamThreadEventDto, 'first frame of a request');
+export const SessionStepFrameDto = requestFrame(
+  'step',
+  StreamStepEventDto,
+  'a tool call of agent mode as it starts and ends (docs/agents.md)',
+);
 export const SessionDeltaFrameDto = requestFrame('delta', StreamDeltaEventDto, 'the next piece of the reply text (runtime-v1 agents only)');
 export const SessionCardFrameDto = requestFrame('card', StreamCardEventDto, 'a product or record card');
 export const SessionReplyFrameDto = requestFrame(
@@ -87,6 +93,7 @@ export const SESSION_CLIENT_FRAMES = { message: SessionMessageFrameDto, ping: Se
 export const SESSION_SERVER_FRAMES = {
   ready: SessionReadyFrameDto,
   thread: SessionThreadFrameDto,
+  step: SessionStepFrameDto,
   delta: SessionDeltaFrameDto,
   card: SessionCardFrameDto,
   message: SessionReplyFrameDto,

@@ -9,6 +9,27 @@ export class StreamThreadEventDto {
   @ApiId('The interaction (turn) being streamed; event ids are `<interaction_id>:<seq>`') interaction_id: string;
 }
 
+/** A tool call of agent mode as it starts and ends (docs/agents.md). */
+export class StreamStepDto {
+  @ApiProperty({ description: 'The step id, `s<n>` for the n-th tool call of the turn (the trace names it so)', example: 's1' })
+  id: string;
+  @ApiProperty({ description: 'The tool as the model called it (`<server>__<tool>` for MCP tools)', example: 'search_knowledge' })
+  tool: string;
+  @ApiProperty({
+    enum: ['started', 'completed', 'failed', 'refused'],
+    description: '`started`, then one of `completed`, `failed` or `refused` (a rule or the loop refused the call)',
+  })
+  status: 'started' | 'completed' | 'failed' | 'refused';
+  @ApiProperty({ type: 'integer', required: false, description: 'How long the call took (on its end only)' }) duration_ms?: number;
+}
+
+/** Payload of a `step` event (agent mode): a tool call the model asked for, before any `delta`. */
+export class StreamStepEventDto {
+  @ApiId('The thread') thread_id: string;
+  @ApiId('The interaction (turn)') interaction_id: string;
+  @ApiProperty({ type: StreamStepDto, description: 'The tool call' }) step: StreamStepDto;
+}
+
 /** Payload of a `delta` event: the next piece of the reply's text; all deltas concatenated equal `message.text`. */
 export class StreamDeltaEventDto {
   @ApiProperty({ example: 'Here are ', description: 'The next piece of the reply text' }) text: string;
@@ -37,6 +58,7 @@ export class StreamErrorEventDto {
 
 export const STREAM_EVENT_MODELS = [
   StreamThreadEventDto,
+  StreamStepEventDto,
   StreamDeltaEventDto,
   StreamCardEventDto,
   StreamMessageEventDto,
