@@ -1,5 +1,5 @@
-// The playground page (docs/playground.md): Preact compiled by Vite into dist/playground, served by the service at
-// <BASE_PATH>/playground/. `base: './'` keeps every asset URL relative, so the page works under any base path.
+// The console (docs/playground.md): Preact compiled by Vite into dist/console, served by the service at
+// <BASE_PATH>/console/. `base: './'` keeps every asset URL relative, so the page works under any base path.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
@@ -11,9 +11,9 @@ export default defineConfig({
   logLevel: 'warn',
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
-    outDir: fileURLToPath(new URL('../dist/playground', import.meta.url)),
+    outDir: fileURLToPath(new URL('../dist/console', import.meta.url)),
     emptyOutDir: true,
-    // One small module script and one stylesheet: nothing inline, so the page runs under a strict CSP.
+    // Module scripts (one per page, loaded when shown) and stylesheets: nothing inline, so the page runs under a strict CSP.
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,
     target: 'es2022',

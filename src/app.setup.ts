@@ -16,8 +16,8 @@ import { registerBodyParsers } from './common/http/body-parsers.js';
 import { requestIdFrom } from './common/http/request-id.js';
 import { RouteIndex } from './common/http/route-index.js';
 import { trustFunction } from './config/trusted-proxies.js';
-import { registerPlayground } from './common/http/playground.js';
 import { registerWidget } from './common/http/widget.js';
+import { registerConsole } from './common/http/console-page.js';
 import { documentLiveness, registerLiveness } from './modules/health/liveness.js';
 import { SessionWsAdapter } from './modules/streaming/session-ws.adapter.js';
 import { SESSION_WEBSOCKET_DOC } from './modules/streaming/dto/session-frame.dto.js';
@@ -240,8 +240,8 @@ async function configureApp(
   );
 
   registerLiveness(fastify, basePath);
-  if (!registerPlayground(fastify, basePath)) {
-    fastify.log.warn('the playground page is not built (npm run build): /playground is not served');
+  if (!registerConsole(fastify, basePath)) {
+    fastify.log.warn('the console is not built (npm run build): /console is not served');
   }
   if (!registerWidget(fastify, basePath)) {
     fastify.log.warn('the web widget is not built (npm run build): /widget.js is not served');

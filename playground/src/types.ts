@@ -9,6 +9,7 @@ export interface Page<T> {
 export interface Project {
   id: string;
   name: string;
+  created_at: string;
 }
 
 export interface Agent {
@@ -19,15 +20,123 @@ export interface Agent {
   runtime: 'v1' | 'v2';
   live_version_id: string | null;
   live_version_tag: string | null;
+  created_at: string;
 }
 
+/** A version (`is_revision: false`) or, in listings, one of its pushed revisions. */
 export interface Version {
   id: string;
   number: number;
   version_tag: string;
   status: 'draft' | 'published' | 'archived';
   is_live: boolean;
+  is_revision: boolean;
+  base_version_id: string | null;
   label: string | null;
+  digest: string;
+  message: string | null;
+  created_at: string;
+}
+
+export interface PushResult {
+  version_id: string;
+  revision_id: string;
+  version_tag: string;
+  digest: string;
+}
+
+export interface Pulled {
+  version_id: string;
+  version_tag: string;
+  bundle: Record<string, unknown>;
+}
+
+export interface Template {
+  id: string;
+  name: string;
+  description: string;
+  runtime: 'v1' | 'v2';
+}
+
+export interface KnowledgeDocumentItem {
+  id: string;
+  title: string;
+  url: string | null;
+  characters: number;
+}
+
+export interface KnowledgeUpload extends PushResult {
+  documents: KnowledgeDocumentItem[];
+  replaced: string[];
+}
+
+export interface KnowledgeHit {
+  rank: number;
+  passage_id: string;
+  document_id: string;
+  title: string;
+  score: number;
+  text: string;
+}
+
+export interface KnowledgeSearch {
+  version_tag: string;
+  answerable: boolean;
+  results: KnowledgeHit[];
+  considered: Array<{ document_id: string; title: string; passages_considered: number }>;
+  narrative: string;
+}
+
+export interface TrafficArm {
+  version_id: string;
+  version_tag: string;
+  percent: number;
+  is_live: boolean;
+}
+
+export interface Traffic {
+  agent_id: string;
+  live_version_id: string | null;
+  splits: TrafficArm[];
+  updated_at: string | null;
+}
+
+export interface PublishableKey {
+  id: string;
+  key_prefix: string;
+  allowed_origins: string[];
+  allowed_ip_ranges: string[];
+  created_at: string;
+  publishable_key?: string;
+}
+
+export interface AgentApiKey {
+  id: string;
+  key_prefix: string;
+  created_at: string;
+  api_key?: string;
+}
+
+export interface Webhook {
+  id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  enabled: boolean;
+  disabled_reason: string | null;
+  consecutive_failures: number;
+  created_at: string;
+  secret?: string;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  event_type: string;
+  status: string;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
 }
 
 export interface TokenResponse {
@@ -124,7 +233,15 @@ export interface V2Trace {
   agent?: AgentRun;
 }
 
-export type Trace = V1Trace | V2Trace;
+/** Who wrote the reply: the provider and model the bundle names, the endpoint it calls, and who actually wrote. */
+export interface TraceModel {
+  provider: string;
+  name: string | null;
+  endpoint: string | null;
+  writer: string;
+}
+
+export type Trace = (V1Trace | V2Trace) & { model?: TraceModel };
 
 export interface Message {
   id: string;

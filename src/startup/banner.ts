@@ -10,7 +10,7 @@ export function publicBaseUrl(config: AppConfig, port: number): string {
 
 /**
  * The few lines a person needs after `npm start`, printed once the service listens (below the boot logs): where
- * the playground and docs are and, with the demo set up (QUICKSTART_FILE), the keys and a curl that works as printed.
+ * the console, the docs and the models are and, with the demo set up (QUICKSTART_FILE), the keys and a curl that works as printed.
  */
 export function startBanner(config: AppConfig, port: number): string {
   const base = publicBaseUrl(config, port);
@@ -18,7 +18,7 @@ export function startBanner(config: AppConfig, port: number): string {
     '',
     `  Agent service ready at ${base}`,
     '',
-    `  Playground:  ${base}/playground`,
+    `  Console:     ${base}/console`,
     `  API docs:    ${base}/docs`,
     `  Web widget:  <script src="${base}/widget.js" data-publishable-key="pk_…" defer></script>   (docs/widget.md)`,
     `  Models:      ${modelsLine(config)}`,

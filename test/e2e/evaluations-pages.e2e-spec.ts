@@ -13,6 +13,7 @@ import type { TestOrg } from '../factories/factory.js';
 import { expectStatus, helpBundle, liveAgent, type LiveTestAgent } from '../support/agents.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { waitFor } from '../support/wait.js';
+import { expectOption } from '../support/chromium.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(process.cwd(), 'test', 'artifacts');
@@ -106,13 +107,14 @@ describe('evaluations and analytics pages in Chromium', () => {
   afterEach(() => expect(pageErrors).toEqual([]));
 
   it('rates a reply with the thumbs, runs an evaluation that shows the regression, and charts the analytics', async () => {
-    await page.goto(`${t.baseUrl}/playground`);
+    await page.goto(`${t.baseUrl}/console`);
     await page.getByLabel('Key').fill(org.apiKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByLabel('Agent').locator(`option[value="${help.agentId}"]`).waitFor({ state: 'attached' });
-    await page.getByLabel('Agent').selectOption(help.agentId);
-    await page.getByLabel('Version').locator(`option[value="${help.versionId}"]`).waitFor({ state: 'attached' });
-    await page.getByLabel('Version').selectOption(help.versionId);
+    await page.getByLabel('Agent', { exact: true }).locator(`option[value="${help.agentId}"]`).waitFor({ state: 'attached' });
+    await page.getByLabel('Agent', { exact: true }).selectOption(help.agentId);
+    await page.getByRole('link', { name: 'Chat', exact: true }).click();
+    const live = await expectOption(page, 'Version', /live/);
+    await page.getByLabel('Version', { exact: true }).selectOption({ label: live });
     await page.getByTestId('start-chat').click();
 
     // Feedback thumbs on a reply: the rating is recorded for the message.
@@ -127,7 +129,7 @@ describe('evaluations and analytics pages in Chromium', () => {
     await shot('chat-thumbs');
 
     // The evaluations page: run the new version; the regression is shown first, with its reason.
-    await page.getByRole('tab', { name: 'Evaluations' }).click();
+    await page.getByRole('link', { name: 'Evaluations', exact: true }).click();
     await page.getByLabel('Version to evaluate').locator(`option[value="${broken}"]`).waitFor({ state: 'attached' });
     await page.getByLabel('Version to evaluate').selectOption(broken);
     await page.getByTestId('run-evaluation').click();
@@ -140,7 +142,7 @@ describe('evaluations and analytics pages in Chromium', () => {
     await shot('run-regression');
 
     // The analytics page: bars per arm and the figures behind them.
-    await page.getByRole('tab', { name: 'Analytics' }).click();
+    await page.getByRole('link', { name: 'Analytics', exact: true }).click();
     await page.locator('[data-testid=analytics-chart] canvas').waitFor();
     const rows = page.getByTestId('analytics-table').locator('tbody tr');
     await expect(rows.count()).resolves.toBe(1);

@@ -59,9 +59,10 @@ describe('service start-up', () => {
       const banner = service.logs.slice(service.logs.findIndex((l) => l.includes('Agent service ready at')));
       expect(service.logs.indexOf(banner[0]!)).toBeGreaterThan(listening);
       const text = banner.join('\n');
-      expect(text).toContain(`Playground:  ${service.baseUrl}/playground`);
+      expect(text).toContain(`Console:     ${service.baseUrl}/console`);
       expect(text).toContain(`Org API key: ${orgApiKey}`);
       expect(text).toContain(`Web widget:  <script src="${service.baseUrl}/widget.js" data-publishable-key="pk_…" defer></script>`);
+      // Which models can answer, and where each provider is called (issue 33).
       expect(text).toContain('Models:      builtin (no network); openai');
       // Boot logs at info are a few lines, not one per module or route.
       expect(service.logs.filter((l) => l.startsWith('{')).length).toBeLessThan(10);

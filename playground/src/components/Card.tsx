@@ -2,14 +2,17 @@ import type { Card } from '../types';
 import { display, SafeLink } from './text';
 
 const MAX_VARIANTS = 6;
-/** Fields shown in the card's heading rather than its field list. */
-const HEADLINE = new Set(['name', 'title', 'price', 'currency', 'url', 'description']);
+/**
+ * Fields shown in the card's heading rather than its field list, and the record `id`, which is the catalog's key
+ * (the card's `instance`), not something a shopper reads.
+ */
+const NOT_LISTED = new Set(['id', 'name', 'title', 'price', 'currency', 'url', 'description']);
 
 /** A catalog card from `json_data`: the entity's fields, its variants (`sub_entities`), the top pick highlighted. */
 export function CardView({ card }: { card: Card }) {
   const entity = card.json_data.entity;
   const title = card.title ?? display(entity.name ?? entity.title ?? card.instance ?? `Card ${card.index + 1}`);
-  const fields = Object.entries(entity).filter(([key]) => !HEADLINE.has(key));
+  const fields = Object.entries(entity).filter(([key]) => !NOT_LISTED.has(key));
   return (
     <article class={card.is_recommended ? 'card recommended' : 'card'} data-testid="card">
       <header>
@@ -49,24 +52,27 @@ function SubEntities({ name, items }: { name: string; items: Array<Record<string
       <summary>
         {items.length} {name}
       </summary>
-      <table>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th key={column}>{column}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {items.slice(0, MAX_VARIANTS).map((item, i) => (
-            <tr key={i}>
+      {/* The table scrolls inside its own box, never wider than the card (a focusable region for keyboards). */}
+      <div class="table-scroll" tabIndex={0} role="region" aria-label={`${name} table`}>
+        <table>
+          <thead>
+            <tr>
               {columns.map((column) => (
-                <td key={column}>{display(item[column])}</td>
+                <th key={column}>{column}</th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {items.slice(0, MAX_VARIANTS).map((item, i) => (
+              <tr key={i}>
+                {columns.map((column) => (
+                  <td key={column}>{display(item[column])}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {items.length > MAX_VARIANTS && <p class="muted">and {items.length - MAX_VARIANTS} more</p>}
     </details>
   );

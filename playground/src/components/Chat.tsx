@@ -1,54 +1,34 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { MessagingAuth } from '../api';
+import type { Conversations, Step, Target, Turn } from '../conversations';
 import { session } from '../session';
 import { streamTurn, type StreamEvent } from '../stream';
-import type { Card, Message, Trace } from '../types';
+import type { Card, Message } from '../types';
 import { CardView } from './Card';
+import { ErrorNote } from './ErrorNote';
 import { ReplyText } from './text';
-import { TraceView } from './Trace';
-
-/** A tool call of agent mode as the `step` events report it. */
-interface Step {
-  id: string;
-  tool: string;
-  status: string;
-  duration_ms?: number;
-}
-
-interface Turn {
-  key: number;
-  role: 'user' | 'agent';
-  text: string;
-  steps?: Step[];
-  cards: Card[];
-  suggestions: string[];
-  trace?: Trace;
-  /** The reply's message id (feedback rates it) and the end user's rating of it. */
-  messageId?: string;
-  rating?: 'up' | 'down';
-  tokens?: { input: number; output: number };
-  streaming?: boolean;
-  resumed?: number;
-  error?: string;
-}
+import { ModelLine, TraceView } from './Trace';
 
 let nextKey = 1;
 
-/** The conversation with one agent over SSE, and the trace panel of the reply in focus. */
-export function Chat({ auth, title, onTurn }: { auth: MessagingAuth; title: string; onTurn: () => void }) {
-  const [turns, setTurns] = useState<Turn[]>([]);
-  const [threadId, setThreadId] = useState<string>();
+/**
+ * The conversation with one agent over SSE, and the trace panel of the reply in focus. Its turns and thread live in
+ * `conversations`, so leaving the page and coming back continues the same thread.
+ */
+export function Chat({ target, conversations, onTurn }: { target: Target; conversations: Conversations; onTurn: () => void }) {
+  const saved = conversations.get(target);
+  const [turns, setTurns] = useState<Turn[]>(saved?.turns ?? []);
+  const [threadId, setThreadId] = useState<string | undefined>(saved?.threadId);
   const [draft, setDraft] = useState('');
   const [busy, setBusy] = useState(false);
   const [focus, setFocus] = useState<{ key: number; citation?: number }>();
   const bottom = useRef<HTMLDivElement>(null);
 
+  useEffect(() => conversations.save(target, { turns, threadId }), [turns, threadId]);
+
   useEffect(() => {
+    if (saved) return undefined;
     let current = true;
-    setTurns([]);
-    setThreadId(undefined);
-    setFocus(undefined);
-    auth.welcome().then(
+    target.auth.welcome().then(
       (welcome) => {
         if (current) {
           setTurns([
@@ -56,13 +36,12 @@ export function Chat({ auth, title, onTurn }: { auth: MessagingAuth; title: stri
           ]);
         }
       },
-      (error: Error) =>
-        current && setTurns([{ key: nextKey++, role: 'agent', text: '', cards: [], suggestions: [], error: error.message }]),
+      (error: unknown) => current && setTurns([{ key: nextKey++, role: 'agent', text: '', cards: [], suggestions: [], error }]),
     );
     return () => {
       current = false;
     };
-  }, [auth]);
+  }, [target]);
 
   useEffect(() => bottom.current?.scrollIntoView({ block: 'end' }), [turns]);
 
@@ -109,18 +88,18 @@ export function Chat({ auth, title, onTurn }: { auth: MessagingAuth; title: stri
           update(reply.key, () => ({ suggestions: data.followup_suggestions as string[] }));
           break;
         case 'error':
-          update(reply.key, () => ({ error: (data as { error: { message: string } }).error.message }));
+          update(reply.key, () => ({ error: new Error((data as { error: { message: string } }).error.message) }));
           break;
       }
     };
     try {
       await streamTurn(
-        auth,
+        target.auth,
         { text, user_id: session.userId(), thread_id: threadId, include_trace: true },
         { onEvent, onResume: () => update(reply.key, (turn) => ({ resumed: (turn.resumed ?? 0) + 1 })) },
       );
     } catch (error) {
-      update(reply.key, () => ({ error: (error as Error).message }));
+      update(reply.key, () => ({ error }));
     } finally {
       update(reply.key, () => ({ streaming: false }));
       setBusy(false);
@@ -131,10 +110,10 @@ export function Chat({ auth, title, onTurn }: { auth: MessagingAuth; title: stri
   async function rate(turn: Turn, rating: 'up' | 'down') {
     if (!turn.messageId) return;
     try {
-      await auth.rate(turn.messageId, rating);
+      await target.auth.rate(turn.messageId, rating);
       update(turn.key, () => ({ rating }));
     } catch (error) {
-      update(turn.key, () => ({ error: (error as Error).message }));
+      update(turn.key, () => ({ error }));
     }
   }
 
@@ -142,8 +121,8 @@ export function Chat({ auth, title, onTurn }: { auth: MessagingAuth; title: stri
   const lastKey = turns.at(-1)?.key;
   return (
     <div class="chat-layout">
-      <section class="chat" aria-label={`Conversation with ${title}`}>
-        <div class="messages" data-testid="messages">
+      <section class="chat" aria-label={`Conversation with ${target.label}`}>
+        <div class="messages" data-testid="messages" tabIndex={0} role="log" aria-label="Chat transcript">
           {turns.map((turn) => (
             <div key={turn.key} class={`turn ${turn.role}${focus?.key === turn.key ? ' focused' : ''}`} data-testid={`turn-${turn.role}`}>
               {turn.steps && turn.steps.length > 0 && (
@@ -170,7 +149,7 @@ export function Chat({ auth, title, onTurn }: { auth: MessagingAuth; title: stri
                 />
               )}
               {turn.streaming && <span class="typing" data-testid="streaming" aria-label="streaming" />}
-              {turn.error && <p class="error">{turn.error}</p>}
+              <ErrorNote error={turn.error} />
               {turn.cards.length > 0 && (
                 <div class="cards">
                   {turn.cards.map((card) => (
@@ -185,6 +164,7 @@ export function Chat({ auth, title, onTurn }: { auth: MessagingAuth; title: stri
                       Trace
                     </button>
                   )}
+                  {turn.trace?.model && <ModelLine model={turn.trace.model} />}
                   {turn.tokens && (
                     <span>
                       {turn.tokens.input} in · {turn.tokens.output} out tokens
@@ -240,7 +220,7 @@ export function Chat({ auth, title, onTurn }: { auth: MessagingAuth; title: stri
           <input
             value={draft}
             onInput={(e) => setDraft(e.currentTarget.value)}
-            placeholder={`Message ${title}`}
+            placeholder={`Message ${target.label}`}
             aria-label="Message"
             maxLength={16384}
           />
@@ -248,12 +228,12 @@ export function Chat({ auth, title, onTurn }: { auth: MessagingAuth; title: stri
             Send
           </button>
         </form>
-        <p class="muted small">
+        <p class="muted small" data-testid="thread-line">
           {threadId ? `thread ${threadId}` : 'a new thread starts with your first message'} · end user {session.userId()}
         </p>
       </section>
-      <aside class="trace-panel" data-testid="trace-panel" aria-label="Trace">
-        <h3>Trace</h3>
+      <aside class="trace-panel" data-testid="trace-panel" aria-label="Trace" tabIndex={0}>
+        <h2 class="panel-title">Trace</h2>
         {focused?.trace ? (
           <TraceView trace={focused.trace} citation={focus?.citation} />
         ) : (

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ManagementApi } from '../api';
 import type { Agent, Page, ThreadItem, ThreadMessage, Trace } from '../types';
 import { CardView } from './Card';
+import { ErrorNote } from './ErrorNote';
 import { ReplyText } from './text';
 import { TraceView } from './Trace';
 
@@ -15,13 +16,51 @@ interface Filters {
 
 const EMPTY: Filters = { user_id: '', tool: '', rule: '', param: '', created: '' };
 
+/** Examples in the filter fields, taken from the agent's own live bundle so they name its tools, rules and parameters. */
+interface Examples {
+  tool?: string;
+  rule?: string;
+  param: string;
+}
+
+interface LiveBundle {
+  tools?: Array<{ code?: string }>;
+  rules?: Array<{ code?: string }>;
+  parameters?: Array<{ code?: string; type?: string }>;
+}
+
+/**
+ * v1 agents record the tools and rules each turn ran, and the parameters it computed; v2 agents record no tools or
+ * rules (those filters are not offered) and only agent variables as parameters.
+ */
+function examplesOf(agent: Agent, bundle: LiveBundle | undefined): Examples {
+  if (agent.runtime === 'v2') return { param: 'an agent variable, e.g. plan:pro' };
+  const parameter = bundle?.parameters?.find((p) => p.code);
+  return {
+    tool: bundle?.tools?.find((t) => t.code)?.code ?? 'a tool code',
+    rule: `${bundle?.rules?.find((r) => r.code)?.code ?? 'code'}:fired`,
+    param: parameter ? (parameter.type === 'number' ? `${parameter.code}>=10` : `${parameter.code}:*`) : 'code:value',
+  };
+}
+
 /** The management thread list of one agent with its filters, and a thread's transcript with each reply's trace. */
 export function Threads({ api, agent }: { api: ManagementApi; agent: Agent }) {
   const runtimeVersion = agent.runtime === 'v2' ? '2' : '1';
   const [filters, setFilters] = useState<Filters>(EMPTY);
   const [page, setPage] = useState<Page<ThreadItem>>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<unknown>();
   const [open, setOpen] = useState<ThreadItem>();
+  const [bundle, setBundle] = useState<LiveBundle>();
+  const examples = examplesOf(agent, bundle);
+
+  useEffect(() => {
+    if (agent.runtime === 'v1' && agent.live_version_id) {
+      api.pull(agent.id, agent.live_version_id, agent.live_version_tag ?? undefined).then(
+        (pulled) => setBundle(pulled.bundle as LiveBundle),
+        () => setBundle(undefined),
+      );
+    }
+  }, [agent.id]);
 
   async function load(link?: string) {
     setError(undefined);
@@ -40,7 +79,7 @@ export function Threads({ api, agent }: { api: ManagementApi; agent: Agent }) {
             }),
       );
     } catch (e) {
-      setError((e as Error).message);
+      setError(e);
     }
   }
 
@@ -58,7 +97,7 @@ export function Threads({ api, agent }: { api: ManagementApi; agent: Agent }) {
 
   return (
     <div class="threads-layout">
-      <section class="thread-list">
+      <section class="thread-list" aria-label="Threads" tabIndex={0}>
         <form
           class="filters"
           onSubmit={(e) => {
@@ -67,9 +106,9 @@ export function Threads({ api, agent }: { api: ManagementApi; agent: Agent }) {
           }}
         >
           {field('user_id', 'End user', 'user id')}
-          {field('tool', 'Tool', 'catalog_search')}
-          {field('rule', 'Rule', 'code or code:fired')}
-          {field('param', 'Parameter', 'budget>=50')}
+          {examples.tool !== undefined && field('tool', 'Tool', examples.tool)}
+          {examples.rule !== undefined && field('rule', 'Rule', examples.rule)}
+          {field('param', 'Parameter', examples.param)}
           <label>
             Created since
             <input
@@ -91,7 +130,7 @@ export function Threads({ api, agent }: { api: ManagementApi; agent: Agent }) {
             </button>
           </div>
         </form>
-        {error && <p class="error">{error}</p>}
+        <ErrorNote error={error} />
         <ul class="list" data-testid="thread-list">
           {page?.results.map((thread) => (
             <li key={thread.id}>
@@ -141,7 +180,7 @@ function Transcript({
   const [messages, setMessages] = useState<ThreadMessage[]>();
   const [traces, setTraces] = useState<Map<string, Trace>>(new Map());
   const [focus, setFocus] = useState<{ interaction: string; citation?: number }>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<unknown>();
 
   useEffect(() => {
     let current = true;
@@ -153,7 +192,7 @@ function Transcript({
         setMessages(transcript.results);
         setTraces(new Map(traced.results.map((t) => [t.interaction_id, t])));
       },
-      (e: Error) => current && setError(e.message),
+      (e: unknown) => current && setError(e),
     );
     return () => {
       current = false;
@@ -163,9 +202,9 @@ function Transcript({
   const trace = focus && traces.get(focus.interaction);
   return (
     <div class="transcript-layout">
-      <section class="transcript" data-testid="transcript">
-        <h3>{thread.title || '(untitled)'}</h3>
-        {error && <p class="error">{error}</p>}
+      <section class="transcript" data-testid="transcript" tabIndex={0} aria-label="Transcript">
+        <h2 class="panel-title">{thread.title || '(untitled)'}</h2>
+        <ErrorNote error={error} />
         {messages?.map((m) => {
           const replyTrace = m.role === 'agent' ? traces.get(m.interaction_id) : undefined;
           return (
@@ -197,8 +236,8 @@ function Transcript({
           );
         })}
       </section>
-      <aside class="trace-panel">
-        <h3>Trace</h3>
+      <aside class="trace-panel" aria-label="Trace" tabIndex={0}>
+        <h2 class="panel-title">Trace</h2>
         {trace ? <TraceView trace={trace} citation={focus?.citation} /> : <p class="muted">Pick a reply's trace.</p>}
       </aside>
     </div>

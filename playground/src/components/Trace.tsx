@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
-import type { AgentRun, AgentStep, Trace, V1Trace, V2Trace } from '../types';
+import type { AgentRun, AgentStep, Trace, TraceModel, V1Trace, V2Trace } from '../types';
 import { SafeLink } from './text';
 
 /** The reasoning of one reply: the v1 decisioning steps, or the v2 passages, citations and narrative. */
@@ -7,11 +7,27 @@ export function TraceView({ trace, citation }: { trace: Trace; citation?: number
   return (
     <div class="trace" data-testid="trace">
       <p class="muted">runtime {trace.runtime === 'v2' ? `v2 · build ${trace.build}` : 'v1'}</p>
+      {trace.model && (
+        <p data-testid="trace-model">
+          <ModelLine model={trace.model} />
+        </p>
+      )}
       {trace.agent && <AgentSummary run={trace.agent} />}
       {trace.runtime === 'v2' && trace.steps && trace.steps.length > 0 && <Steps steps={trace.steps} />}
       {trace.runtime === 'v1' ? <V1 trace={trace} /> : <V2 trace={trace} citation={citation} />}
     </div>
   );
+}
+
+/**
+ * Which model wrote the reply and where it was called: "builtin writer (no model call)", or "openai · gpt-4o-mini
+ * at https://llm.example.com/v1"; when the engine's own reply was sent instead (a fixed reply, or the provider
+ * wrote nothing), it says so.
+ */
+export function ModelLine({ model }: { model: TraceModel }) {
+  if (model.provider === 'builtin') return <span class="model">builtin writer (no model call)</span>;
+  const who = `${model.provider}${model.name ? ` · ${model.name}` : ''}${model.endpoint ? ` at ${model.endpoint}` : ''}`;
+  return <span class="model">{model.writer === model.provider ? who : `engine's own reply (${who} not used)`}</span>;
 }
 
 type Tone = 'ok' | 'no' | 'warn' | 'neutral';

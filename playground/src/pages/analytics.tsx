@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { ManagementApi } from '../api';
+import type { PageProps } from '../console';
 import type { Agent, Analytics, AnalyticsGroup } from '../types';
 
 const GROUPINGS: Array<{ value: Analytics['group_by']; label: string }> = [
@@ -19,7 +20,7 @@ const RATES = [
 const percent = (rate: number | null) => (rate === null ? '—' : `${Math.round(rate * 100)} %`);
 
 /** An agent's outcomes per traffic arm, revision or day: the three rates as grouped bars, and every figure in a table. */
-export function AnalyticsPage({ api, agent }: { api: ManagementApi; agent: Agent }) {
+function AnalyticsReport({ api, agent }: { api: ManagementApi; agent: Agent }) {
   const [groupBy, setGroupBy] = useState<Analytics['group_by']>('arm');
   const [report, setReport] = useState<Analytics>();
   const [error, setError] = useState<string>();
@@ -137,4 +138,9 @@ function RatesChart({ groups }: { groups: AnalyticsGroup[] }) {
     return () => chart.destroy();
   }, [groups]);
   return <div ref={box} class="chart" data-testid="analytics-chart" />;
+}
+
+/** The console page (scope `agent`: the top bar always has an agent picked). */
+export default function AnalyticsPage({ api, agent }: PageProps) {
+  return agent ? <AnalyticsReport key={agent.id} api={api} agent={agent} /> : null;
 }

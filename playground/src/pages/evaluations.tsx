@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ManagementApi } from '../api';
+import type { PageProps } from '../console';
 import type { Agent, CaseResult, Evaluation, TestCase, Version } from '../types';
 
 const POLL_MS = 500;
 
 /** An agent's test cases, an evaluation run of one of its versions, and the run's comparison with the live version's. */
-export function EvaluationsPage({ api, agent }: { api: ManagementApi; agent: Agent }) {
+function Evaluations({ api, agent }: { api: ManagementApi; agent: Agent }) {
   const [cases, setCases] = useState<TestCase[]>([]);
   const [versions, setVersions] = useState<Version[]>([]);
   const [versionId, setVersionId] = useState<string>();
@@ -122,4 +123,9 @@ function CaseView({ result }: { result: CaseResult }) {
       ))}
     </li>
   );
+}
+
+/** The console page (scope `agent`: the top bar always has an agent picked). */
+export default function EvaluationsPage({ api, agent }: PageProps) {
+  return agent ? <Evaluations key={agent.id} api={api} agent={agent} /> : null;
 }

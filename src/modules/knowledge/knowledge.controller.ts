@@ -1,15 +1,23 @@
-import { Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { MULTIPART_ROUTE } from '../../common/http/body-parsers.js';
 import { ManagementController } from '../auth/decorators/surface.decorators.js';
 import { ApiErrors } from '../../common/swagger/api-errors.decorator.js';
+import { ApiExampleBody } from '../../common/swagger/api-example-body.decorator.js';
 import { CurrentPrincipal } from '../auth/decorators/auth.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import { PushResponseDto } from '../versions/dto/version-response.dto.js';
 import { AgentVersionParams } from '../versions/dto/version-params.dto.js';
-import { KNOWLEDGE_UPLOAD_BODY, KnowledgeDocumentParams, KnowledgeListDto, KnowledgeUploadResponseDto } from './dto/knowledge.dto.js';
+import {
+  KNOWLEDGE_UPLOAD_BODY,
+  KnowledgeDocumentParams,
+  KnowledgeListDto,
+  KnowledgeSearchDto,
+  KnowledgeSearchResponseDto,
+  KnowledgeUploadResponseDto,
+} from './dto/knowledge.dto.js';
 import { readUpload } from './knowledge-upload.reader.js';
 import { KnowledgeService } from './knowledge.service.js';
 
@@ -49,6 +57,26 @@ export class KnowledgeController {
   @ApiErrors(404, 422)
   list(@CurrentPrincipal() who: Principal, @Param() { agentId, versionId }: AgentVersionParams): Promise<KnowledgeListDto> {
     return this.knowledge.list(who, agentId, versionId);
+  }
+
+  @Post('agents/:agentId/versions/:versionId/knowledge/search')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Try a question: the passages the version would answer it from',
+    description:
+      "Runs the grounded engine's retrieval on the version's current revision (as a turn would, embeddings included) and says whether it would answer or decline. No turn is recorded and no model is called.",
+  })
+  @ApiExampleBody(KnowledgeSearchDto, {
+    question: { summary: 'A question as an end user would ask it', value: { query: 'How long do refunds take?' } },
+  })
+  @ApiOkResponse({ type: KnowledgeSearchResponseDto })
+  @ApiErrors(404, 422)
+  search(
+    @CurrentPrincipal() who: Principal,
+    @Param() { agentId, versionId }: AgentVersionParams,
+    @Body() body: KnowledgeSearchDto,
+  ): Promise<KnowledgeSearchResponseDto> {
+    return this.knowledge.search(who, agentId, versionId, body.query);
   }
 
   @Delete('agents/:agentId/versions/:versionId/knowledge/:documentId')

@@ -4,7 +4,14 @@ import type { Principal } from '../auth/principal.js';
 import type { Bundle, KnowledgeDocument } from '../bundles/bundle.types.js';
 import type { PushResponseDto } from '../versions/dto/version-response.dto.js';
 import { VersionsService } from '../versions/versions.service.js';
-import type { KnowledgeDocumentItemDto, KnowledgeListDto, KnowledgeUploadResponseDto } from './dto/knowledge.dto.js';
+import { RuntimeService } from '../runtime/runtime.service.js';
+import { bundleDigest } from '../bundles/bundle-digest.js';
+import type {
+  KnowledgeDocumentItemDto,
+  KnowledgeListDto,
+  KnowledgeSearchResponseDto,
+  KnowledgeUploadResponseDto,
+} from './dto/knowledge.dto.js';
 import { decodeText, documentsOf, fileKind, fileSlug, madeFromFile, UPLOAD_LIMITS, type SplitDocument } from './knowledge-files.js';
 import { fileField, type Upload } from './knowledge-upload.reader.js';
 
@@ -17,7 +24,10 @@ const MAX_BUNDLE_DOCUMENTS = 2000;
  */
 @Injectable()
 export class KnowledgeService {
-  constructor(private readonly versions: VersionsService) {}
+  constructor(
+    private readonly versions: VersionsService,
+    private readonly runtime: RuntimeService,
+  ) {}
 
   /**
    * Checks the version is the caller's (404 first, before the body is read), reads and converts every file (any bad
@@ -57,6 +67,35 @@ export class KnowledgeService {
       version_id: pulled.version_id,
       version_tag: pulled.version_tag,
       results: ((pulled.bundle as Bundle).knowledge ?? []).map(item),
+    };
+  }
+
+  /**
+   * What the version's current revision would answer a question from, without a turn (the console's "try a
+   * question"): the grounded engine's retrieval and its answer-or-decline decision. Nothing is recorded, no model
+   * writes anything; a bundle with an embeddings model ranks with it as a turn would.
+   */
+  async search(who: Principal, agentId: string, versionId: string, query: string): Promise<KnowledgeSearchResponseDto> {
+    const pulled = await this.versions.pull(who, agentId, versionId, undefined);
+    const bundle = pulled.bundle as Bundle;
+    const prepared = this.runtime.prepare({ digest: bundleDigest(bundle), runtime: 'v2', bundle });
+    const trace = await this.runtime.retrieval(prepared, query);
+    const titles = new Map(trace.sources_read.map((s) => [s.document_id, s.title]));
+    const answerable = trace.checks.find((c) => c.name === 'answerable')?.passed ?? false;
+    return {
+      version_id: pulled.version_id,
+      version_tag: pulled.version_tag,
+      answerable: answerable && trace.passages_used.length > 0,
+      results: trace.passages_used.map((p, i) => ({
+        rank: i + 1,
+        passage_id: p.passage_id,
+        document_id: p.document_id,
+        title: titles.get(p.document_id) ?? p.document_id,
+        score: p.score,
+        text: p.text,
+      })),
+      considered: trace.sources_read,
+      narrative: trace.narrative,
     };
   }
 

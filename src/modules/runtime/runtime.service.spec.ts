@@ -38,11 +38,11 @@ describe('RuntimeService', () => {
       expect(agent.provider).toBe('builtin');
       const r = await runtime.run(agent, turn('hello?'));
       expect(r.text).toMatch(/not sure I understood/);
-      expect(r.trace.writer).toEqual({ provider: 'builtin', model: null, url: null });
+      expect(r.trace.model).toEqual({ provider: 'builtin', name: null, endpoint: null, writer: 'builtin' });
       const v2 = agentFor(runtime, 'v2', {});
       const answer = await runtime.run(v2, turn('anything'));
       expect(answer.text).toMatch(/could not find this in the knowledge base/);
-      expect(answer.trace.writer).toEqual({ provider: 'builtin', model: null, url: null });
+      expect(answer.trace.model).toEqual({ provider: 'builtin', name: null, endpoint: null, writer: 'builtin' });
     });
   });
 

@@ -21,6 +21,7 @@ import { countTextTokens } from './text/token-counter.js';
 import { tracingEnabled, withSpan, withStreamSpan } from '../../telemetry/tracing.js';
 import { embeddableRevision, PassageEmbeddingsService } from './embeddings/passage-embeddings.service.js';
 import type { DenseRanking } from './knowledge/dense-index.js';
+import type { TraceModel, V2Trace } from './trace.types.js';
 import { runAgentTurn, type AgentLoopDeps } from './agent/agent-loop.js';
 import { prepareAgentTools, withMcpTools } from './agent/agent-tools.js';
 import { McpToolboxes, type McpTools } from './agent/mcp-tools.js';
@@ -266,6 +267,18 @@ export class RuntimeService {
     return out;
   }
 
+  /**
+   * What the grounded engine would answer a question from, without answering it (the console's "try a question",
+   * docs/knowledge.md): the same retrieval as a turn of the default v2 build (lexical, fused with the embeddings
+   * ranking when the bundle names a model) and its decision to answer or decline. No model writes anything and
+   * nothing is recorded.
+   */
+  async retrieval(agent: PreparedAgent, question: string): Promise<V2Trace> {
+    const input: TurnInput = { text: question, agentVariables: {}, history: [] };
+    const plan = this.plan(agent, pinnedV2Build(undefined), input, await this.denseRanking(agent, input));
+    return engineStep(() => plan.finish(plan.draft, 'builtin')) as V2Trace;
+  }
+
   // -------------------------------------------------------------------------------------------------------
 
   /** The question's dense ranking when the bundle names an embeddings model (never throws: a failure is a `failed` ranking). */
@@ -332,22 +345,24 @@ export class RuntimeService {
   private result(agent: PreparedAgent, plan: TurnPlan, input: TurnInput, reply: Reply): TurnResult {
     const { text, writer, request } = reply;
     const usage = reply.usage ?? this.countUsage(agent, plan, input, text, request);
-    const trace = engineStep(() => plan.finish(text, writer));
-    trace.writer =
-      writer === 'builtin'
-        ? { provider: 'builtin', model: null, url: null }
-        : { provider: writer, model: request?.model ?? null, url: this.providers[writer].endpoint.url };
     return {
       text,
       cards: plan.cards,
       followupSuggestions: plan.followups,
-      trace,
+      trace: engineStep(() => ({ ...plan.finish(text, writer), model: this.modelOf(agent, writer) })),
       usage,
       facets: plan.facets,
       intent: plan.intent,
       runtime: plan.runtime,
       runtimeBuild: plan.build,
     };
+  }
+
+  /** Who was asked to write and who did (trace `model`, docs/engines.md). */
+  private modelOf(agent: PreparedAgent, writer: Reply['writer']): TraceModel {
+    const provider = agent.provider === 'builtin' ? null : this.providers[agent.provider];
+    const name = agent.bundle.model?.name ?? provider?.defaultModel ?? null;
+    return { provider: agent.provider, name, endpoint: provider?.endpoint.url ?? null, writer };
   }
 
   /** BPE counts when no provider reported usage: the material the engine read, the history, the message, the reply. */

@@ -89,13 +89,8 @@ export type V1RuleReason = { passed: boolean; trigger_type: 'parameter'; conditi
 export type V1RuleEvaluation = { code: string; triggered: boolean; reason: V1RuleReason[] };
 
 /** The v1 (decisioning) trace: what was understood, the tool and rule decisions, the parameters, the response. */
-/** Who worded the reply: the builtin writer, or a provider's model and the base URL its call went to. */
-export type TraceWriter = { provider: 'builtin' | 'openai' | 'anthropic'; model: string | null; url: string | null };
-
 export type V1Trace = {
   runtime: 'v1';
-  /** Absent on traces recorded before it was added. */
-  writer?: TraceWriter;
   input: V1TraceInput;
   understanding: V1Understanding;
   decisions: V1Decision[];
@@ -184,8 +179,6 @@ export type V2ModelDecline = { declined: boolean; how: 'sentence' | 'paraphrase'
 /** The v2 (grounded) trace: typed sections from the question to the citations the reply provably used. */
 export type V2Trace = {
   runtime: 'v2';
-  /** Absent on traces recorded before it was added. */
-  writer?: TraceWriter;
   build: string;
   understanding: V2Understanding;
   learned: V2Learned[];
@@ -205,4 +198,17 @@ export type V2Trace = {
   agent?: AgentRun;
 };
 
-export type Trace = V1Trace | V2Trace;
+/**
+ * Who wrote the reply: the provider and model the bundle names, the endpoint that provider calls (origin and path,
+ * never credentials), and `writer`, the one that actually wrote this reply — `builtin` when the bundle names no
+ * model, when the engine's reply is fixed (a block, a question), or when the provider answered nothing.
+ */
+export type TraceModel = {
+  provider: 'builtin' | 'openai' | 'anthropic';
+  name: string | null;
+  endpoint: string | null;
+  writer: 'builtin' | 'openai' | 'anthropic';
+};
+
+/** Traces recorded before `model` existed lack it. */
+export type Trace = (V1Trace | V2Trace) & { model?: TraceModel };

@@ -153,6 +153,7 @@ function validBody(op: Operation, tenant: Tenant): ValidBody {
         { name: 'message', content: 'walk upload' },
       ],
     }),
+    'POST /management/v1/agents/{agentId}/versions/{versionId}/knowledge/search': () => ({ json: { query: 'what does the walk upload?' } }),
     'POST /management/v1/auth/token': () => ({ json: { grant_type: 'publishable_key', publishable_key: tenant.publishableKey } }),
     'POST /management/v1/projects': () => ({ json: { name: 'Hostile walk project' } }),
     'POST /management/v1/agents/{agentId}/versions': () => ({ json: { source: 'empty', label: 'walk', tags: ['walk'], notes: 'walk' } }),

@@ -73,3 +73,46 @@ export const KNOWLEDGE_UPLOAD_BODY: ApiBodyOptions = {
     },
   },
 };
+
+/** "Try a question": what the version's knowledge would answer it from. */
+export class KnowledgeSearchDto {
+  @ApiProperty({
+    example: 'How long do refunds take?',
+    minLength: 1,
+    maxLength: 2000,
+    description: 'The question, as an end user would ask it',
+  })
+  @IsString()
+  @Length(1, 2000)
+  query: string;
+}
+
+export class KnowledgePassageDto {
+  @ApiProperty({ type: 'integer', example: 1, description: 'Order in which the reply would use it (its citation marker)' }) rank: number;
+  @ApiProperty({ example: 'returns.md:refunds#p1', description: 'The passage (a chunk of a document)' }) passage_id: string;
+  @ApiProperty({ example: 'returns.md:refunds', description: 'Its document' }) document_id: string;
+  @ApiProperty({ example: 'Returns › Refunds', description: 'Its document’s title' }) title: string;
+  @ApiProperty({ example: 7.42, description: 'Retrieval score (higher is better; comparable within one answer only)' }) score: number;
+  @ApiProperty({ description: 'The passage text' }) text: string;
+}
+
+export class KnowledgeConsideredDto {
+  @ApiProperty({ description: 'A document with matching passages' }) document_id: string;
+  @ApiProperty({ description: 'Its title' }) title: string;
+  @ApiProperty({ type: 'integer', description: 'How many of its passages matched' }) passages_considered: number;
+}
+
+export class KnowledgeSearchResponseDto {
+  @ApiProperty({ description: 'The version searched' }) version_id: string;
+  @ApiProperty({ example: 'v3.2', description: 'Its current revision, whose knowledge was searched' }) version_tag: string;
+  @ApiProperty({ description: 'Whether the agent would answer (true) or decline (false: nothing covers the question well enough)' })
+  answerable: boolean;
+  @ApiProperty({
+    type: [KnowledgePassageDto],
+    description: 'The passages a reply would use, in citation order (empty when it would decline)',
+  })
+  results: KnowledgePassageDto[];
+  @ApiProperty({ type: [KnowledgeConsideredDto], description: 'Every document with matching passages, best first' })
+  considered: KnowledgeConsideredDto[];
+  @ApiProperty({ description: 'The engine’s own account of the decision, in plain language' }) narrative: string;
+}

@@ -19,6 +19,7 @@ type Answer = Partial<AgentModelResponse> | ((request: AgentModelRequest) => Pro
 class ScriptedModel implements LlmProvider {
   readonly name = 'openai' as const;
   readonly endpoint = providerEndpoint('openai', 'http://scripted.invalid/v1');
+  readonly defaultModel = 'scripted-model';
   readonly requests: AgentModelRequest[] = [];
   constructor(private readonly answers: Answer[]) {}
   complete(): never {

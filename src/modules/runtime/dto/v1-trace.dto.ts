@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { AgentRunDto } from './agent-trace.dto.js';
+import { TraceModelDto } from './trace-model.dto.js';
 import type {
   ParamScope,
   V1ComputedParameter,
@@ -18,7 +19,6 @@ import type {
   V1TriggerType,
   V1Understanding,
 } from '../trace.types.js';
-import { TraceWriterDto } from './trace-writer.dto.js';
 
 /*
  * The OpenAPI schema of the v1 (decisioning) trace. Each class implements the engine's own type, so the
@@ -192,8 +192,6 @@ export class V1RuleEvaluationDto implements V1RuleEvaluation {
 /** The v1 (decisioning) trace: what was understood, the tool and rule decisions, the parameters, the response. */
 export class V1TraceDto implements V1Trace {
   @ApiProperty({ enum: ['v1'], description: 'The decisioning engine; selects this shape' }) runtime: 'v1';
-  @ApiPropertyOptional({ type: TraceWriterDto, description: 'Who worded the reply: provider, model and URL (absent on older traces)' })
-  writer?: TraceWriterDto;
   @ApiProperty({ type: V1TraceInputDto, description: 'What the engine was given' }) input: V1TraceInputDto;
   @ApiProperty({ type: V1UnderstandingDto, description: 'Intents recognised and the guardrail check' })
   understanding: V1UnderstandingDto;
@@ -204,6 +202,11 @@ export class V1TraceDto implements V1Trace {
   @ApiProperty({ type: V1ResponseDto, description: 'The reply and what kind of reply it is' }) response: V1ResponseDto;
   @ApiProperty({ type: [V1RuleEvaluationDto], description: "Each rule's condition and whether it fired" })
   rules_evaluations: V1RuleEvaluationDto[];
+  @ApiPropertyOptional({
+    type: TraceModelDto,
+    description: 'Which provider, model and endpoint wrote the reply (absent on traces recorded before it existed)',
+  })
+  model?: TraceModelDto;
   @ApiProperty({ type: AgentRunDto, required: false, description: "Agent mode only: the model's loop and why it stopped" })
   agent?: AgentRunDto;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { AgentRunDto, AgentStepDto } from './agent-trace.dto.js';
+import { TraceModelDto } from './trace-model.dto.js';
 import type {
   ParamValue,
   V2Check,
@@ -15,7 +16,6 @@ import type {
   V2Trace,
   V2Understanding,
 } from '../trace.types.js';
-import { TraceWriterDto } from './trace-writer.dto.js';
 
 /*
  * The OpenAPI schema of the v2 (grounded) trace. Each class implements the engine's own type, so the
@@ -133,8 +133,6 @@ export class V2ModelDeclineDto implements V2ModelDecline {
 /** The v2 (grounded) trace: typed sections from the question to the citations the reply provably used. */
 export class V2TraceDto implements V2Trace {
   @ApiProperty({ enum: ['v2'], description: 'The grounded engine; selects this shape' }) runtime: 'v2';
-  @ApiPropertyOptional({ type: TraceWriterDto, description: 'Who worded the reply: provider, model and URL (absent on older traces)' })
-  writer?: TraceWriterDto;
   @ApiProperty({ description: 'The engine build that answered', example: '2.1.0' }) build: string;
   @ApiProperty({ type: V2UnderstandingDto, description: 'What the question was understood to ask' })
   understanding: V2UnderstandingDto;
@@ -160,6 +158,11 @@ export class V2TraceDto implements V2Trace {
   })
   model_decline: V2ModelDeclineDto | null;
   @ApiProperty({ description: 'What happened, in plain language' }) narrative: string;
+  @ApiPropertyOptional({
+    type: TraceModelDto,
+    description: 'Which provider, model and endpoint wrote the reply (absent on traces recorded before it existed)',
+  })
+  model?: TraceModelDto;
   @ApiProperty({ type: [AgentStepDto], required: false, description: 'Agent mode only: the tool calls the model made, in order' })
   steps?: AgentStepDto[];
   @ApiProperty({ type: AgentRunDto, required: false, description: "Agent mode only: the model's loop and why it stopped" })

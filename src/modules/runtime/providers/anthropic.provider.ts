@@ -1,15 +1,15 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { TokenUsage } from '../runtime.types.js';
-import type {
-  AgentModelRequest,
-  AgentModelResponse,
-  ChatMessage,
-  CompletionChunk,
-  CompletionRequest,
-  CompletionResult,
-  LlmProvider,
-  ToolCallRequest,
+import {
+  type AgentModelRequest,
+  type AgentModelResponse,
+  type ChatMessage,
+  type CompletionChunk,
+  type CompletionRequest,
+  type CompletionResult,
+  type LlmProvider,
+  type ToolCallRequest,
 } from './llm-provider.js';
 import { reportedUsage } from './llm-provider.js';
 import { Deadline, providerEndpoint, toProviderError, type ProviderEndpoint } from './provider-errors.js';
@@ -23,6 +23,8 @@ interface AnthropicUsage {
   cache_read_input_tokens?: number | null;
 }
 
+/** Where the provider calls when its *_BASE_URL is not set. */
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /**
  * Anthropic reports input without cache reads already; it has no separate reasoning counter. Null when
  * nothing was reported (a gateway that strips usage).
@@ -66,6 +68,7 @@ export class AnthropicProvider implements LlmProvider {
   readonly name = 'anthropic' as const;
   /** Named in this provider's errors and in the trace (docs/operations.md). */
   readonly endpoint: ProviderEndpoint;
+  readonly defaultModel = ANTHROPIC_DEFAULT_MODEL;
   private readonly client: Anthropic;
 
   constructor(
@@ -75,7 +78,7 @@ export class AnthropicProvider implements LlmProvider {
     this.endpoint = providerEndpoint('anthropic', options.baseUrl);
     this.client = new Anthropic({
       apiKey: options.apiKey ?? 'not-configured',
-      baseURL: options.baseUrl ?? 'https://api.anthropic.com',
+      baseURL: options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL,
       timeout: timeoutMs,
       maxRetries: 1,
     });
@@ -93,7 +96,7 @@ export class AnthropicProvider implements LlmProvider {
       } else messages.push({ role: m.role, content: m.content || '(no text)' });
     });
     return {
-      model: request.model ?? ANTHROPIC_DEFAULT_MODEL,
+      model: request.model ?? this.defaultModel,
       system: request.system,
       messages,
       max_tokens: request.maxOutputTokens ?? DEFAULT_MAX_TOKENS,

@@ -66,6 +66,8 @@ export interface LlmProvider {
   readonly name: 'openai' | 'anthropic';
   /** Where its calls go: named in its errors and in the trace's `writer`. */
   readonly endpoint: ProviderEndpoint;
+  /** The model asked for when the bundle names none. */
+  readonly defaultModel: string;
   complete(request: CompletionRequest): Promise<CompletionResult>;
   /** Text deltas as the provider sends them, then one usage chunk when the provider reported usage. */
   stream(request: CompletionRequest): AsyncIterable<CompletionChunk>;

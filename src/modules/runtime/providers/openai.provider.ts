@@ -1,14 +1,14 @@
 import OpenAI from 'openai';
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { TokenUsage } from '../runtime.types.js';
-import type {
-  AgentModelRequest,
-  AgentModelResponse,
-  CompletionChunk,
-  CompletionRequest,
-  CompletionResult,
-  LlmProvider,
-  ToolCallRequest,
+import {
+  type AgentModelRequest,
+  type AgentModelResponse,
+  type CompletionChunk,
+  type CompletionRequest,
+  type CompletionResult,
+  type LlmProvider,
+  type ToolCallRequest,
 } from './llm-provider.js';
 import { reportedUsage } from './llm-provider.js';
 import { Deadline, providerEndpoint, toProviderError, type ProviderEndpoint } from './provider-errors.js';
@@ -22,6 +22,8 @@ interface OpenAIUsage {
   completion_tokens_details?: { reasoning_tokens?: number | null } | null;
 }
 
+/** Where the provider calls when its *_BASE_URL is not set. */
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /**
  * Our four counters from OpenAI's: cached prompt tokens and reasoning tokens are reported apart from
  * (not inside) input and output, so the four add up to OpenAI's total_tokens and match Anthropic's
@@ -45,6 +47,7 @@ export class OpenAIProvider implements LlmProvider {
   readonly name = 'openai' as const;
   /** Named in this provider's errors and in the trace (docs/operations.md). */
   readonly endpoint: ProviderEndpoint;
+  readonly defaultModel = OPENAI_DEFAULT_MODEL;
   private readonly client: OpenAI;
 
   constructor(
@@ -54,7 +57,7 @@ export class OpenAIProvider implements LlmProvider {
     this.endpoint = providerEndpoint('openai', options.baseUrl);
     this.client = new OpenAI({
       apiKey: options.apiKey ?? 'not-configured',
-      baseURL: options.baseUrl ?? 'https://api.openai.com/v1',
+      baseURL: options.baseUrl ?? OPENAI_DEFAULT_BASE_URL,
       timeout: timeoutMs,
       maxRetries: 1,
     });
@@ -72,7 +75,7 @@ export class OpenAIProvider implements LlmProvider {
       } else messages.push({ role: m.role, content: m.content });
     });
     return {
-      model: request.model ?? OPENAI_DEFAULT_MODEL,
+      model: request.model ?? this.defaultModel,
       messages,
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(request.maxOutputTokens !== undefined ? { max_tokens: request.maxOutputTokens } : {}),

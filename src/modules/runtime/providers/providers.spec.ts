@@ -48,7 +48,7 @@ describe.each([
     expect(r.cards.map((c) => c.instance)).toEqual(['sku-1', 'sku-4']);
     expect((r.trace as { response: { message: string } }).response.message).toBe(r.text);
     // The trace says who answered: the provider, its model, and where the call went.
-    expect(r.trace.writer).toEqual({ provider, model: `${provider}-test-model`, url: fake.url.replace(/\/$/, '') });
+    expect(r.trace.model).toEqual({ provider, name: `${provider}-test-model`, endpoint: fake.url.replace(/\/$/, ''), writer: provider });
     const body = lastBody();
     expect(body.model).toBe(`${provider}-test-model`);
     expect(body.temperature).toBe(0.2);

@@ -1,30 +1,16 @@
 /**
- * The playground page (docs/playground.md) in a real browser: Debian's Chromium driven by playwright-core against
- * the real app. Screenshots go to test/artifacts/ (git-ignored) for people to look at.
+ * The console's chat and threads (docs/playground.md) in a real browser: Debian's Chromium driven by playwright-core
+ * against the real app. Screenshots go to test/artifacts/ (git-ignored) for people to look at.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Bundle } from '../../src/modules/bundles/bundle.types.js';
 import type { TestOrg } from '../factories/factory.js';
 import { expectStatus } from '../support/agents.js';
+import { ARTIFACTS, expectOption, openChromium } from '../support/chromium.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = join(process.cwd(), 'test', 'artifacts');
-// Without the networking flags Chromium keeps trying to reach Google services on a network that has none.
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** A catalog record whose every field tries to run code when inserted as HTML. */
 const HOSTILE_RECORD = {
@@ -44,7 +30,7 @@ const HOSTILE_RECORD = {
 
 jest.setTimeout(180_000);
 
-describe('Playground page in Chromium', () => {
+describe('Console chat and threads in Chromium', () => {
   let t: TestApp;
   let org: TestOrg;
   let page: Page;
@@ -67,7 +53,8 @@ describe('Playground page in Chromium', () => {
     return { agent: agent.id as string, live: version.id as string };
   }
 
-  const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `playground-${name}.png`), fullPage: false });
+  const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `console-${name}.png`), fullPage: false });
+  const threadId = async () => /thread ([0-9a-f]{24})/.exec((await page.getByTestId('thread-line').textContent())!)![1]!;
   const agentTurns = () => page.locator('[data-testid=messages] [data-testid=turn-agent]');
 
   /** Sends a message through the composer and waits until its reply has finished streaming. */
@@ -82,15 +69,16 @@ describe('Playground page in Chromium', () => {
     return agentTurns().last();
   }
 
-  /** Picks the agent and version (by id: each list loads when the one above changes) and starts a conversation. */
-  async function startChat(agentId: string, versionId: string, target: string) {
-    await page.getByLabel('Agent').selectOption(agentId);
-    await page.getByLabel('Version').locator(`option[value="${versionId}"]`).waitFor({ state: 'attached' });
-    await page.getByLabel('Version').selectOption(versionId);
+  /** Picks the agent, opens Chat, picks the revision (by tag: the list loads when the agent changes) and starts a conversation. */
+  async function startChat(agentId: string, tag: string, target: string) {
+    await page.getByLabel('Agent', { exact: true }).selectOption(agentId);
+    await page.getByRole('link', { name: 'Chat', exact: true }).click();
+    await page.getByLabel('Version', { exact: true }).locator(`option[value="${tag}"]`).waitFor({ state: 'attached' });
+    await page.getByLabel('Version', { exact: true }).selectOption(tag);
     await page.getByTestId('start-chat').click();
     // The new conversation replaces the previous one, whose welcome would otherwise still be on screen.
     await page
-      .locator('.target')
+      .getByTestId('chat-target')
       .filter({ hasText: new RegExp(`^${target.replace(/[()]/g, '\\$&')}$`) })
       .waitFor();
     await agentTurns().first().waitFor();
@@ -136,9 +124,13 @@ describe('Playground page in Chromium', () => {
     await t?.close();
   });
 
-  it('serves the page at /playground under its own strict CSP', async () => {
-    const response = await page.goto(`${t.baseUrl}/playground`);
-    expect(page.url()).toBe(`${t.baseUrl}/playground/`);
+  it('serves the console at /console under its own strict CSP; the playground’s addresses lead there', async () => {
+    for (const old of ['/playground', '/playground/']) {
+      await page.goto(`${t.baseUrl}${old}`);
+      expect(page.url()).toBe(`${t.baseUrl}/console/`);
+    }
+    const response = await page.goto(`${t.baseUrl}/console`);
+    expect(page.url()).toBe(`${t.baseUrl}/console/`);
     const csp = response!.headers()['content-security-policy']!;
     expect(csp).toContain(`script-src 'self'`);
     expect(csp).not.toContain('unsafe-inline');
@@ -149,9 +141,9 @@ describe('Playground page in Chromium', () => {
     const asset = page.url() + (await page.locator('script[type=module]').getAttribute('src'))!.replace('./', '');
     expect((await t.http.get(new URL(asset).pathname)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(response!.headers()['cache-control']).toBe('no-cache');
-    const missing = await t.http.get('/playground/missing.js');
+    const missing = await t.http.get('/console/missing.js');
     expect([missing.status, missing.body.error.code]).toEqual([404, 'not_found']);
-    expect((await t.http.post('/playground/', {})).status).toBe(405);
+    expect((await t.http.post('/console/', {})).status).toBe(405);
     await page.getByTestId('signin').waitFor();
     await shot('signin');
   });
@@ -163,17 +155,17 @@ describe('Playground page in Chromium', () => {
     await page.getByLabel('Key').fill(org.apiKey);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expectOption(page, 'Project', /Playground demo/);
-    // Only the tab's sessionStorage holds anything.
+    // Only the tab's sessionStorage holds anything: the key and the project picked.
     const stored = await page.evaluate(() => ({
       local: localStorage.length,
-      session: Object.keys(sessionStorage),
+      session: Object.keys(sessionStorage).sort(),
       cookies: document.cookie,
     }));
-    expect(stored).toEqual({ local: 0, session: ['playground.credential'], cookies: '' });
+    expect(stored).toEqual({ local: 0, session: ['console.credential', 'console.project'], cookies: '' });
   });
 
   it('chats with the v1 shopping agent: welcome first, streamed text, cards, chips and the trace panel', async () => {
-    await startChat(ids.shop, ids.shopLive, 'Trail shop · v1.1');
+    await startChat(ids.shop, 'v1.1', 'Trail shop · v1.1');
     await expect(agentTurns().first().textContent()).resolves.toContain('Hi');
     await expect(page.getByTestId('suggestions').getByRole('button').count()).resolves.toBeGreaterThan(0);
 
@@ -254,8 +246,11 @@ describe('Playground page in Chromium', () => {
     expect(lastEventIds[0]).toBeUndefined();
     expect(lastEventIds[1]).toMatch(/^[0-9a-f]{24}:3$/);
     await expect(reply.getByTestId('resumed').textContent()).resolves.toBe('resumed ×1');
-    const threadId = /thread ([0-9a-f]{24})/.exec((await page.locator('.chat .small').textContent())!)![1]!;
-    const transcript = expectStatus(await t.http.get(`/management/v1/threads/${threadId}/messages`, org.headers), 200, 'transcript').body;
+    const transcript = expectStatus(
+      await t.http.get(`/management/v1/threads/${await threadId()}/messages`, org.headers),
+      200,
+      'transcript',
+    ).body;
     const saved = transcript.results.at(-1);
     await expect(reply.locator('.text').first().textContent()).resolves.toBe(saved.text);
     await expect(reply.getByTestId('card').count()).resolves.toBe(saved.cards.length);
@@ -267,7 +262,7 @@ describe('Playground page in Chromium', () => {
       .getByTestId('usage')
       .filter({ hasText: /Interactions4(?!\d)/ })
       .waitFor();
-    await page.getByRole('tab', { name: 'Threads' }).click();
+    await page.getByRole('link', { name: 'Threads', exact: true }).click();
     const list = page.getByTestId('thread-list');
     await list.getByRole('button').first().waitFor();
     await expect(list.getByRole('button').count()).resolves.toBe(1);
@@ -283,11 +278,11 @@ describe('Playground page in Chromium', () => {
     await transcript.getByRole('button', { name: 'Trace' }).first().click();
     await page.locator('.transcript-layout [data-testid=trace]').waitFor();
     await shot('threads');
-    await page.getByRole('tab', { name: 'Chat' }).click();
+    await page.getByRole('link', { name: 'Chat', exact: true }).click();
   });
 
   it('cites passages on the v2 knowledge agent: a [n] marker opens its passage', async () => {
-    await startChat(ids.knowledge, ids.knowledgeLive, 'Help center · v1.0');
+    await startChat(ids.knowledge, 'v1.0', 'Help center · v1.0');
     const reply = await send('How do I export all my notes?');
     const marker = reply.getByTestId('citation-marker').first();
     await marker.waitFor();
@@ -296,8 +291,7 @@ describe('Playground page in Chromium', () => {
     const passage = page.getByTestId('citation-passage');
     await passage.waitFor();
     await expect(passage.locator('h5').textContent()).resolves.toContain(`Source [${n}]`);
-    const threadId = /thread ([0-9a-f]{24})/.exec((await page.locator('.chat .small').textContent())!)![1]!;
-    const traces = expectStatus(await t.http.get(`/management/v1/threads/${threadId}/trace`, org.headers), 200, 'traces').body;
+    const traces = expectStatus(await t.http.get(`/management/v1/threads/${await threadId()}/trace`, org.headers), 200, 'traces').body;
     const cited = traces.results[0].citations_used.find((c: { marker: number }) => c.marker === n);
     await expect(passage.locator('blockquote').textContent()).resolves.toBe(cited.text);
     const traceText = (await page.getByTestId('trace-panel').textContent())!;
@@ -307,7 +301,7 @@ describe('Playground page in Chromium', () => {
   });
 
   it('tries a draft on a preview agent without changing what is live', async () => {
-    await startChat(ids.shop, ids.shopDraft, 'Trail shop · v2.1 (draft preview)');
+    await startChat(ids.shop, 'v2.1', 'Trail shop · v2.1 (preview)');
     await expect(agentTurns().first().textContent()).resolves.toContain('Draft greeting: the spring catalog is in!');
     const reply = await send('Trail running shoes in size 10');
     await expect(reply.getByTestId('card').count()).resolves.toBeGreaterThan(0);
@@ -337,26 +331,45 @@ describe('Playground page in Chromium', () => {
     const reply = await send('What does the Plus plan include?');
     await reply.getByTestId('citation-marker').first().waitFor();
     await page.getByTestId('trace-panel').getByTestId('trace').waitFor();
-    await expect(page.getByRole('tab', { name: 'Threads' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('link', { name: 'Threads' }).count()).resolves.toBe(0);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByTestId('signin').waitFor();
     // The pasted key is the owner's: signing out forgets it but does not revoke it.
     const keys = await api('get', `/management/v1/agents/${ids.knowledge}/publishable-keys`, undefined, 200, 'keys');
     expect(keys.results.map((k: { id: string }) => k.id)).toEqual([key.id]);
   });
+  it('signs in with an email and password (a login session) and refuses a wrong password', async () => {
+    const user = await t.factory.user(org);
+    await page.getByRole('tab', { name: 'Email and password' }).click();
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('That email and password were not accepted.').waitFor();
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expectOption(page, 'Project', /Playground demo/);
+    // Management calls carry the session's bearer token, not a key.
+    const agentsCall = page.waitForRequest((r) => r.url().includes('/agents?'));
+    await page.getByRole('link', { name: 'Agents', exact: true }).click();
+    expect((await agentsCall).headers().authorization).toMatch(/^Bearer /);
+    await page.getByTestId('agent-list').getByText('Trail shop').first().waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByTestId('signin').waitFor();
+  });
 });
 
-describe('Playground page under a base path', () => {
-  it('is served at <BASE_PATH>/playground and under the legacy base path, and calls the API under the prefix it was loaded from', async () => {
+describe('Console under a base path', () => {
+  it('is served at <BASE_PATH>/console and under the legacy base path, and calls the API under the prefix it was loaded from', async () => {
     const t = await createTestApp({ BASE_PATH: '/api' });
     const { page, close } = await openChromium();
     try {
       const org = await t.factory.org();
       expectStatus(await t.http.post('/api/management/v1/projects', { name: 'Under a prefix' }, org.headers), 201, 'project');
+      expect((await t.http.get('/console/')).status).toBe(404);
       expect((await t.http.get('/playground/')).status).toBe(404);
       for (const prefix of ['/api', '/api-v2']) {
         await page.goto(`${t.baseUrl}${prefix}/playground`);
-        expect(page.url()).toBe(`${t.baseUrl}${prefix}/playground/`);
+        expect(page.url()).toBe(`${t.baseUrl}${prefix}/console/`);
         await page.getByLabel('Key').fill(org.apiKey);
         const projects = page.waitForResponse((r) => r.url().includes('/management/v1/projects'));
         await page.getByRole('button', { name: 'Sign in' }).click();
@@ -371,39 +384,3 @@ describe('Playground page under a base path', () => {
     }
   });
 });
-
-/** Debian's Chromium with a new, empty profile; close() also deletes the profile. */
-async function openChromium(): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: \`npm test\` installs Debian's chromium package (scripts/test.sh)`);
-  const userDataDir = mkdtempSync(join(tmpdir(), 'playground-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_FLAGS,
-    viewport: { width: 1440, height: 900 },
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  return {
-    context,
-    page,
-    close: async () => {
-      await context.close();
-      rmSync(userDataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function optionLabel(page: Page, select: string, label: RegExp): Promise<string | undefined> {
-  const labels = await page.getByLabel(select).locator('option').allTextContents();
-  return labels.find((l) => label.test(l));
-}
-
-/** Waits until the select offers an option whose label matches (lists load asynchronously). */
-async function expectOption(page: Page, select: string, label: RegExp): Promise<void> {
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-    if (await optionLabel(page, select, label)) return;
-  }
-  throw new Error(
-    `${select} offers no option matching ${label}: ${(await page.getByLabel(select).locator('option').allTextContents()).join(' | ')}`,
-  );
-}

@@ -5,14 +5,14 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { securityHeaders } from './security-headers.js';
 
-/** Where `npm run build` writes the page (vite, see playground/vite.config.ts), from the package root. */
-const BUILT_PAGE = ['dist', 'playground'];
+/** Where `npm run build` writes the console (vite, see playground/vite.config.ts), from the package root. */
+const BUILT_PAGE = ['dist', 'console'];
 
 /**
  * The page's own policy, stricter than the API's (which lets Swagger UI run inline code): scripts, styles,
  * images and requests from this origin only, nothing inline, no plugins, no framing by other sites.
  */
-const PLAYGROUND_CSP = securityHeaders({
+const CONSOLE_CSP = securityHeaders({
   contentSecurityPolicy: {
     useDefaults: false,
     directives: {
@@ -30,20 +30,26 @@ const PLAYGROUND_CSP = securityHeaders({
 })['content-security-policy']!;
 
 /**
- * Serves the playground page (docs/playground.md) at `<BASE_PATH>/playground/`; `<BASE_PATH>/playground` redirects
- * there with a relative Location, so the page's relative asset URLs and API calls keep whatever prefix the browser
- * used (the base path, the legacy one, or a proxy's). Returns false when the page has not been built.
+ * Serves the console (docs/playground.md) at `<BASE_PATH>/console/`; `<BASE_PATH>/console` redirects there, and so do the
+ * playground's old addresses (`<BASE_PATH>/playground`, `…/playground/`), with relative Locations, so the page's
+ * relative asset URLs and API calls keep whatever prefix the browser used (the base path, the legacy one, or a
+ * proxy's). Returns false when the console has not been built.
  */
-export function registerPlayground(fastify: FastifyInstance, basePath: string): boolean {
+export function registerConsole(fastify: FastifyInstance, basePath: string): boolean {
   const root = builtPageDirectory();
   if (!root) return false;
-  const prefix = `${basePath}/playground`;
-  // A hook rather than a route: the route index (405 answers) treats `/playground` and `/playground/` as one path.
+  const prefix = `${basePath}/console`;
+  const redirects = new Map([
+    [prefix, 'console/'],
+    [`${basePath}/playground`, 'console/'],
+    [`${basePath}/playground/`, '../console/'],
+  ]);
+  // A hook rather than a route: the route index (405 answers) treats `/console` and `/console/` as one path.
   fastify.addHook('onRequest', (request, reply, done) => {
-    if (!request.url.startsWith(prefix)) return done();
     const [path, query] = splitQuery(request.url);
-    if (path !== prefix) return done();
-    void reply.code(308).header('location', `playground/${query}`).send();
+    const location = redirects.get(path);
+    if (location === undefined) return done();
+    void reply.code(308).header('location', `${location}${query}`).send();
   });
   void fastify.register(async (scope) => {
     await scope.register(fastifyStatic, {
@@ -56,7 +62,7 @@ export function registerPlayground(fastify: FastifyInstance, basePath: string): 
       wildcard: false,
       cacheControl: false,
       setHeaders: (reply, path) => {
-        void reply.header('content-security-policy', PLAYGROUND_CSP);
+        void reply.header('content-security-policy', CONSOLE_CSP);
         // Hashed asset names change with their content; the page itself is revalidated on every load.
         void reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
@@ -70,7 +76,7 @@ function splitQuery(url: string): [string, string] {
   return q < 0 ? [url, ''] : [url.slice(0, q), url.slice(q)];
 }
 
-/** dist/playground under the package root, found upwards from this module (dist/src/… when built, src/… under ts-jest). */
+/** dist/console under the package root, found upwards from this module (dist/src/… when built, src/… under ts-jest). */
 function builtPageDirectory(): string | undefined {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
