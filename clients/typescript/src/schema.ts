@@ -19164,7 +19164,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Resume after this event id */
+        /** @description Resume after this event id (`<ms>-<n>`, as the stream wrote it) */
         'Last-Event-ID'?: string;
       };
       path: {
@@ -19955,7 +19955,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Resume after this event id */
+        /** @description Resume after this event id (`<ms>-<n>`, as the stream wrote it) */
         'Last-Event-ID'?: string;
       };
       path?: never;

@@ -71,7 +71,12 @@ export class HandoffController {
       'first event is the current state, `change: "current"`) and `message` events (operator messages). Resume with ' +
       '`Last-Event-ID`: every event after it, then live. The stream stays open; a `: ping` comment keeps it alive.',
   })
-  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this event id' })
+  @ApiHeader({
+    name: 'Last-Event-ID',
+    required: false,
+    description: 'Resume after this event id (`<ms>-<n>`, as the stream wrote it)',
+    schema: { type: 'string', maxLength: 25, pattern: '^\\d{1,15}-\\d{1,9}$' },
+  })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ description: 'The event stream', content: FEED_SSE_CONTENT })
   @ApiErrors(400, 403, { status: 404, code: 'not_found', message: 'Thread not found' }, 422)

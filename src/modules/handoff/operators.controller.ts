@@ -134,7 +134,12 @@ export class InboxController {
       '`control` events (requested, accepted, takeover, released, timed_out) and `message` events (end-user and operator messages ' +
       'while a thread is not under agent control) of every thread of the organization. Resume with `Last-Event-ID`.',
   })
-  @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this event id' })
+  @ApiHeader({
+    name: 'Last-Event-ID',
+    required: false,
+    description: 'Resume after this event id (`<ms>-<n>`, as the stream wrote it)',
+    schema: { type: 'string', maxLength: 25, pattern: '^\\d{1,15}-\\d{1,9}$' },
+  })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ description: 'The event stream', content: FEED_SSE_CONTENT })
   @ApiErrors(404)
