@@ -309,9 +309,9 @@ export class ConversationsRepository {
            INSERT INTO threads (id, organization_id, project_id, agent_id, user_id, external_id, title, runtime, version_tag,
                                 tools, rules, params, interaction_count, last_interaction_at, last_item_seq, created_at, updated_at,
                                 control, handoff_reason, handoff_requested_at)
-           VALUES ($5, $2, $3, $4, $7, $25, $26, $10, $14, $21, $22, $23::jsonb, 1, $19, $24, $19, $19, 'pending', $27, $19)
+           VALUES ($5, $2, $3, $4, $7, $27, $28, $10, $14, $21, $22, $23::jsonb, 1, $19, $24, $19, $19, 'pending', $29, $19)
            RETURNING id
-         ), items AS (${insertItems('0', 28, count)})
+         ), items AS (${insertItems('0', 30, count)})
          INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${interactionValues('1')}) RETURNING $24::integer AS note_seq`,
         [...interaction, turn.newThread.externalId, turn.newThread.title, reason, ...itemValues],
         `turn_insert_new_thread_handoff_${count}`,
@@ -328,7 +328,7 @@ export class ConversationsRepository {
                 params = params || $23::jsonb, last_interaction_at = $19, updated_at = $19,
                 last_item_seq = last_item_seq + $24 - CASE WHEN control = 'agent' THEN 0 ELSE 1 END,
                 control = CASE WHEN control = 'agent' THEN 'pending' ELSE control END,
-                handoff_reason = CASE WHEN control = 'agent' THEN $25::varchar(500) ELSE handoff_reason END,
+                handoff_reason = CASE WHEN control = 'agent' THEN $27::varchar(500) ELSE handoff_reason END,
                 handoff_requested_at = CASE WHEN control = 'agent' THEN $19 ELSE handoff_requested_at END,
                 handoff_accepted_at = CASE WHEN control = 'agent' THEN NULL ELSE handoff_accepted_at END,
                 handoff_released_at = CASE WHEN control = 'agent' THEN NULL ELSE handoff_released_at END,
@@ -337,7 +337,7 @@ export class ConversationsRepository {
           RETURNING control = 'pending' AND handoff_requested_at = $19 AS handed_off, last_item_seq
        ), base AS (
          SELECT handed_off, last_item_seq - $24 + CASE WHEN handed_off THEN 0 ELSE 1 END AS base FROM thread
-       ), items AS (${insertItems('(SELECT base FROM base)', 26, count, ` WHERE x.kind <> 'note' OR (SELECT handed_off FROM base)`)})
+       ), items AS (${insertItems('(SELECT base FROM base)', 28, count, ` WHERE x.kind <> 'note' OR (SELECT handed_off FROM base)`)})
        INSERT INTO interactions (${INTERACTION_COLUMNS}) VALUES (${interactionValues(NEXT_SEQ)})
        RETURNING (SELECT handed_off FROM base) AS handed_off, (SELECT base FROM base) + $24 AS note_seq`,
       [...interaction, reason, ...itemValues],

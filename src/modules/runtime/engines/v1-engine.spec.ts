@@ -5,7 +5,7 @@ import { SHOPPING_ASSISTANT_TEMPLATE } from '../../bundles/templates/shopping-as
 import { countTextTokens } from '../text/token-counter.js';
 import type { V1Decision } from '../trace.types.js';
 
-const V1_KEYS = ['computed_parameters', 'decisions', 'input', 'response', 'rules_evaluations', 'runtime', 'understanding'];
+const V1_KEYS = ['computed_parameters', 'decisions', 'input', 'model', 'response', 'rules_evaluations', 'runtime', 'understanding'];
 const DECISION_KEYS: Array<keyof V1Decision> = [
   'check_status',
   'computation',
