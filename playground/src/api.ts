@@ -99,7 +99,9 @@ async function call<T>(method: string, url: string, headers: Record<string, stri
     body: body === undefined ? undefined : form ? body : JSON.stringify(body),
   });
   if (!res.ok) throw await apiError(res);
-  return (res.status === 204 || res.status === 202 ? undefined : await res.json()) as T;
+  // 202 may carry a body (an evaluation run's id) or none; 204 never does.
+  const text = res.status === 204 ? '' : await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
 }
 
 /** Marks an agent the console made to try a version that is not live (see preview); the description says so to people too. */
