@@ -18,4 +18,7 @@ export default {
   transformIgnorePatterns: ['/node_modules/(?!(cookie|content-disposition)/)'],
   testTimeout: 30000,
   maxWorkers: 2,
+  // Each ESM test file leaves its module graph in the worker; over 130 files a worker ran out of heap (CI, 2026-11-27):
+  // a worker above this after a file is replaced by a fresh one.
+  workerIdleMemoryLimit: '1GB',
 };
